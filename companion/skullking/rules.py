@@ -1,0 +1,702 @@
+"""Skull King as the scorekeeper's tablet knows it: pure functions, no Flask, no SQL.
+
+Authority: RULES.md §3 (the seed's classic edition, and "The 2021 edition" section).
+The app never sees the cards; it records bids, tricks won and bonus counters, and scores
+every round through :func:`round_score` only.
+
+Conventions (shared by the setup, the events and the state):
+
+* A player is a **seat number** (int). Dicts keyed by player use ``str(seat)`` keys, so the
+  state survives a JSON round trip unchanged; lists of players hold ints.
+* An event's ``data["round"]`` is the round **number** (1-based, ``rounds[i]["number"]``);
+  ``state["current"]`` is the 0-based **index** of the current round in ``state["rounds"]``.
+
+Decisions where the rules are silent (each repeated where it is implemented):
+
+* Rascal's scoring with a bid of 0 uses the same formula on ``|bid - won|``.
+* Under Rascal's scoring bonuses are paid in full on a direct hit, halved on a glancing
+  blow (off by one), and not at all otherwise. Loot is the exception: RULES.md says it pays
+  "only if both bid exactly", so it is never halved.
+* The Rascal of Roatan wager is a side bet outside Rascal's "never negative": a lost wager
+  can take a round below zero.
+* A named way to play whose rounds deal more cards than the deck allows for this table is
+  capped (``setup["capped"] = True``); a custom sequence above the cap is refused, since
+  the host typed that number.
+* The bids' total is shown only once the bids are revealed (before that it would leak).
+* Shared ranks are competition ranks: totals 50, 50, 20 rank 1, 1, 3.
+"""
+
+from companion.errors import N_, RuleError
+
+EDITIONS = ("classic", "2021")
+SCORINGS = ("skull_king", "rascal")
+SHOTS = (None, "grapeshot", "cannonball")
+WAGERS = (0, 10, 20)
+
+#: Cards in the deck per edition (RULES.md §3 "Cards" and "The 2021 edition").
+DECK = {"classic": 66, "2021": 70}
+#: Players per edition: classic 2–6 (the seed), 2021 2–8.
+PLAYERS = {"classic": (2, 6), "2021": (2, 8)}
+#: No official way to play deals more than 10 cards a round.
+MOST_CARDS = 10
+#: A custom sequence has at least 1 and at most this many rounds.
+MOST_ROUNDS = 20
+
+#: Ways to play, in the order a menu shows them: name -> cards dealt per round
+#: (RULES.md §3, 2021 edition, "Ways to play"; the 10-round Even Keeled and Whirlpool).
+WAYS = {
+    "standard": list(range(1, 11)),
+    "even_keeled": [2, 2, 4, 4, 6, 6, 8, 8, 10, 10],
+    "skip_to_the_brawl": [6, 7, 8, 9, 10],
+    "swift_n_salty": [5, 5, 5, 5, 5],
+    "broadside": [10] * 10,
+    "whirlpool": [9, 9, 7, 7, 5, 5, 3, 3, 1, 1],
+    "past_your_bedtime": [1],
+}
+CUSTOM = "custom"
+
+#: Bonus points per counter, per edition (RULES.md §3 scoring; 2021 bonuses).
+BONUS = {
+    "classic": {"pirates_by_skull_king": 30, "skull_king_by_mermaid": 50},
+    "2021": {
+        "fourteens": 10,
+        "black_fourteen": 20,
+        "mermaids_by_pirate": 20,
+        "pirates_by_skull_king": 30,
+        "skull_king_by_mermaid": 40,
+        "loot": 20,
+    },
+}
+#: The most of each counter one player can have in a round: three standard 14s, one black
+#: 14, two Mermaids, five Pirates plus Scary Mary / the Tigress, one Skull King, two Loot.
+MOST = {
+    "fourteens": 3,
+    "black_fourteen": 1,
+    "mermaids_by_pirate": 2,
+    "pirates_by_skull_king": 6,
+    "skull_king_by_mermaid": 1,
+    "loot": 2,
+}
+COUNTERS = tuple(MOST)
+#: What a person reads when a counter goes past what the deck holds.
+TOO_MANY = {
+    "fourteens": N_("There are only 3 standard 14s."),
+    "black_fourteen": N_("There is only one black 14."),
+    "mermaids_by_pirate": N_("There are only 2 Mermaids."),
+    "pirates_by_skull_king": N_("There are only 6 Pirates, counting Scary Mary or the Tigress."),
+    "skull_king_by_mermaid": N_("There is only one Skull King."),
+    "loot": N_("There are only 2 Loot cards."),
+}
+#: Counters that are captures in a trick the player won (so they need a trick won).
+CAPTURES = ("fourteens", "black_fourteen", "mermaids_by_pirate", "pirates_by_skull_king",
+            "skull_king_by_mermaid")
+
+OPTIONS = ("edition", "scoring", "way", "rounds", "loot", "kraken", "white_whale",
+           "abilities", "first_dealer")
+ADVANCED = ("loot", "kraken", "white_whale", "abilities")
+RESULT_KEYS = ("won", *COUNTERS, "harry", "wager")
+
+HOST_EVENTS = frozenset({"bid", "reveal_bids", "result", "correct"})
+SEAT_EVENTS = frozenset({"bid"})
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _count(value, name, **params):
+    if not _is_int(value) or value < 0:
+        raise RuleError(N_("A count must be a whole number, 0 or more."), counter=name,
+                        **params)
+    return value
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def round_score(*, cards, bid, won, edition="2021", scoring="skull_king", shot=None,
+                fourteens=0, black_fourteen=0, mermaids_by_pirate=0,
+                pirates_by_skull_king=0, skull_king_by_mermaid=0, loot=0, wager=None):
+    """One player's points for one round (RULES.md §3 "Scoring each round", 2021 edition).
+
+    Skull King scoring (both editions):
+      * bid ≥ 1, exact: 20 × bid plus bonuses; missed: −10 × |bid − won|, no bonus;
+      * bid 0: +10 × cards dealt if no trick was won, else −10 × cards dealt
+        (plus bonuses on the exact bid 0, which can only be Loot).
+    Bonuses, only on an exact bid — classic: +30 per Pirate taken by your Skull King
+    (Scary Mary counts, even as an Escape), +50 for the Skull King taken by your Mermaid;
+    2021: +10 per standard 14, +20 for the black 14, +20 per Mermaid taken by your Pirate,
+    +30 per Pirate (or Tigress) taken by your Skull King, +40 for the Skull King taken by
+    your Mermaid, +20 per Loot alliance that paid out.
+
+    Rascal's scoring (2021 only): the potential is 10 × cards dealt; off by 0 ("direct
+    hit") pays all of it, off by 1 ("glancing blow") half, off by 2 or more nothing. A bid
+    of 0 is scored by the same formula on |bid − won| (decision: the rules are silent).
+    Bonuses are scaled the same (decision): in full on a direct hit, halved on a glancing
+    blow, none otherwise — except Loot, which RULES.md pays only on an exact bid. Never
+    negative. ``shot="cannonball"``: 15 × cards on an exact bid plus full bonuses,
+    otherwise 0. ``shot="grapeshot"`` (or None) is the normal Rascal's scoring.
+
+    Rascal of Roatan (2021 ability) ``wager`` of 0, 10 or 20: +wager on an exact bid,
+    −wager otherwise (under Rascal's scoring an off-by-one loses it too). The wager is a
+    side bet added after Rascal's "never negative" floor (decision), so it can make a
+    round negative.
+
+    Impossible input raises :class:`RuleError` (a ``ValueError``): an unknown edition,
+    scoring or shot; Rascal's scoring with the classic edition; a shot under Skull King
+    scoring; cards outside 1..deck/2; bid or won outside 0..cards; negative counters; more
+    of a card than the deck holds (3 standard 14s, 1 black 14, 2 Mermaids, 6 Pirates with
+    Scary Mary/Tigress, 1 Skull King, 2 Loot); a bonus the classic edition lacks (14s,
+    Mermaids taken by Pirates, Loot, wagers); a capture with no trick won; capturing with
+    the Skull King and capturing the Skull King in the same round; a wager not 0/10/20.
+    """
+    if edition not in EDITIONS:
+        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
+    if scoring not in SCORINGS:
+        raise RuleError(N_("Unknown scoring: %(scoring)s."), scoring=str(scoring))
+    if shot not in SHOTS:
+        raise RuleError(N_("Unknown shot: %(shot)s."), shot=str(shot))
+    if scoring == "rascal" and edition == "classic":
+        raise RuleError(N_("Rascal's scoring belongs to the 2021 edition."))
+    if shot is not None and scoring != "rascal":
+        raise RuleError(N_("Grapeshot and Cannonball belong to Rascal's scoring."))
+    most_cards = DECK[edition] // 2
+    if not _is_int(cards) or not 1 <= cards <= most_cards:
+        raise RuleError(N_("A round deals between 1 and %(most)s cards."), most=most_cards)
+    if not _is_int(bid) or not 0 <= bid <= cards:
+        raise RuleError(N_("A bid must be between 0 and %(cards)s."), cards=cards)
+    if not _is_int(won) or not 0 <= won <= cards:
+        raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards)
+
+    counts = {
+        "fourteens": fourteens,
+        "black_fourteen": black_fourteen,
+        "mermaids_by_pirate": mermaids_by_pirate,
+        "pirates_by_skull_king": pirates_by_skull_king,
+        "skull_king_by_mermaid": skull_king_by_mermaid,
+        "loot": loot,
+    }
+    for name, value in counts.items():
+        _count(value, name)
+        if value and name not in BONUS[edition]:
+            raise RuleError(N_("The classic edition has no 14s, no bonus for Mermaids "
+                               "taken by Pirates and no Loot."), counter=name)
+        if value > MOST[name]:
+            raise RuleError(TOO_MANY[name], counter=name)
+    if won == 0 and any(counts[name] for name in CAPTURES):
+        raise RuleError(N_("A capture bonus needs a trick won."))
+    if pirates_by_skull_king and skull_king_by_mermaid:
+        raise RuleError(N_("There is one Skull King: it cannot both capture and be captured."))
+    if wager is not None:
+        if edition == "classic":
+            raise RuleError(N_("The classic edition has no Rascal of Roatan wager."))
+        if not _is_int(wager) or wager not in WAGERS:
+            raise RuleError(N_("A wager is 0, 10 or 20."))
+
+    off = abs(bid - won)
+    captures = sum(counts[name] * BONUS[edition].get(name, 0) for name in CAPTURES)
+    looted = loot * BONUS[edition].get("loot", 0)
+    if scoring == "skull_king":
+        if off:
+            points = -10 * cards if bid == 0 else -10 * off
+        else:
+            points = (10 * cards if bid == 0 else 20 * bid) + captures + looted
+    elif shot == "cannonball":
+        points = 15 * cards + captures + looted if off == 0 else 0
+    elif off == 0:
+        points = 10 * cards + captures + looted
+    elif off == 1:
+        points = (10 * cards + captures) // 2
+    else:
+        points = 0
+    if wager:
+        points += wager if off == 0 else -wager
+    return points
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def max_cards(players, edition):
+    """The most cards a round may deal to each hand at this table (RULES.md §3, 2021).
+
+    ``players`` is a count (or the list of seats). The deck (classic 66, 2021 70) must
+    cover every hand, Graybeard's ghost included in a 2-player 2021 game, and no official
+    way deals more than 10: so 8 players get at most 8 cards, 7 players 10.
+    """
+    count = players if _is_int(players) else len(players)
+    if edition not in EDITIONS:
+        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
+    hands = count + 1 if _has_ghost(count, edition) else count
+    return min(MOST_CARDS, DECK[edition] // max(hands, 1))
+
+
+def _has_ghost(count, edition):
+    """Two players in the 2021 edition deal a third hand to Graybeard's ghost."""
+    return edition == "2021" and count == 2
+
+
+def start(players, options, rng=None):
+    """Validate the options and return the game's setup (RULES.md §3).
+
+    ``options``: ``edition`` ("2021" by default, or "classic"), ``scoring``
+    ("skull_king" or "rascal", 2021 only), ``way`` (a key of :data:`WAYS` or "custom"
+    with ``rounds`` a list of 1..:data:`MOST_ROUNDS` card counts each within
+    :func:`max_cards`), the 2021 advanced cards ``loot``, ``kraken``, ``white_whale`` and
+    ``abilities`` (Rascal of Roatan and Harry the Giant) as bools, and ``first_dealer`` (a
+    seat; default the first player). A named way that deals more than the deck allows at
+    this table is capped, and ``capped`` says so. An option given as None takes its
+    default. ``rng`` is unused (nothing is random).
+    """
+    del rng  # the real deck is shuffled on the table; nothing here is random
+    options = dict(options or {})
+    stray = sorted(set(options) - set(OPTIONS))
+    if stray:
+        raise RuleError(N_("Unknown option: %(option)s."), option=stray[0])
+    options = {key: value for key, value in options.items() if value is not None}
+    edition = options.get("edition", "2021")
+    if edition not in EDITIONS:
+        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
+    scoring = options.get("scoring", "skull_king")
+    if scoring not in SCORINGS:
+        raise RuleError(N_("Unknown scoring: %(scoring)s."), scoring=str(scoring))
+    if scoring == "rascal" and edition == "classic":
+        raise RuleError(N_("Rascal's scoring belongs to the 2021 edition."))
+
+    players = list(players)
+    if not all(_is_int(seat) and seat >= 0 for seat in players):
+        raise RuleError(N_("Players are seat numbers."))
+    if len(set(players)) != len(players):
+        raise RuleError(N_("A seat can play only once."))
+    low, high = PLAYERS[edition]
+    if not low <= len(players) <= high:
+        raise RuleError(N_("This edition is for %(low)s to %(high)s players."),
+                        low=low, high=high)
+
+    advanced = {}
+    for name in ADVANCED:
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise RuleError(N_("The advanced options are yes or no."), option=name)
+        if value and edition == "classic":
+            raise RuleError(N_("Loot, Kraken, White Whale and the pirate abilities belong "
+                               "to the 2021 edition."), option=name)
+        advanced[name] = value
+
+    cap = max_cards(len(players), edition)
+    way = options.get("way", "standard")
+    if way == CUSTOM:
+        rounds = options.get("rounds")
+        if not isinstance(rounds, list) or not 1 <= len(rounds) <= MOST_ROUNDS:
+            raise RuleError(N_("A custom game has 1 to %(most)s rounds."), most=MOST_ROUNDS)
+        for cards in rounds:
+            if not _is_int(cards) or not 1 <= cards <= cap:
+                raise RuleError(N_("Each round deals 1 to %(cap)s cards at this table."),
+                                cap=cap)
+        capped = False
+    elif way in WAYS:
+        if "rounds" in options:
+            raise RuleError(N_("Only a custom game takes a list of rounds."))
+        rounds = [min(cards, cap) for cards in WAYS[way]]
+        capped = rounds != WAYS[way]
+    else:
+        raise RuleError(N_("Unknown way to play: %(way)s."), way=str(way))
+
+    first_dealer = options.get("first_dealer", players[0])
+    if first_dealer not in players or not _is_int(first_dealer):
+        raise RuleError(N_("The first dealer must be one of the players."))
+
+    return {
+        "players": players,
+        "edition": edition,
+        "scoring": scoring,
+        "way": way,
+        "rounds": list(rounds),
+        "capped": capped,
+        "max_cards": cap,
+        "ghost": _has_ghost(len(players), edition),
+        "first_dealer": first_dealer,
+        **advanced,
+    }
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _new_round(setup, index):
+    """Round ``index``: cards from the way to play; the dealer moves one seat clockwise
+    each round from the first dealer, and the player left of the dealer leads (RULES.md §3)."""
+    players = setup["players"]
+    first = players.index(setup["first_dealer"])
+    dealer = players[(first + index) % len(players)]
+    lead = players[(first + index + 1) % len(players)]
+    return {
+        "number": index + 1,
+        "cards": setup["rounds"][index],
+        "dealer": dealer,
+        "lead": lead,
+        "bids": {},
+        "bid_done": [],
+        "shots": {},
+        "wagers": {},
+        "revealed": False,
+        "bid_total": None,
+        "results": None,
+        "discarded": 0,
+        "final_bids": None,
+        "points": None,
+        "totals": None,
+        "corrected": False,
+    }
+
+
+def _round_for(state, data):
+    number = data.get("round")
+    if not _is_int(number) or not 1 <= number <= len(state["rounds"]):
+        raise RuleError(N_("There is no round %(round)s."), round=str(number))
+    return state["rounds"][number - 1]
+
+
+def _seat_key(setup, key):
+    """A results/bids key: ``str(seat)`` of a player in this game."""
+    if isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in setup["players"]:
+        return int(key)
+    if _is_int(key) and key in setup["players"]:
+        return key
+    raise RuleError(N_("That seat is not in this game."))
+
+
+def _check_bid(setup, rnd, seat, bid, shot, wager):
+    """A bid is 0..cards (RULES.md §3); a shot only under Rascal's scoring; a wager only
+    with the pirate abilities, and only 0, 10 or 20."""
+    if not _is_int(bid) or not 0 <= bid <= rnd["cards"]:
+        raise RuleError(N_("A bid must be between 0 and %(cards)s."), cards=rnd["cards"],
+                        seat=seat)
+    if shot not in SHOTS:
+        raise RuleError(N_("Unknown shot: %(shot)s."), shot=str(shot), seat=seat)
+    if shot is not None and setup["scoring"] != "rascal":
+        raise RuleError(N_("Grapeshot and Cannonball belong to Rascal's scoring."), seat=seat)
+    _check_wager(setup, wager, seat)
+
+
+def _check_wager(setup, wager, seat):
+    if wager is None:
+        return
+    if not setup["abilities"]:
+        raise RuleError(N_("A wager needs the pirate abilities."), seat=seat)
+    if not _is_int(wager) or wager not in WAGERS:
+        raise RuleError(N_("A wager is 0, 10 or 20."), seat=seat)
+
+
+def _on_bid(setup, state, event):
+    """A bid for round r: only while r is the current round and before the reveal; a new
+    bid before the reveal replaces the earlier one. A phone bids for its own seat only."""
+    data = event["data"]
+    rnd = _round_for(state, data)
+    seat = data.get("seat")
+    if not _is_int(seat) or seat not in setup["players"]:
+        raise RuleError(N_("That seat is not in this game."))
+    if event.get("seat") is not None and event["seat"] != seat:
+        raise RuleError(N_("A phone can only bid for its own seat."))
+    if state["finished"]:
+        raise RuleError(N_("The game is over."))
+    if rnd["number"] != state["current"] + 1:
+        raise RuleError(N_("Round %(round)s is not the round being bid."), round=rnd["number"])
+    if rnd["revealed"]:
+        raise RuleError(N_("The bids for round %(round)s are already revealed."),
+                        round=rnd["number"])
+    stray = sorted(set(data) - {"round", "seat", "bid", "shot", "wager"})
+    if stray:
+        raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
+    bid, shot, wager = data.get("bid"), data.get("shot"), data.get("wager")
+    _check_bid(setup, rnd, seat, bid, shot, wager)
+    key = str(seat)
+    rnd["bids"][key] = bid
+    rnd["shots"][key] = shot
+    rnd["wagers"][key] = wager
+    rnd["bid_done"] = [s for s in setup["players"] if str(s) in rnd["bids"]]
+
+
+def _on_reveal(setup, state, event):
+    """"Yo-ho-ho!": all bids are shown at once, only when every player has bid."""
+    rnd = _round_for(state, event["data"])
+    if state["finished"] or rnd["number"] != state["current"] + 1:
+        raise RuleError(N_("Round %(round)s is not the round being bid."), round=rnd["number"])
+    if rnd["revealed"]:
+        raise RuleError(N_("The bids for round %(round)s are already revealed."),
+                        round=rnd["number"])
+    missing = len(setup["players"]) - len(rnd["bid_done"])
+    if missing:
+        raise RuleError(N_("Not everyone has bid yet (%(missing)s to go)."), missing=missing)
+    rnd["revealed"] = True
+    rnd["bid_total"] = sum(rnd["bids"].values())
+
+
+def _parse_results(setup, rnd, results, discarded, bids):
+    """Validate a round's results across the table (RULES.md §3, "Validation a
+    scorekeeper needs") and return (normalised results, final bids, points).
+
+    Each player's tricks are 0..cards and the tricks add up to the cards dealt minus the
+    tricks Kraken/White Whale discarded (one each, only when in play); with Graybeard's
+    ghost (2 players, 2021) the players' tricks may add up to less. At most 3 standard
+    14s, 1 black 14, 2 Mermaids (taken by Pirates or taking the Skull King), 1 Skull King
+    taken; only one player captures with the Skull King, never in a round where it is
+    taken by a Mermaid, and its one trick holds at most (players − 1) other cards. No
+    capture without a trick won. Loot only with the Loot cards (2 cards, so at most 4
+    payouts at the table); Harry's ±1 and the wager only with the abilities, one player
+    each; Harry's changed bid stays within 0..cards (the original bid stays on record).
+    """
+    cards = rnd["cards"]
+    if not isinstance(results, dict):
+        raise RuleError(N_("Results are missing."))
+    parsed = {}
+    for key, entry in results.items():
+        seat = _seat_key(setup, key)
+        if not isinstance(entry, dict):
+            raise RuleError(N_("Results are missing."), seat=seat)
+        stray = sorted(set(entry) - set(RESULT_KEYS))
+        if stray:
+            raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
+        won = entry.get("won")
+        if not _is_int(won) or not 0 <= won <= cards:
+            raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards,
+                            seat=seat)
+        row = {"won": won}
+        for name in COUNTERS:
+            row[name] = _count(entry.get(name, 0), name, seat=seat)
+        harry = entry.get("harry", 0)
+        if harry not in (-1, 0, 1) or not _is_int(harry):
+            raise RuleError(N_("Harry the Giant changes a bid by −1, 0 or +1."), seat=seat)
+        if harry and not setup["abilities"]:
+            raise RuleError(N_("Harry the Giant needs the pirate abilities."), seat=seat)
+        row["harry"] = harry
+        if "wager" in entry:
+            _check_wager(setup, entry["wager"], seat)
+            row["wager"] = entry["wager"]
+        if row["loot"] and not setup["loot"]:
+            raise RuleError(N_("Loot is not in play."), seat=seat)
+        parsed[str(seat)] = row
+    if len(parsed) != len(setup["players"]):
+        raise RuleError(N_("Every player needs a result."))
+
+    if not _is_int(discarded) or discarded < 0:
+        raise RuleError(N_("Discarded tricks cannot be negative."))
+    most_discarded = int(setup["kraken"]) + int(setup["white_whale"])
+    if discarded > most_discarded:
+        if most_discarded == 0:
+            raise RuleError(N_("Only the Kraken or the White Whale can discard a trick."))
+        raise RuleError(N_("Too many discarded tricks: at most %(most)s."),
+                        most=most_discarded)
+    if discarded > cards:
+        raise RuleError(N_("Too many discarded tricks: at most %(most)s."), most=cards)
+    tricks = sum(row["won"] for row in parsed.values())
+    played = cards - discarded
+    if setup["ghost"]:
+        if tricks > played:
+            raise RuleError(N_("The tricks won add up to %(tricks)s, more than %(played)s."),
+                            tricks=tricks, played=played)
+    elif tricks != played:
+        raise RuleError(N_("The tricks won add up to %(tricks)s, not %(played)s."),
+                        tricks=tricks, played=played)
+
+    def total(name):
+        return sum(row[name] for row in parsed.values())
+
+    for name in ("fourteens", "black_fourteen", "skull_king_by_mermaid"):
+        if total(name) > MOST[name]:
+            raise RuleError(TOO_MANY[name], counter=name)
+    if total("mermaids_by_pirate") + total("skull_king_by_mermaid") > 2:
+        raise RuleError(TOO_MANY["mermaids_by_pirate"], counter="mermaids_by_pirate")
+    if total("loot") > 4:
+        raise RuleError(N_("Two Loot cards pay at most 4 players."))
+    captors = [row for row in parsed.values() if row["pirates_by_skull_king"]]
+    if len(captors) > 1:
+        raise RuleError(N_("Only one player can capture with the one Skull King."))
+    if captors and total("skull_king_by_mermaid"):
+        raise RuleError(N_("There is one Skull King: it cannot both capture and be captured."))
+    others = len(setup["players"]) - 1 + int(setup["ghost"])
+    if captors and captors[0]["pirates_by_skull_king"] > others:
+        raise RuleError(N_("The Skull King's trick holds at most %(most)s Pirates here."),
+                        most=others)
+    if sum(1 for row in parsed.values() if row["harry"]) > 1:
+        raise RuleError(N_("Only one player can play Harry the Giant."))
+
+    final_bids, points, wagers = {}, {}, 0
+    for key, row in parsed.items():
+        seat = int(key)
+        bid, shot, wager = bids[key]
+        wager = row.get("wager", wager)
+        wagers += bool(wager)
+        final = bid + row["harry"]
+        if not 0 <= final <= cards:
+            raise RuleError(N_("Harry the Giant cannot move a bid outside 0 to %(cards)s."),
+                            cards=cards, seat=seat)
+        final_bids[key] = final
+        try:
+            points[key] = round_score(
+                cards=cards, bid=final, won=row["won"], edition=setup["edition"],
+                scoring=setup["scoring"], shot=shot, wager=wager,
+                **{name: row[name] for name in COUNTERS})
+        except RuleError as err:
+            raise RuleError(err.message, **err.params, seat=seat) from None
+    if wagers > 1:
+        raise RuleError(N_("Only one player can wager with the Rascal of Roatan."))
+    return parsed, final_bids, points
+
+
+def _on_result(setup, state, event):
+    """The tricks and bonuses of the current round, only after the reveal; the round is
+    scored and the next round starts (or the game ends after the last)."""
+    data = event["data"]
+    rnd = _round_for(state, data)
+    if state["finished"] or rnd["number"] != state["current"] + 1:
+        raise RuleError(N_("Round %(round)s is not the round being played."),
+                        round=rnd["number"])
+    if not rnd["revealed"]:
+        raise RuleError(N_("Reveal the bids before recording the tricks."))
+    stray = sorted(set(data) - {"round", "results", "discarded"})
+    if stray:
+        raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
+    bids = {key: (rnd["bids"][key], rnd["shots"][key], rnd["wagers"][key])
+            for key in rnd["bids"]}
+    discarded = data.get("discarded", 0)
+    results, final_bids, points = _parse_results(setup, rnd, data.get("results"), discarded,
+                                                 bids)
+    rnd.update(results=results, final_bids=final_bids, points=points, discarded=discarded)
+    if state["current"] + 1 == len(state["rounds"]):
+        state["current"] = None
+        state["finished"] = True
+    else:
+        state["current"] += 1
+
+
+def _on_correct(setup, state, event):
+    """Reopen a scored round and replace its bids and results; every later total is
+    recomputed. ``bids`` values are a bid, or ``{"bid", "shot", "wager"}``; a plain bid
+    keeps the shot and wager on record for that seat."""
+    data = event["data"]
+    rnd = _round_for(state, data)
+    if rnd["results"] is None:
+        raise RuleError(N_("Round %(round)s has not been scored yet."), round=rnd["number"])
+    stray = sorted(set(data) - {"round", "bids", "results", "discarded"})
+    if stray:
+        raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
+    new_bids = data.get("bids")
+    if not isinstance(new_bids, dict):
+        raise RuleError(N_("Every player needs a bid."))
+    bids = {}
+    for key, value in new_bids.items():
+        seat = _seat_key(setup, key)
+        shot, wager = rnd["shots"].get(str(seat)), rnd["wagers"].get(str(seat))
+        if isinstance(value, dict):
+            stray = sorted(set(value) - {"bid", "shot", "wager"})
+            if stray:
+                raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
+            bid, shot, wager = value.get("bid"), value.get("shot"), value.get("wager")
+        else:
+            bid = value
+        _check_bid(setup, rnd, seat, bid, shot, wager)
+        bids[str(seat)] = (bid, shot, wager)
+    if len(bids) != len(setup["players"]):
+        raise RuleError(N_("Every player needs a bid."))
+    discarded = data.get("discarded", 0)
+    results, final_bids, points = _parse_results(setup, rnd, data.get("results"), discarded,
+                                                 bids)
+    order = [str(seat) for seat in setup["players"]]
+    rnd.update(
+        bids={key: bids[key][0] for key in order},
+        shots={key: bids[key][1] for key in order},
+        wagers={key: bids[key][2] for key in order},
+        bid_total=sum(bids[key][0] for key in order),
+        results=results, final_bids=final_bids, points=points, discarded=discarded,
+        corrected=True,
+    )
+
+
+HANDLERS = {"bid": _on_bid, "reveal_bids": _on_reveal, "result": _on_result,
+            "correct": _on_correct}
+
+
+def ranks(totals):
+    """Shared (competition) ranks, 1-based: totals 50, 50, 20 rank 1, 1, 3."""
+    return {key: 1 + sum(1 for other in totals.values() if other > value)
+            for key, value in totals.items()}
+
+
+def replay(setup, events):
+    """Fold the events into the game's state (RULES.md §3); raise RuleError on the first
+    event the rules forbid.
+
+    State: ``players``, ``edition``, ``scoring``, ``way``, ``ghost``, ``capped``, the
+    options; ``rounds`` (every round of the way to play, each with ``number``, ``cards``,
+    ``dealer``, ``lead``, ``bids`` {str(seat): bid} — always present, the view hides them
+    before the reveal —, ``bid_done`` [seats], ``shots``, ``wagers``, ``revealed``,
+    ``bid_total`` (after the reveal), ``results`` {str(seat): counters} or None,
+    ``discarded``, ``final_bids`` (after Harry), ``points`` and ``totals`` {str(seat): int}
+    or None, ``corrected``); ``current`` (index of the current round, None when finished),
+    ``round`` (its number), ``phase`` ("bidding", "tricks" or "finished"), ``cards`` and
+    ``bid_total`` of the current round, ``totals`` and ``ranks`` {str(seat): int},
+    ``leader`` [seats] (empty before any round is scored), ``finished``.
+    """
+    state = {
+        "players": list(setup["players"]),
+        "edition": setup["edition"],
+        "scoring": setup["scoring"],
+        "way": setup["way"],
+        "ghost": setup["ghost"],
+        "capped": setup["capped"],
+        "max_cards": setup["max_cards"],
+        "loot": setup["loot"],
+        "kraken": setup["kraken"],
+        "white_whale": setup["white_whale"],
+        "abilities": setup["abilities"],
+        "rounds": [_new_round(setup, i) for i in range(len(setup["rounds"]))],
+        "current": 0,
+        "finished": False,
+    }
+    for event in events:
+        kind = event.get("type")
+        if kind not in HANDLERS:
+            raise RuleError(N_("Unknown event: %(type)s."), type=str(kind))
+        if event.get("seat") is not None and kind not in SEAT_EVENTS:
+            raise RuleError(N_("Only the host can record that."))
+        if not isinstance(event.get("data"), dict):
+            raise RuleError(N_("The event has no data."))
+        HANDLERS[kind](setup, state, event)
+
+    running = {str(seat): 0 for seat in setup["players"]}
+    scored = False
+    for rnd in state["rounds"]:
+        if rnd["points"] is None:
+            continue
+        scored = True
+        running = {key: running[key] + rnd["points"][key] for key in running}
+        rnd["totals"] = dict(running)
+    state["totals"] = running
+    state["ranks"] = ranks(running)
+    best = max(running.values())
+    state["leader"] = [s for s in setup["players"] if running[str(s)] == best] if scored else []
+    if state["finished"]:
+        state.update(phase="finished", round=None, cards=None, bid_total=None)
+    else:
+        rnd = state["rounds"][state["current"]]
+        state.update(phase="tricks" if rnd["revealed"] else "bidding", round=rnd["number"],
+                     cards=rnd["cards"], bid_total=rnd["bid_total"])
+    return state
+
+
+def describe(event):
+    """A history line ``(N_(message), params)``. ``player`` in the params is a seat number
+    (the view shows that player's name). Never a bid's value: it is secret until revealed."""
+    data = event.get("data") or {}
+    kind = event.get("type")
+    if kind == "bid":
+        return N_("%(player)s bid in round %(round)s"), {"player": data.get("seat"),
+                                                         "round": data.get("round")}
+    if kind == "reveal_bids":
+        return N_("Bids revealed for round %(round)s"), {"round": data.get("round")}
+    if kind == "result":
+        return N_("Round %(round)s scored"), {"round": data.get("round")}
+    if kind == "correct":
+        return N_("Round %(round)s corrected"), {"round": data.get("round")}
+    return N_("%(type)s"), {"type": str(kind)}

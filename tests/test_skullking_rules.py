@@ -1,0 +1,644 @@
+"""Skull King rules (RULES.md §3): scoring by hand-worked examples, every refusal, ways to
+play, the dealer's rotation, corrections and shared ranks."""
+
+import json
+import random
+import re
+
+import pytest
+
+from companion.errors import RuleError
+from companion.skullking import rules
+from companion.skullking.rules import round_score
+
+AB = {"abilities": True}
+R = pytest.param
+
+
+def ev(kind, phone=None, **data):
+    """An event; ``phone`` is the seat of the phone that sent it (None: the host)."""
+    return {"type": kind, "data": data, "seat": phone}
+
+
+def play_round(number, bids, won, **extra):
+    """Events of one whole round: host-entered bids, the reveal, the result.
+    ``won`` maps seat -> tricks, or seat -> a full result entry."""
+    events = [ev("bid", round=number, seat=seat, bid=bid) for seat, bid in bids.items()]
+    events.append(ev("reveal_bids", round=number))
+    results = {str(seat): (w if isinstance(w, dict) else {"won": w}) for seat, w in won.items()}
+    events.append(ev("result", round=number, results=results, **extra))
+    return events
+
+
+def game(players, **options):
+    return rules.start(players, options, rng=random.Random(1))
+
+
+# ------------------------------------------------------------ classic (the seed's) scoring
+
+
+@pytest.mark.parametrize(
+    "cards, bid, won, points",
+    [
+        (2, 2, 2, 40),  # seed: bid 2, took exactly 2 -> 2 x 20 = 40
+        (4, 2, 4, -20),  # seed: bid 2, took 4 -> 2 off x -10 = -20
+        (4, 2, 1, -10),  # seed: bid 2, took 1 -> 1 off x -10 = -10
+        (5, 0, 0, 50),  # seed: bid 0 in round 5, took none -> 5 x 10 = 50
+        (5, 0, 1, -50),  # seed: bid 0 in round 5, took one -> -(5 x 10) = -50
+        (10, 7, 7, 140),  # 7 x 20 = 140: 20 a trick, not the quick summary's 10
+        (10, 1, 10, -90),  # 9 off x -10 = -90
+    ],
+)
+def test_classic_base_scoring_follows_the_seed(cards, bid, won, points):
+    assert round_score(cards=cards, bid=bid, won=won, edition="classic") == points
+
+
+def test_classic_pirates_taken_by_the_skull_king_pay_30_each_on_an_exact_bid():
+    # bid 3, took 3: 60; two Pirates in the Skull King's trick: +60 -> 120
+    assert round_score(cards=5, bid=3, won=3, edition="classic", pirates_by_skull_king=2) == 120
+
+
+def test_classic_scary_mary_counts_as_a_sixth_pirate():
+    # 5 Pirates + Scary Mary: 1 x 20 + 6 x 30 = 200
+    assert round_score(cards=7, bid=1, won=1, edition="classic", pirates_by_skull_king=6) == 200
+
+
+def test_classic_skull_king_taken_by_a_mermaid_pays_50():
+    # bid 1, took 1: 20 + 50 = 70
+    assert round_score(cards=3, bid=1, won=1, edition="classic", skull_king_by_mermaid=1) == 70
+
+
+def test_a_missed_bid_earns_no_bonus():
+    # bid 2, took 3: -10, the two Pirates are worth nothing
+    assert round_score(cards=5, bid=2, won=3, edition="classic", pirates_by_skull_king=2) == -10
+
+
+def test_bid_zero_scores_the_cards_dealt_not_the_round_number():
+    # Broadside: round 1 deals 10 cards -> a made bid 0 is 100
+    assert round_score(cards=10, bid=0, won=0) == 100
+
+
+# ------------------------------------------------------------ 2021 edition scoring
+
+
+def test_2021_fourteens_and_mermaids_taken_by_pirates():
+    # bid 3, took 3: 60; two standard 14s +20, the black 14 +20, a Mermaid by a Pirate +20
+    assert round_score(cards=6, bid=3, won=3, fourteens=2, black_fourteen=1,
+                       mermaids_by_pirate=1) == 120
+
+
+def test_2021_skull_king_taken_by_a_mermaid_pays_40():
+    assert round_score(cards=3, bid=1, won=1, skull_king_by_mermaid=1) == 60  # 20 + 40
+
+
+def test_2021_pirates_taken_by_the_skull_king_pay_30():
+    assert round_score(cards=4, bid=2, won=2, pirates_by_skull_king=3) == 130  # 40 + 90
+
+
+def test_2021_loot_pays_20_on_an_exact_bid_even_a_bid_of_zero():
+    assert round_score(cards=4, bid=1, won=1, loot=1) == 40  # 20 + 20
+    assert round_score(cards=4, bid=0, won=0, loot=2) == 80  # 40 + 2 x 20
+    assert round_score(cards=4, bid=1, won=2, loot=1) == -10  # missed: no Loot
+
+
+def test_rascal_of_roatan_wager_is_won_on_an_exact_bid_and_lost_otherwise():
+    assert round_score(cards=4, bid=2, won=2, wager=20) == 60  # 40 + 20
+    assert round_score(cards=4, bid=2, won=3, wager=20) == -30  # -10 - 20
+    assert round_score(cards=4, bid=2, won=2, wager=0) == 40
+
+
+# ------------------------------------------------------------ Rascal's scoring
+
+
+@pytest.mark.parametrize(
+    "won, points",
+    [(3, 60), (2, 30), (4, 30), (1, 0), (5, 0), (6, 0)],  # 10 x 6 cards: all, half, nothing
+)
+def test_rascal_direct_hit_all_glancing_blow_half_otherwise_nothing(won, points):
+    assert round_score(cards=6, bid=3, won=won, scoring="rascal") == points
+
+
+@pytest.mark.parametrize("won, points", [(0, 50), (1, 25), (2, 0)])
+def test_rascal_bid_zero_uses_the_same_formula(won, points):
+    assert round_score(cards=5, bid=0, won=won, scoring="rascal") == points
+
+
+def test_rascal_bonuses_are_scaled_like_the_points():
+    kw = {"cards": 6, "bid": 3, "scoring": "rascal", "pirates_by_skull_king": 1}
+    assert round_score(won=3, **kw) == 90  # 60 + 30
+    assert round_score(won=4, **kw) == 45  # (60 + 30) / 2
+    assert round_score(won=4, cards=6, bid=3, scoring="rascal", skull_king_by_mermaid=1) == 50
+    assert round_score(won=5, **kw) == 0
+
+
+def test_rascal_loot_pays_only_on_a_direct_hit():
+    assert round_score(cards=4, bid=1, won=1, scoring="rascal", loot=1) == 60  # 40 + 20
+    assert round_score(cards=4, bid=1, won=2, scoring="rascal", loot=1) == 20  # 40 / 2
+
+
+def test_rascal_cannonball_pays_15_per_card_on_an_exact_bid_else_nothing():
+    kw = {"cards": 6, "bid": 3, "scoring": "rascal", "shot": "cannonball"}
+    assert round_score(won=3, **kw) == 90  # 15 x 6
+    assert round_score(won=4, **kw) == 0
+    assert round_score(won=3, black_fourteen=1, **kw) == 110  # 90 + 20
+    assert round_score(won=4, black_fourteen=1, **kw) == 0
+
+
+def test_grapeshot_is_the_normal_rascal_scoring():
+    for won in range(7):
+        assert round_score(cards=6, bid=3, won=won, scoring="rascal", shot="grapeshot") == \
+            round_score(cards=6, bid=3, won=won, scoring="rascal")
+
+
+def test_rascal_is_never_negative_but_a_lost_wager_still_costs():
+    assert round_score(cards=4, bid=0, won=4, scoring="rascal") == 0
+    assert round_score(cards=4, bid=1, won=1, scoring="rascal", wager=10) == 50  # 40 + 10
+    assert round_score(cards=4, bid=1, won=2, scoring="rascal", wager=10) == 10  # 20 - 10
+    assert round_score(cards=4, bid=1, won=3, scoring="rascal", wager=20) == -20  # 0 - 20
+
+
+# ------------------------------------------------------------ round_score refusals
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"bid": 5},  # bid above cards
+        {"bid": -1},
+        {"won": 5},
+        {"won": -1},
+        {"cards": 0},
+        {"bid": True},
+        {"edition": "2019"},
+        {"scoring": "wizard"},
+        {"shot": "musket", "scoring": "rascal"},
+        {"shot": "cannonball"},  # shots only under Rascal's scoring
+        {"edition": "classic", "scoring": "rascal"},
+        {"edition": "classic", "fourteens": 1},
+        {"edition": "classic", "black_fourteen": 1},
+        {"edition": "classic", "mermaids_by_pirate": 1},
+        {"edition": "classic", "loot": 1},
+        {"edition": "classic", "wager": 10},
+        {"wager": 5},
+        {"wager": 30},
+        {"black_fourteen": 2},
+        {"fourteens": 4},
+        {"skull_king_by_mermaid": 2},
+        {"mermaids_by_pirate": 3},
+        {"pirates_by_skull_king": 7},
+        {"loot": 3},
+        {"fourteens": -1},
+        {"pirates_by_skull_king": 1, "skull_king_by_mermaid": 1},
+        {"won": 0, "bid": 0, "fourteens": 1},  # a capture needs a trick won
+        {"won": 0, "bid": 0, "pirates_by_skull_king": 1},
+    ],
+)
+def test_round_score_refuses_impossible_input(kwargs):
+    args = {"cards": 4, "bid": 2, "won": 2, **kwargs}
+    with pytest.raises(ValueError):
+        round_score(**args)
+    with pytest.raises(RuleError):
+        round_score(**args)
+
+
+# ------------------------------------------------------------ ways to play and setup
+
+
+def test_ways_to_play_in_order():
+    assert list(rules.WAYS) == ["standard", "even_keeled", "skip_to_the_brawl",
+                                "swift_n_salty", "broadside", "whirlpool", "past_your_bedtime"]
+    assert rules.WAYS["standard"] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    assert rules.WAYS["even_keeled"] == [2, 2, 4, 4, 6, 6, 8, 8, 10, 10]
+    assert rules.WAYS["skip_to_the_brawl"] == [6, 7, 8, 9, 10]
+    assert rules.WAYS["swift_n_salty"] == [5, 5, 5, 5, 5]
+    assert rules.WAYS["broadside"] == [10] * 10
+    assert rules.WAYS["whirlpool"] == [9, 9, 7, 7, 5, 5, 3, 3, 1, 1]
+    assert rules.WAYS["past_your_bedtime"] == [1]
+
+
+@pytest.mark.parametrize(
+    "players, edition, most",
+    [(8, "2021", 8), (7, "2021", 10), (6, "classic", 10), (2, "2021", 10), (4, "classic", 10)],
+)
+def test_the_deck_caps_the_cards_a_round_deals(players, edition, most):
+    assert rules.max_cards(players, edition) == most
+
+
+def test_eight_players_get_at_most_eight_cards_and_the_setup_says_so():
+    setup = game(list(range(8)))
+    assert setup["rounds"] == [1, 2, 3, 4, 5, 6, 7, 8, 8, 8]
+    assert setup["capped"] is True
+    assert game(list(range(8)), way="whirlpool")["rounds"] == [8, 8, 7, 7, 5, 5, 3, 3, 1, 1]
+    assert game(list(range(7)), way="broadside")["capped"] is False
+
+
+def test_custom_sequence_is_used_as_given():
+    setup = game([0, 1, 2], way="custom", rounds=[2, 4, 6, 8, 10])
+    assert setup["rounds"] == [2, 4, 6, 8, 10]
+    assert len(rules.replay(setup, [])["rounds"]) == 5
+
+
+@pytest.mark.parametrize(
+    "players, options",
+    [
+        ([0, 1, 2], {"way": "custom", "rounds": []}),
+        ([0, 1, 2], {"way": "custom"}),
+        ([0, 1, 2], {"way": "custom", "rounds": [0]}),
+        (list(range(8)), {"way": "custom", "rounds": [9]}),  # above the deck's cap
+        ([0, 1, 2], {"way": "custom", "rounds": [1] * 21}),
+        ([0, 1, 2], {"way": "standard", "rounds": [3]}),
+        ([0, 1, 2], {"way": "marathon"}),
+        ([0, 1, 2], {"edition": "2019"}),
+        ([0, 1, 2], {"scoring": "wizard"}),
+        ([0, 1, 2], {"edition": "classic", "scoring": "rascal"}),
+        ([0, 1, 2], {"edition": "classic", "loot": True}),
+        ([0, 1, 2], {"edition": "classic", "kraken": True}),
+        ([0, 1, 2], {"edition": "classic", "abilities": True}),
+        ([0, 1, 2], {"loot": "yes"}),
+        ([0, 1, 2], {"first_dealer": 7}),
+        ([0, 1, 2], {"colour": "red"}),
+        (list(range(7)), {"edition": "classic"}),  # classic: 2-6 players
+        (list(range(9)), {}),  # 2021: 2-8 players
+        ([0], {}),
+        ([0, 0, 1], {}),
+    ],
+)
+def test_start_refuses_bad_options(players, options):
+    with pytest.raises(RuleError):
+        rules.start(players, options)
+
+
+def test_two_players_in_2021_bring_graybeards_ghost():
+    assert game([0, 1])["ghost"] is True
+    assert game([0, 1], edition="classic")["ghost"] is False
+    assert game([0, 1, 2])["ghost"] is False
+
+
+# ------------------------------------------------------------ dealer and lead
+
+
+def test_dealer_rotates_clockwise_from_the_first_dealer_and_the_next_seat_leads():
+    state = rules.replay(game([0, 1, 2, 3], first_dealer=2), [])
+    assert [r["dealer"] for r in state["rounds"][:5]] == [2, 3, 0, 1, 2]
+    assert [r["lead"] for r in state["rounds"][:5]] == [3, 0, 1, 2, 3]
+
+
+def test_dealer_rotation_follows_the_seats_in_this_game():
+    state = rules.replay(game([1, 4, 6]), [])
+    assert [r["dealer"] for r in state["rounds"][:4]] == [1, 4, 6, 1]
+    assert [r["lead"] for r in state["rounds"][:4]] == [4, 6, 1, 4]
+
+
+# ------------------------------------------------------------ bidding
+
+
+def test_bids_are_recorded_secretly_until_revealed():
+    setup = game([0, 1, 2], way="broadside")
+    state = rules.replay(setup, [ev("bid", phone=1, round=1, seat=1, bid=3)])
+    assert state["phase"] == "bidding"
+    assert state["rounds"][0]["bid_done"] == [1]
+    assert state["rounds"][0]["bids"] == {"1": 3}
+    assert state["bid_total"] is None  # the total would leak a lone bid
+
+
+def test_a_new_bid_before_the_reveal_replaces_the_old_one():
+    setup = game([0, 1, 2], way="broadside")
+    events = [ev("bid", round=1, seat=0, bid=3), ev("bid", round=1, seat=0, bid=5)]
+    assert rules.replay(setup, events)["rounds"][0]["bids"] == {"0": 5}
+
+
+def test_reveal_shows_the_bid_total_against_the_cards():
+    setup = game([0, 1, 2], way="broadside")
+    events = [ev("bid", round=1, seat=s, bid=b) for s, b in [(0, 3), (1, 4), (2, 5)]]
+    state = rules.replay(setup, [*events, ev("reveal_bids", round=1)])
+    assert state["phase"] == "tricks"
+    assert (state["bid_total"], state["cards"]) == (12, 10)
+
+
+ROUND_1_REVEALED = play_round(1, {0: 0, 1: 1, 2: 0}, {0: 0, 1: 1, 2: 0})[:-1]
+
+
+@pytest.mark.parametrize(
+    "events, message",
+    [
+        R([ev("bid", round=1, seat=0, bid=2)], "between 0 and 1", id="2 of 1 card"),
+        R([ev("bid", round=1, seat=0, bid=-1)], "between 0 and 1", id="negative bid"),
+        R([ev("bid", round=2, seat=0, bid=0)], "not the round being bid", id="next round"),
+        R([ev("bid", round=11, seat=0, bid=0)], "no round 11", id="no such round"),
+        R([ev("bid", round=1, seat=9, bid=0)], "not in this game", id="not a player"),
+        R([ev("bid", phone=1, round=1, seat=0, bid=0)], "own seat", id="another seat's phone"),
+        R([ev("bid", round=1, seat=0, bid=0, shot="cannonball")], "Rascal's scoring",
+          id="a shot without Rascal's scoring"),
+        R([ev("bid", round=1, seat=0, bid=0, wager=10)], "pirate abilities",
+          id="a wager without abilities"),
+        R([ev("bid", round=1, seat=0, bid=0, secret="x")], "Unknown field", id="stray field"),
+        R([ev("bid", round=1, seat=0, bid=0), ev("bid", round=1, seat=1, bid=1),
+           ev("reveal_bids", round=1)], "1 to go", id="reveal before everyone bid"),
+        R([*ROUND_1_REVEALED, ev("bid", round=1, seat=0, bid=1)], "already revealed",
+          id="bid after the reveal"),
+        R([*ROUND_1_REVEALED, ev("reveal_bids", round=1)], "already revealed",
+          id="reveal twice"),
+        R([ev("reveal_bids", phone=0, round=1)], "Only the host", id="a phone reveals"),
+        R([ev("shuffle", round=1)], "Unknown event", id="unknown event"),
+    ],
+)
+def test_bidding_refusals(events, message):
+    with pytest.raises(RuleError, match=re.escape(message)):
+        rules.replay(game([0, 1, 2]), events)
+
+
+def test_the_event_seat_must_match_the_bid_seat():
+    setup = game([0, 1, 2])
+    with pytest.raises(RuleError, match="own seat"):
+        rules.replay(setup, [{"type": "bid", "data": {"round": 1, "seat": 2, "bid": 0},
+                              "seat": 1}])
+
+
+def test_event_sets():
+    assert rules.HOST_EVENTS == {"bid", "reveal_bids", "result", "correct"}
+    assert rules.SEAT_EVENTS == {"bid"}
+
+
+# ------------------------------------------------------------ results across the table
+
+
+def scored(setup, bids, won, **extra):
+    return rules.replay(setup, play_round(1, bids, won, **extra))
+
+
+def test_a_round_is_scored_and_the_next_one_begins():
+    setup = game([0, 1, 2], edition="classic", way="skip_to_the_brawl")
+    # 6 cards: seat 0 bid 2 took 2 (+40), seat 1 bid 0 took 0 (+60), seat 2 bid 3 took 4 (-10)
+    state = scored(setup, {0: 2, 1: 0, 2: 3}, {0: 2, 1: 0, 2: 4})
+    assert state["rounds"][0]["points"] == {"0": 40, "1": 60, "2": -10}
+    assert state["totals"] == {"0": 40, "1": 60, "2": -10}
+    assert (state["current"], state["round"], state["cards"], state["phase"]) == \
+        (1, 2, 7, "bidding")
+
+
+def test_harry_the_giant_changes_the_scored_bid_and_keeps_the_original():
+    setup = game([0, 1, 2], way="swift_n_salty", abilities=True)
+    # seat 0 bid 2, took 3, Harry +1 -> scored as bid 3: 60
+    state = scored(setup, {0: 2, 1: 1, 2: 1},
+                   {0: {"won": 3, "harry": 1}, 1: 1, 2: 1})
+    rnd = state["rounds"][0]
+    assert rnd["bids"]["0"] == 2
+    assert rnd["final_bids"]["0"] == 3
+    assert rnd["points"]["0"] == 60
+
+
+def test_the_wager_is_made_with_the_bid_and_scored_with_the_round():
+    setup = game([0, 1, 2], way="swift_n_salty", abilities=True, scoring="rascal")
+    events = [ev("bid", round=1, seat=0, bid=2, wager=20, shot="cannonball"),
+              ev("bid", round=1, seat=1, bid=1), ev("bid", round=1, seat=2, bid=1),
+              ev("reveal_bids", round=1),
+              ev("result", round=1,
+                 results={"0": {"won": 2}, "1": {"won": 2}, "2": {"won": 1}})]
+    state = rules.replay(setup, events)
+    # seat 0: cannonball 15 x 5 + 20 = 95; seat 1 off by one: 25; seat 2 exact: 50
+    assert state["rounds"][0]["points"] == {"0": 95, "1": 25, "2": 50}
+
+
+def test_two_players_with_the_ghost_may_win_fewer_tricks_than_dealt():
+    setup = game([0, 1], way="swift_n_salty")
+    state = scored(setup, {0: 1, 1: 1}, {0: 1, 1: 1})  # the ghost took 3 of 5
+    assert state["rounds"][0]["points"] == {"0": 20, "1": 20}
+
+
+def test_kraken_and_white_whale_discard_tricks():
+    setup = game([0, 1, 2], way="swift_n_salty", kraken=True, white_whale=True)
+    state = scored(setup, {0: 1, 1: 1, 2: 1}, {0: 1, 1: 1, 2: 1}, discarded=2)
+    assert state["rounds"][0]["discarded"] == 2
+    assert state["rounds"][0]["points"] == {"0": 20, "1": 20, "2": 20}
+
+
+RESULT_REFUSALS = [
+    R({}, {0: 1, 1: 1, 2: 1}, {}, "add up to 3, not 5", id="3 tricks of 5"),
+    R({}, {0: 5, 1: 1, 2: 0}, {}, "add up to 6, not 5", id="6 tricks of 5"),
+    R({}, {0: 6, 1: 0, 2: 0}, {}, "between 0 and 5", id="more tricks than cards"),
+    R({}, {0: 5, 1: 0}, {}, "Every player", id="a player missing"),
+    R({}, {0: 5, 1: 0, 2: 0, 7: 0}, {}, "not in this game", id="not a player"),
+    R({}, {0: {"won": 5, "points": 100}, 1: 0, 2: 0}, {}, "Unknown field: points",
+      id="free points are not a counter"),
+    R({}, {0: 4, 1: 0, 2: 0}, {"discarded": 1}, "Kraken or the White Whale",
+      id="discard without Kraken"),
+    R({"kraken": True}, {0: 3, 1: 0, 2: 0}, {"discarded": 2}, "at most 1",
+      id="one Kraken discards one trick"),
+    R({}, {0: {"won": 3, "fourteens": 2}, 1: {"won": 2, "fourteens": 2}, 2: 0}, {},
+      "3 standard 14s", id="four standard 14s"),
+    R({}, {0: {"won": 3, "black_fourteen": 1}, 1: {"won": 2, "black_fourteen": 1}, 2: 0}, {},
+      "one black 14", id="two black 14s"),
+    R({}, {0: {"won": 3, "mermaids_by_pirate": 2}, 1: {"won": 2, "mermaids_by_pirate": 1},
+           2: 0}, {}, "2 Mermaids", id="three Mermaids"),
+    R({}, {0: {"won": 3, "mermaids_by_pirate": 2}, 1: {"won": 2, "skull_king_by_mermaid": 1},
+           2: 0}, {}, "2 Mermaids", id="both Mermaids taken, a third takes the Skull King"),
+    R({}, {0: {"won": 3, "skull_king_by_mermaid": 1}, 1: {"won": 2, "skull_king_by_mermaid": 1},
+           2: 0}, {}, "only one Skull King", id="Skull King taken twice"),
+    R({}, {0: {"won": 3, "pirates_by_skull_king": 1}, 1: {"won": 2, "pirates_by_skull_king": 1},
+           2: 0}, {}, "one Skull King", id="two players capture with the Skull King"),
+    R({}, {0: {"won": 3, "pirates_by_skull_king": 1}, 1: {"won": 2, "skull_king_by_mermaid": 1},
+           2: 0}, {}, "both capture", id="Skull King captures and is captured"),
+    R({}, {0: {"won": 5, "pirates_by_skull_king": 3}, 1: 0, 2: 0}, {}, "at most 2 Pirates",
+      id="the Skull King's trick holds 2 other cards at 3 players"),
+    R({}, {0: 5, 1: {"won": 0, "fourteens": 1}, 2: 0}, {}, "needs a trick",
+      id="a 14 with no trick"),
+    R({}, {0: 5, 1: {"won": 0, "mermaids_by_pirate": 1}, 2: 0}, {}, "needs a trick",
+      id="a capture with no trick"),
+    R({}, {0: {"won": 5, "harry": 1}, 1: 0, 2: 0}, {}, "needs the pirate abilities",
+      id="Harry without abilities"),
+    R(AB, {0: {"won": 5, "harry": 1}, 1: 0, 2: 0}, {}, "outside 0 to 5",
+      id="Harry moves bid 5 to 6"),
+    R(AB, {0: {"won": 5, "harry": 2}, 1: 0, 2: 0}, {}, "by −1, 0 or", id="Harry +2"),
+    R(AB, {0: {"won": 4, "harry": -1}, 1: {"won": 1, "harry": 1}, 2: 0}, {},
+      "one player can play Harry", id="two Harrys"),
+    R(AB, {0: {"won": 5, "wager": 10}, 1: {"won": 0, "wager": 20}, 2: 0}, {},
+      "one player can wager", id="two wagers"),
+    R(AB, {0: {"won": 5, "wager": 15}, 1: 0, 2: 0}, {}, "0, 10 or 20", id="wager of 15"),
+    R({}, {0: {"won": 5, "loot": 1}, 1: 0, 2: 0}, {}, "Loot is not in play",
+      id="Loot not in play"),
+    R({"loot": True}, {0: {"won": 5, "loot": 2}, 1: {"won": 0, "loot": 2},
+                       2: {"won": 0, "loot": 1}}, {}, "at most 4", id="five Loot payouts"),
+    R({}, {0: {"won": 5, "fourteens": -1}, 1: 0, 2: 0}, {}, "whole number", id="negative"),
+]
+
+
+@pytest.mark.parametrize("options, won, extra, message", RESULT_REFUSALS)
+def test_result_refusals(options, won, extra, message):
+    setup = game([0, 1, 2], way="swift_n_salty", **options)
+    with pytest.raises(RuleError, match=re.escape(message)):
+        scored(setup, {0: 5, 1: 0, 2: 0}, won, **extra)
+
+
+def test_classic_refuses_2021_bonuses_in_the_result():
+    setup = game([0, 1, 2], edition="classic", way="swift_n_salty")
+    with pytest.raises(RuleError, match="classic"):
+        scored(setup, {0: 5, 1: 0, 2: 0}, {0: {"won": 5, "fourteens": 1}, 1: 0, 2: 0})
+
+
+def test_ghost_tricks_may_not_exceed_the_cards():
+    setup = game([0, 1], way="swift_n_salty")
+    with pytest.raises(RuleError):
+        scored(setup, {0: 1, 1: 1}, {0: 4, 1: 2})
+
+
+def test_three_players_cannot_fall_short_without_a_ghost():
+    setup = game([0, 1, 2], edition="classic", way="swift_n_salty")
+    with pytest.raises(RuleError, match="add up"):
+        scored(setup, {0: 1, 1: 1, 2: 1}, {0: 1, 1: 1, 2: 1})
+
+
+def test_no_result_before_the_reveal():
+    setup = game([0, 1, 2])
+    events = [ev("bid", round=1, seat=s, bid=0) for s in (0, 1, 2)]
+    events.append(ev("result", round=1, results={"0": {"won": 1}, "1": {"won": 0},
+                                                 "2": {"won": 0}}))
+    with pytest.raises(RuleError, match="Reveal"):
+        rules.replay(setup, events)
+
+
+def test_nothing_after_the_last_round():
+    setup = game([0, 1, 2], way="past_your_bedtime")
+    events = play_round(1, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0})
+    state = rules.replay(setup, events)
+    assert state["finished"] and state["phase"] == "finished" and state["current"] is None
+    with pytest.raises(RuleError, match="over"):
+        rules.replay(setup, [*events, ev("bid", round=1, seat=0, bid=0)])
+
+
+# ------------------------------------------------------------ corrections and ranks
+
+
+def test_correcting_a_past_round_recomputes_every_later_total():
+    setup = game([0, 1, 2], edition="classic")
+    events = (play_round(1, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0})  # +20, +10, +10
+              + play_round(2, {0: 1, 1: 1, 2: 0}, {0: 1, 1: 1, 2: 0})  # +20, +20, +20
+              + play_round(3, {0: 0, 1: 2, 2: 1}, {0: 0, 1: 2, 2: 1}))  # +30, +40, +20
+    state = rules.replay(setup, events)
+    assert [r["totals"] for r in state["rounds"][:3]] == [
+        {"0": 20, "1": 10, "2": 10}, {"0": 40, "1": 30, "2": 30}, {"0": 70, "1": 70, "2": 50}]
+    # round 1 really was: seat 0 bid 0 and took the trick (-10), seat 2 bid 1 took 0 (-10)
+    fix = ev("correct", round=1, bids={"0": 0, "1": 0, "2": 1},
+             results={"0": {"won": 1}, "1": {"won": 0}, "2": {"won": 0}})
+    state = rules.replay(setup, [*events, fix])
+    rnd = state["rounds"][0]
+    assert rnd["points"] == {"0": -10, "1": 10, "2": -10}
+    assert rnd["bids"] == {"0": 0, "1": 0, "2": 1} and rnd["corrected"] is True
+    assert [r["totals"] for r in state["rounds"][:3]] == [
+        {"0": -10, "1": 10, "2": -10}, {"0": 10, "1": 30, "2": 10}, {"0": 40, "1": 70, "2": 30}]
+    assert state["totals"] == {"0": 40, "1": 70, "2": 30}
+    assert state["current"] == 3  # still bidding round 4
+
+
+def test_a_correction_keeps_the_recorded_shot_unless_replaced():
+    setup = game([0, 1, 2], way="swift_n_salty", scoring="rascal")
+    events = [ev("bid", round=1, seat=0, bid=5, shot="cannonball"),
+              ev("bid", round=1, seat=1, bid=0), ev("bid", round=1, seat=2, bid=0),
+              ev("reveal_bids", round=1),
+              ev("result", round=1, results={"0": {"won": 5}, "1": {"won": 0},
+                                             "2": {"won": 0}})]
+    assert rules.replay(setup, events)["totals"]["0"] == 75  # 15 x 5
+    fix = ev("correct", round=1, bids={"0": 4, "1": 0, "2": 0},
+             results={"0": {"won": 4}, "1": {"won": 1}, "2": {"won": 0}})
+    assert rules.replay(setup, [*events, fix])["totals"] == {"0": 75, "1": 25, "2": 50}
+    fix["data"]["bids"]["0"] = {"bid": 4, "shot": None}
+    assert rules.replay(setup, [*events, fix])["totals"]["0"] == 50
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"round": 2, "bids": {"0": 0, "1": 0, "2": 1},
+         "results": {"0": {"won": 1}, "1": {"won": 0}, "2": {"won": 0}}},  # not scored yet
+        {"round": 1, "bids": {"0": 0, "1": 0},
+         "results": {"0": {"won": 1}, "1": {"won": 0}, "2": {"won": 0}}},  # a bid missing
+        {"round": 1, "bids": {"0": 2, "1": 0, "2": 0},
+         "results": {"0": {"won": 1}, "1": {"won": 0}, "2": {"won": 0}}},  # bid above cards
+        {"round": 1, "bids": {"0": 0, "1": 0, "2": 1},
+         "results": {"0": {"won": 1}, "1": {"won": 1}, "2": {"won": 0}}},  # 2 tricks of 1
+    ],
+)
+def test_correction_refusals(data):
+    setup = game([0, 1, 2], edition="classic")
+    events = play_round(1, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0})
+    with pytest.raises(RuleError):
+        rules.replay(setup, [*events, ev("correct", **data)])
+
+
+def test_ties_share_a_rank_and_all_tied_leaders_are_named():
+    assert rules.ranks({"0": 50, "1": 50, "2": 20, "3": 60}) == {"0": 2, "1": 2, "2": 4, "3": 1}
+    setup = game([0, 1, 2], edition="classic", way="past_your_bedtime")
+    state = rules.replay(setup, play_round(1, {0: 0, 1: 0, 2: 1}, {0: 0, 1: 0, 2: 1}))
+    assert state["totals"] == {"0": 10, "1": 10, "2": 20}
+    state = rules.replay(setup, play_round(1, {0: 0, 1: 0, 2: 0}, {0: 0, 1: 0, 2: 1}))
+    assert state["totals"] == {"0": 10, "1": 10, "2": -10}
+    assert state["ranks"] == {"0": 1, "1": 1, "2": 3}
+    assert state["leader"] == [0, 1]
+
+
+def test_no_leader_before_any_round_is_scored():
+    state = rules.replay(game([0, 1, 2]), [])
+    assert state["leader"] == [] and state["ranks"] == {"0": 1, "1": 1, "2": 1}
+
+
+# ------------------------------------------------------------ whole games by hand
+
+
+def test_a_whole_classic_game_for_six():
+    # each round r: seat 0 bids r and takes all r tricks (+20r), seat 1 bids 1 and takes
+    # none (-10), seats 2-5 bid 0 and take none (+10r). Over r = 1..10 (sum 55):
+    # seat 0: 20 x 55 = 1100; seat 1: -10 x 10 = -100; others 10 x 55 = 550.
+    setup = game(list(range(6)), edition="classic")
+    events = []
+    for r in range(1, 11):
+        events += play_round(r, {0: r, 1: 1, 2: 0, 3: 0, 4: 0, 5: 0},
+                             {0: r, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0})
+    state = rules.replay(setup, events)
+    assert state["finished"]
+    assert state["totals"] == {"0": 1100, "1": -100, "2": 550, "3": 550, "4": 550, "5": 550}
+    assert state["ranks"] == {"0": 1, "1": 6, "2": 2, "3": 2, "4": 2, "5": 2}
+    assert state["leader"] == [0]
+    assert json.loads(json.dumps(state)) == state
+
+
+def test_a_whole_2021_rascal_game_for_six():
+    # each round r: seat 0 bids r, takes r (10r); seat 1 bids 1, takes 0 (glancing: 5r);
+    # seats 2-5 bid 0, take 0 (10r). Totals: 550, 275, 550 x 4.
+    setup = game(list(range(6)), scoring="rascal")
+    events = []
+    for r in range(1, 11):
+        events += play_round(r, {0: r, 1: 1, 2: 0, 3: 0, 4: 0, 5: 0},
+                             {0: r, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0})
+    state = rules.replay(setup, events)
+    assert state["totals"] == {"0": 550, "1": 275, "2": 550, "3": 550, "4": 550, "5": 550}
+    assert state["ranks"]["1"] == 6 and state["leader"] == [0, 2, 3, 4, 5]
+
+
+# ------------------------------------------------------------ history lines
+
+
+def test_a_bid_history_line_never_shows_the_bid():
+    message, params = rules.describe(ev("bid", phone=2, round=3, seat=2, bid=7))
+    assert message == "%(player)s bid in round %(round)s"
+    assert params == {"player": 2, "round": 3}
+    assert "7" not in message % params
+
+
+@pytest.mark.parametrize("kind", ["reveal_bids", "result", "correct"])
+def test_other_history_lines_name_the_round(kind):
+    message, params = rules.describe(ev(kind, round=4, bids={"0": 9}))
+    assert params == {"round": 4} and "4" in message % params
+
+
+def test_loot_in_play_pays_its_alliance_through_the_result():
+    setup = game([0, 1, 2], way="swift_n_salty", loot=True)
+    # seat 0 bid 2 took 2 and captured seat 1's Loot; seat 1 bid 0 took 0: both exact
+    state = scored(setup, {0: 2, 1: 0, 2: 3},
+                   {0: {"won": 2, "loot": 1}, 1: {"won": 0, "loot": 1}, 2: 3})
+    assert state["rounds"][0]["points"] == {"0": 60, "1": 70, "2": 60}  # 40+20, 50+20, 60
+
+
+def test_start_defaults_options_left_empty():
+    setup = rules.start([3, 5, 7], {"edition": None, "first_dealer": None, "rounds": None})
+    assert (setup["edition"], setup["scoring"], setup["way"], setup["first_dealer"]) == \
+        ("2021", "skull_king", "standard", 3)
+    assert setup["rounds"] == list(range(1, 11)) and setup["capped"] is False
