@@ -1,0 +1,534 @@
+"""No Touch Kraken as the companion knows it: RULES.md §1, as pure functions.
+
+The real deck is on the table; this module only knows what the table tells it (who
+revealed whose card, and what it was) and what the rules say follows from that.
+
+Public rules API (issue 3):
+
+- ``setup(players, *, specials=False, curse=False)``: the deck and role cards for a count.
+- ``verdict(...)`` / ``outcome(...)``: who has won after a sequence of revealed cards. This
+  is the one copy of the end rules; ``replay`` calls it after every reveal.
+
+App contract (notes/common.md): ``start``, ``replay``, ``HOST_EVENTS``, ``SEAT_EVENTS``,
+``describe``; and the token series: ``series_tokens``.
+
+State shape returned by ``replay`` (all JSON):
+
+    players            [seat, ...] in clockwise order
+    options            {"curse", "specials", "clockwise", "series"}
+    round              1-4 (when finished: the round of the final reveal)
+    action             k, 1-based, of the next action in this round (when finished: of the
+                       final reveal)
+    actions_per_round  N = number of players
+    marker             seat holding the action marker, or None before it is placed
+    cards_in_front     {str(seat): face-down cards in front of that player now}
+    revealed           {kind: count} for each card kind in play
+    hidden             {kind: count still face-down} for each kind whose count is exact;
+                       with the Curse, "treasure" and "curse" give way to "treasure_pile"
+                       (Treasures and Curses together: the split is unknown to the table)
+    hidden_range       {kind: [least, most]} still face-down, for every kind in play
+    special_revealed   [special name, ...] in the order revealed
+    treasures_to_find  treasure-pile cards still to reveal for the Explorers to win
+    round_over_deal    None, or the cards each to deal now that a round has just ended
+    outcome            "explorers" | "skeletons" | "nobody" | None
+    reason             None | "all_treasure" | "kraken" | "curse_first" | "rounds_over"
+                       (the cause; outcome "nobody" says the winning team had no player)
+    winners, losers    [seat, ...] (both empty while the game goes on)
+    finished           bool
+    roles              None while running; {str(seat): role} once finished
+    unused_roles       None while running; [role, ...] once finished
+    reveals            [{"seat", "card", "special", "round", "action"}, ...]
+"""
+
+import secrets
+
+from companion.errors import N_, RuleError
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+ROUNDS = 4
+CARDS_PER_ROUND = (5, 4, 3, 2)
+TOKENS_TO_END_SERIES = 3
+
+ROLE_NAMES = ("explorer", "skeleton")
+CARD_KINDS = ("empty", "treasure", "kraken", "curse", "special")
+SPECIAL_NAMES = (
+    "lost_treasure",
+    "skeletons_grasp",
+    "revealed_identity",
+    "krakens_presence",
+    "light_in_the_deep",
+    "captains_obsession",
+)
+
+ROLE_LABELS = {"explorer": N_("Explorer"), "skeleton": N_("Skeleton")}
+TEAM_LABELS = {"explorers": N_("Explorers"), "skeletons": N_("Skeletons")}
+CARD_LABELS = {
+    "empty": N_("Empty box"),
+    "treasure": N_("Treasure"),
+    "kraken": N_("Kraken"),
+    "curse": N_("Greedy Captain's Curse"),
+    "special": N_("Special card"),
+}
+SPECIAL_LABELS = {
+    "lost_treasure": N_("Lost Treasure"),
+    "skeletons_grasp": N_("Skeleton's Grasp"),
+    "revealed_identity": N_("Revealed Identity"),
+    "krakens_presence": N_("Kraken's Presence"),
+    "light_in_the_deep": N_("Light in the Deep"),
+    "captains_obsession": N_("Captain's Obsession"),
+}
+
+# RULES.md §1 Components: what is in the box.
+BOX = {"explorer": 6, "skeleton": 3, "empty": 31, "treasure": 8, "kraken": 1,
+       "curse": 3, "special": 6}
+# RULES.md §1 Setup by player count: (Explorer cards, Skeleton cards) shuffled for the deal.
+ROLE_CARDS = {3: (3, 2), 4: (3, 2), 5: (4, 2), 6: (4, 2), 7: (5, 3), 8: (6, 3)}
+# RULES.md §1 Expansion 2: 5 of the 6 Special cards go into the deck.
+SPECIALS_IN_DECK = 5
+
+HOST_EVENTS = frozenset({"marker", "reveal"})
+SEAT_EVENTS = frozenset()
+
+OPTION_NAMES = ("curse", "specials", "clockwise", "series")
+SERIES_ID_MAX = 100
+
+
+def _count(players):
+    """The player count, 3 to 8 (RULES.md §1: 3 to 8 players)."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RuleError(N_("The number of players must be a whole number."))
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(N_("No Touch Kraken is for 3 to 8 players, not %(count)s."),
+                        count=players)
+    return players
+
+
+def setup(players, *, specials=False, curse=False):
+    """The role cards and exploration deck for ``players`` (RULES.md §1 Setup table).
+
+    Keys: ``explorers``, ``skeletons`` (role cards shuffled for the deal),
+    ``unused_roles`` (how many of those are set aside unseen), ``empty``, ``treasure``,
+    ``kraken``, ``treasure_pile`` (always = players), ``cards_each`` (5, for round 1),
+    ``total`` (exploration cards in the deck, = 5 × players); ``special`` (5) when
+    ``specials``: they replace 5 Empty cards (RULES.md §1 Expansion 2).
+
+    With ``curse`` (Expansion 1) the treasure pile of ``players`` cards is 2 Treasure +
+    1 Curse plus random Treasures/Curses, so the exact split is unknown: ``treasure`` and
+    ``curse`` are then the most the deck can hold, ``treasure_min`` and ``curse_min`` the
+    least (6 players: 3-5 Treasures, 1-3 Curses, as RULES.md says).
+    """
+    n = _count(players)
+    explorers, skeletons = ROLE_CARDS[n]
+    deck = {
+        "explorers": explorers,
+        "skeletons": skeletons,
+        "unused_roles": explorers + skeletons - n,
+        "empty": CARDS_PER_ROUND[0] * n - n - 1,
+        "treasure": n,
+        "kraken": 1,
+        "treasure_pile": n,
+        "cards_each": CARDS_PER_ROUND[0],
+        "total": CARDS_PER_ROUND[0] * n,
+    }
+    if specials:
+        deck["special"] = SPECIALS_IN_DECK
+        deck["empty"] -= SPECIALS_IN_DECK
+    if curse:
+        # 2 Treasure + 1 Curse, then random ones from the other 6 Treasures and 2 Curses.
+        deck["treasure"] = min(BOX["treasure"], n - 1)
+        deck["curse"] = min(BOX["curse"], n - 2)
+        deck["treasure_min"] = max(2, n - deck["curse"])
+        deck["curse_min"] = max(1, n - deck["treasure"])
+    return deck
+
+
+def kinds_in_play(*, curse=False, specials=False):
+    """The exploration card kinds in this game, in CARD_KINDS order."""
+    optional = {"curse": curse, "special": specials}
+    return [kind for kind in CARD_KINDS if optional.get(kind, True)]
+
+
+def explorer_range(players):
+    """(least, most) Explorers a table of ``players`` can have after the role deal."""
+    n = _count(players)
+    explorers, skeletons = ROLE_CARDS[n]
+    return max(0, n - skeletons), min(n, explorers)
+
+
+_TOO_MANY = {
+    "empty": N_("The deck holds only %(limit)s Empty boxes at this table."),
+    "treasure": N_("The deck holds at most %(limit)s Treasures at this table."),
+    "kraken": N_("The deck holds only one Kraken."),
+    "curse": N_("The deck holds at most %(limit)s Greedy Captain's Curses at this table."),
+    "special": N_("The deck holds only %(limit)s Special cards."),
+}
+
+
+def _end_of(n, counts, card, revealed, curse):
+    """RULES.md §1 "The game ends at once when" (and Expansion 1's Curse rules).
+
+    Returns (winning team, reason) or (None, None). The order matters only for the last
+    reveal of round 4: finding the last Treasure there is still an Explorer win.
+    """
+    if card == "kraken":
+        return "skeletons", "kraken"
+    if card == "curse" and counts["treasure"] == 0:
+        return "skeletons", "curse_first"
+    found = counts["treasure"] + (counts["curse"] if curse else 0)
+    if found == n:
+        return "explorers", "all_treasure"
+    if revealed == ROUNDS * n:
+        return "skeletons", "rounds_over"
+    return None, None
+
+
+def verdict(players, reveals, *, explorers=None, curse=False, specials=False):
+    """Judge a sequence of revealed cards (RULES.md §1 end of game, Expansions 1 and 2).
+
+    Returns ``{"outcome", "team", "reason", "revealed"}``: ``team`` is the team the rules
+    make win ("explorers"/"skeletons"), ``outcome`` the same unless that team has no
+    player at the table (``explorers`` = 0 or = players), in which case it is "nobody":
+    everybody loses (the 3-player all-Explorers Kraken rule, generalised as RULES.md
+    says). ``reason`` is "all_treasure", "kraken", "curse_first" or "rounds_over".
+    All three are None while the game goes on. ``revealed`` counts each kind in play.
+
+    Raises RuleError (a ValueError) for an impossible sequence: a reveal after the end,
+    a card not in play, more of a kind than the deck holds.
+    """
+    n = _count(players)
+    deck = setup(n, specials=specials, curse=curse)
+    if explorers is not None:
+        low, high = explorer_range(n)
+        if isinstance(explorers, bool) or not isinstance(explorers, int) \
+                or not low <= explorers <= high:
+            raise RuleError(
+                N_("A table of %(players)s has %(low)s to %(high)s Explorers, not %(count)s."),
+                players=n, low=low, high=high, count=explorers)
+    counts = dict.fromkeys(kinds_in_play(curse=curse, specials=specials), 0)
+    team = reason = None
+    for index, card in enumerate(reveals):
+        if team is not None:
+            raise RuleError(N_("The game is already over: no more cards are revealed."))
+        if card not in CARD_KINDS:
+            raise RuleError(N_("There is no such exploration card: %(card)s."), card=card)
+        if card not in counts:
+            if card == "curse":
+                raise RuleError(N_("The Greedy Captain's Curse is not in this game."))
+            raise RuleError(N_("The Special cards are not in this game."))
+        counts[card] += 1
+        if counts[card] > deck[card]:
+            raise RuleError(_TOO_MANY[card], limit=deck[card])
+        team, reason = _end_of(n, counts, card, index + 1, curse)
+    result = team
+    if explorers is not None and team is not None:
+        members = explorers if team == "explorers" else n - explorers
+        if members == 0:
+            result = "nobody"
+    return {"outcome": result, "team": team, "reason": reason, "revealed": counts}
+
+
+def outcome(players, reveals, *, explorers=None, curse=False, specials=False):
+    """Who has won after ``reveals`` (RULES.md §1): "explorers", "skeletons", "nobody", or
+    None while the game goes on. See ``verdict`` for the rules and the errors."""
+    return verdict(players, reveals, explorers=explorers, curse=curse,
+                   specials=specials)["outcome"]
+
+
+def _hidden(n, deck, counts, curse):
+    """Still face-down counts: exact ones, and [least, most] for every kind in play."""
+    hidden, ranges = {}, {}
+    for kind, seen in counts.items():
+        if curse and kind in ("treasure", "curse"):
+            continue
+        hidden[kind] = deck[kind] - seen
+        ranges[kind] = [hidden[kind], hidden[kind]]
+    if curse:
+        t, c = counts["treasure"], counts["curse"]
+        # Treasures in the pile T: at least the deck's least and those seen, and at most
+        # the deck's most while leaving room for the Curses seen (at least one).
+        least = max(deck["treasure_min"], t)
+        most = min(deck["treasure"], n - max(deck["curse_min"], c))
+        hidden["treasure_pile"] = n - t - c
+        ranges["treasure"] = [least - t, most - t]
+        ranges["curse"] = [n - most - c, n - least - c]
+    return hidden, ranges
+
+
+# --- the app: start, replay, describe -----------------------------------------------
+
+
+def _check_seats(players):
+    if not isinstance(players, list | tuple):
+        raise RuleError(N_("The players must be a list of seats."))
+    for seat in players:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise RuleError(N_("A seat must be a seat number."))
+    if len(set(players)) != len(players):
+        raise RuleError(N_("Each seat can play only once in a game."))
+    _count(len(players))
+    return sorted(players)
+
+
+def _check_options(options, n):
+    options = dict(options or {})
+    for key in options:
+        if key not in OPTION_NAMES:
+            raise RuleError(N_("There is no option called %(option)s."), option=key)
+    checked = {}
+    for key in ("curse", "specials", "clockwise"):
+        value = options.get(key, False)
+        if not isinstance(value, bool):
+            raise RuleError(N_("The option %(option)s is either on or off."), option=key)
+        checked[key] = value
+    if checked["clockwise"] and n != MAX_PLAYERS:
+        raise RuleError(N_("Everyone acting once, clockwise, is a rule for 8 players only."))
+    series = options.get("series")
+    if series is not None and (not isinstance(series, str) or not series
+                               or len(series) > SERIES_ID_MAX):
+        raise RuleError(N_("That is not a token series."))
+    checked["series"] = series
+    return checked
+
+
+def start(players, options, rng=None):
+    """Set up a game (RULES.md §1 Setup): check the options and deal the roles.
+
+    ``players`` is the list of seat numbers (3 to 8). ``options`` may hold "curse"
+    (Expansion 1), "specials" (Expansion 2), "clockwise" (the 8-player "everyone acts
+    once, clockwise" rule; refused at other counts) and "series" (a token series id, or
+    None). The role cards for the count are shuffled with ``rng`` (default: the
+    cryptographic ``secrets.SystemRandom()``), one is dealt to each seat in seat order,
+    and the rest are set aside unseen ("unused_roles").
+    """
+    seats = _check_seats(players)
+    checked = _check_options(options, len(seats))
+    deck = setup(len(seats), specials=checked["specials"], curse=checked["curse"])
+    rng = rng if rng is not None else secrets.SystemRandom()
+    cards = ["explorer"] * deck["explorers"] + ["skeleton"] * deck["skeletons"]
+    rng.shuffle(cards)
+    return {
+        "players": seats,
+        "options": checked,
+        "roles": {str(seat): cards[i] for i, seat in enumerate(seats)},
+        "unused_roles": cards[len(seats):],
+        "deck": deck,
+    }
+
+
+def role(setup_, seat):
+    """The role dealt to ``seat`` (only ever shown to that seat before the end)."""
+    return setup_["roles"][str(seat)]
+
+
+def _seat_of(data, seats):
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
+        raise RuleError(N_("That seat is not playing in this game."))
+    return seat
+
+
+def _check_keys(data, allowed):
+    if not isinstance(data, dict):
+        raise RuleError(N_("This event is not understood."))
+    for key in data:
+        if key not in allowed:
+            raise RuleError(N_("This event is not understood."))
+
+
+def replay(setup_, events):
+    """Fold the host's events into the table's state (RULES.md §1 Play, end, expansions).
+
+    Events: "marker" ``{"seat"}`` — who takes the action marker first, only before the
+    first reveal (re-recording it corrects it); "reveal" ``{"seat", "card", "special"}``
+    — the card in front of ``seat`` was revealed. See the module docstring for the state.
+    """
+    seats = list(setup_["players"])
+    n = len(seats)
+    options = setup_["options"]
+    curse, specials = options["curse"], options["specials"]
+    clockwise = options["clockwise"]
+    explorers = sum(1 for s in seats if setup_["roles"][str(s)] == "explorer")
+    deck = setup_["deck"]
+    marker = None
+    cards = dict.fromkeys(seats, CARDS_PER_ROUND[0])
+    reveals = []
+    kinds = []
+    judged = {"outcome": None, "team": None, "reason": None}
+    round_over_deal = None
+
+    for event in events:
+        kind = event.get("type")
+        data = event.get("data")
+        if kind not in HOST_EVENTS:
+            raise RuleError(N_("This event is not understood."))
+        if event.get("seat") is not None:
+            raise RuleError(N_("Only the host device records the table's actions."))
+        if judged["team"] is not None:
+            raise RuleError(N_("The game is over: nothing more can be recorded."))
+        if kind == "marker":
+            _check_keys(data, ("seat",))
+            seat = _seat_of(data, seats)
+            if reveals:
+                raise RuleError(N_(
+                    "The first marker holder can only be set before the first reveal."))
+            marker = seat
+            continue
+        # A reveal (RULES.md §1 Play).
+        _check_keys(data, ("seat", "card", "special"))
+        if marker is None:
+            raise RuleError(N_("First record who takes the action marker."))
+        seat = _seat_of(data, seats)
+        if seat == marker:
+            raise RuleError(N_("The marker holder cannot reveal their own card."))
+        if cards[seat] == 0:
+            raise RuleError(N_("That player has no face-down card left this round."))
+        card = data.get("card")
+        special = data.get("special")
+        if not isinstance(card, str):
+            raise RuleError(N_("Say which card was revealed."))
+        judged = verdict(n, kinds + [card], explorers=explorers, curse=curse,
+                         specials=specials)
+        if card == "special":
+            if special not in SPECIAL_NAMES:
+                raise RuleError(N_("Say which Special card was revealed."))
+            if any(r["special"] == special for r in reveals):
+                raise RuleError(N_("That Special card has already been revealed."))
+        elif special is not None:
+            raise RuleError(N_("Only a Special card has a name."))
+        round_ = len(kinds) // n + 1
+        kinds.append(card)
+        cards[seat] -= 1
+        reveals.append({"seat": seat, "card": card, "special": special,
+                        "round": round_, "action": len(kinds) - (round_ - 1) * n})
+        round_over_deal = None
+        if clockwise:
+            # The 8-player rule: each acts once, clockwise, whoever's card was revealed.
+            marker = seats[(seats.index(marker) + 1) % n]
+        else:
+            marker = seat
+        if judged["team"] is None and len(kinds) % n == 0:
+            # RULES.md §1: gather the face-down cards, shuffle, deal 4, 3, 2 each.
+            round_over_deal = CARDS_PER_ROUND[len(kinds) // n]
+            cards = dict.fromkeys(seats, round_over_deal)
+
+    finished = judged["team"] is not None
+    if finished:
+        round_ = reveals[-1]["round"]
+        action = reveals[-1]["action"]
+    else:
+        round_ = len(kinds) // n + 1
+        action = len(kinds) % n + 1
+    counts = verdict(n, kinds, curse=curse, specials=specials)["revealed"]
+    hidden, ranges = _hidden(n, deck, counts, curse)
+    found = counts["treasure"] + (counts["curse"] if curse else 0)
+    result = judged["outcome"]
+    if result in ("explorers", "skeletons"):
+        role_won = {"explorers": "explorer", "skeletons": "skeleton"}[result]
+        winners = [s for s in seats if setup_["roles"][str(s)] == role_won]
+        losers = [s for s in seats if setup_["roles"][str(s)] != role_won]
+    elif result == "nobody":
+        winners, losers = [], list(seats)
+    else:
+        winners, losers = [], []
+    return {
+        "players": seats,
+        "options": dict(options),
+        "round": round_,
+        "action": action,
+        "actions_per_round": n,
+        "marker": marker,
+        "cards_in_front": {str(s): cards[s] for s in seats},
+        "revealed": counts,
+        "hidden": hidden,
+        "hidden_range": ranges,
+        "special_revealed": [r["special"] for r in reveals if r["card"] == "special"],
+        "treasures_to_find": n - found,
+        "round_over_deal": round_over_deal,
+        "outcome": result,
+        "reason": judged["reason"],
+        "winners": winners,
+        "losers": losers,
+        "finished": finished,
+        "roles": dict(setup_["roles"]) if finished else None,
+        "unused_roles": list(setup_["unused_roles"]) if finished else None,
+        "reveals": reveals,
+    }
+
+
+_REVEAL_LINES = {
+    "empty": N_("%(seat)s's card is revealed: an Empty box."),
+    "treasure": N_("%(seat)s's card is revealed: a Treasure!"),
+    "kraken": N_("%(seat)s's card is revealed: the Kraken!"),
+    "curse": N_("%(seat)s's card is revealed: a Greedy Captain's Curse."),
+}
+_SPECIAL_LINES = {
+    "lost_treasure": N_("%(seat)s's card is revealed: the Special card Lost Treasure."),
+    "skeletons_grasp": N_("%(seat)s's card is revealed: the Special card Skeleton's Grasp."),
+    "revealed_identity": N_(
+        "%(seat)s's card is revealed: the Special card Revealed Identity."),
+    "krakens_presence": N_("%(seat)s's card is revealed: the Special card Kraken's Presence."),
+    "light_in_the_deep": N_(
+        "%(seat)s's card is revealed: the Special card Light in the Deep."),
+    "captains_obsession": N_(
+        "%(seat)s's card is revealed: the Special card Captain's Obsession."),
+}
+
+
+def describe(event):
+    """A history line for an event, as (N_(message), params). ``seat`` in the params is
+    the seat number the line is about (the view shows that player's name). Cards are
+    public; a role never appears here."""
+    data = event.get("data") or {}
+    seat = data.get("seat")
+    if event.get("type") == "marker":
+        return N_("%(seat)s takes the action marker first."), {"seat": seat}
+    if event.get("type") == "reveal":
+        card = data.get("card")
+        if card == "special" and data.get("special") in _SPECIAL_LINES:
+            return _SPECIAL_LINES[data["special"]], {"seat": seat}
+        if card in _REVEAL_LINES:
+            return _REVEAL_LINES[card], {"seat": seat}
+        return N_("%(seat)s's card is revealed: a Special card."), {"seat": seat}
+    return N_("Something was recorded."), {}
+
+
+# --- the token series (RULES.md §1 Token series) --------------------------------------
+
+
+def series_tokens(players, results):
+    """Tokens in a series (RULES.md §1 Token series).
+
+    ``players`` is the list of seats in the series; ``results`` the finished games in
+    order, each ``{"losers": [seat, ...]}`` (every player of the losing team; everyone
+    when nobody won). Each loser gets a token; once someone has 3 the series is over
+    and the player(s) with the fewest tokens win, ties sharing the win. A game after
+    the series is over is refused.
+
+    Returns ``{"tokens": {str(seat): n}, "over": bool, "winners": [seat, ...] (empty
+    until over), "games": number of games}``.
+    """
+    seats = _check_seats(list(players))
+    tokens = dict.fromkeys(seats, 0)
+    over = False
+    for game in results:
+        if over:
+            raise RuleError(N_("The token series is already over."))
+        losers = game.get("losers") if isinstance(game, dict) else None
+        if not isinstance(losers, list | tuple) or not losers:
+            raise RuleError(N_("A finished game always has a losing team."))
+        if len(set(losers)) != len(losers):
+            raise RuleError(N_("Each loser takes one token per game."))
+        for seat in losers:
+            if isinstance(seat, bool) or seat not in tokens:
+                raise RuleError(N_("That seat is not playing in this series."))
+        for seat in losers:
+            tokens[seat] += 1
+        over = max(tokens.values()) >= TOKENS_TO_END_SERIES
+    fewest = min(tokens.values())
+    return {
+        "tokens": {str(s): tokens[s] for s in seats},
+        "over": over,
+        "winners": [s for s in seats if tokens[s] == fewest] if over else [],
+        "games": len(results),
+    }
