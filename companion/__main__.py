@@ -1,0 +1,1 @@
+from companion.cli import main; raise SystemExit(main())

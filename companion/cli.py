@@ -1,0 +1,79 @@
+"""`companion serve`: run the app for the table under waitress, on the LAN."""
+
+import argparse
+import errno
+import socket
+import sys
+
+DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
+
+
+def lan_address():
+    """This machine's address on the local network (no packet is sent to find it)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        address = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    return address
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="companion", description="A board-game table companion.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the app to the table (waitress)")
+    serve.add_argument("--host", default="0.0.0.0",
+                       help="address to listen on (default: every interface, so phones reach it)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port to listen on (default {DEFAULT_PORT})")
+    serve.add_argument("--public-url",
+                       help="the address phones should use, if not this machine's LAN address")
+    serve.add_argument("--threads", type=int, default=16, help="waitress worker threads")
+    serve.add_argument("--quiet", action="store_true", help="print only the address")
+    return parser
+
+
+def serve(args):
+    from waitress import create_server
+
+    from companion import create_app
+    from companion.qr import text
+
+    if args.public_url:
+        public = args.public_url.rstrip("/")
+    else:
+        host = lan_address() if args.host in ("0.0.0.0", "") else args.host
+        public = f"http://{host}:{args.port}"
+    app = create_app({"PUBLIC_URL": public})
+    try:
+        server = create_server(app, host=args.host, port=args.port, threads=args.threads,
+                               connection_limit=2000, channel_timeout=60, ident="companion")
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            print(f"Port {args.port} is already in use. Stop the other program or choose "
+                  f"another port: companion serve --port {args.port + 1}", file=sys.stderr)
+            return 2
+        raise
+    print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
+    if not args.quiet:
+        print(text(public), flush=True)
+        print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return serve(args)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""A game is its event log: undo and redo are events too, and nothing is ever deleted.
+
+``effective()`` is the pure part: it folds undo/redo away and leaves the events that
+make the game's state. The rest stores events so that of two writes made from the
+same log position exactly one is recorded.
+"""
+
+import json
+import sqlite3
+
+from companion.db import now, write
+from companion.errors import N_, RuleError
+
+UNDO = "undo"
+REDO = "redo"
+
+
+class Stale(Exception):
+    """The write was made from an old log position: the table moved on."""
+
+
+def effective(events):
+    """The events that count, in order, after undo and redo.
+
+    Undo takes back the last counting event; redo puts back the last one undone, until
+    a new event is recorded (which clears what could be redone).
+    """
+    done, undone = [], []
+    for event in events:
+        if event["type"] == UNDO:
+            if not done:
+                raise RuleError(N_("There is nothing to undo."))
+            undone.append(done.pop())
+        elif event["type"] == REDO:
+            if not undone:
+                raise RuleError(N_("There is nothing to redo."))
+            done.append(undone.pop())
+        else:
+            done.append(event)
+            undone.clear()
+    return done
+
+
+def undo_redo(events):
+    """(can undo, can redo) for a log."""
+    done, undone = 0, 0
+    for event in events:
+        if event["type"] == UNDO:
+            done, undone = done - 1, undone + 1
+        elif event["type"] == REDO:
+            done, undone = done + 1, undone - 1
+        else:
+            done, undone = done + 1, 0
+    return done > 0, undone > 0
+
+
+def last_undone(events):
+    """The event that redo would put back (or None)."""
+    done, undone = [], []
+    for event in events:
+        if event["type"] == UNDO:
+            undone.append(done.pop())
+        elif event["type"] == REDO:
+            done.append(undone.pop())
+        else:
+            done.append(event)
+            undone.clear()
+    return undone[-1] if undone else None
+
+
+def _row(row):
+    return {
+        "seq": row["seq"], "type": row["type"], "data": json.loads(row["data"]),
+        "seat": row["seat"], "created": row["created"],
+    }
+
+
+def load(db, game_id):
+    """Every event of a game, in log order."""
+    return [
+        _row(r) for r in db.query(
+            "select seq, type, data, seat, created from events where game_id = ? order by seq",
+            [game_id],
+        )
+    ]
+
+
+def append(db, game, type_, data, *, pos, seat=None, device=None, check=None):
+    """Record one event at the end of the game's log and return the new log.
+
+    ``pos`` is the log position the writer saw (None for a phone's own move, which
+    goes at the end). ``check(events)`` replays the log as it would be and raises
+    RuleError if the rules forbid it; then nothing is written. The write and the
+    night's version bump are one transaction.
+    """
+    event = {"type": type_, "data": data, "seat": seat, "created": now()}
+    try:
+        with write(db):
+            events = load(db, game["id"])
+            if pos is not None and pos != len(events):
+                raise Stale()
+            event["seq"] = len(events) + 1
+            if check is not None:
+                check(events + [event])
+            db["events"].insert({
+                "game_id": game["id"], "seq": event["seq"], "type": type_,
+                "data": json.dumps(data, ensure_ascii=False, sort_keys=True),
+                "seat": seat, "device": device, "created": event["created"],
+            })
+            bump(db, game["night_id"])
+    except sqlite3.IntegrityError as error:
+        raise Stale() from error
+    return events + [event]
+
+
+def bump(db, night_id):
+    """Tell every screen of the night that something changed (they poll this number)."""
+    db.execute("update nights set version = version + 1 where id = ?", [night_id])

@@ -1,0 +1,288 @@
+"""Blueprint: the night — roster, seats and their QR codes, the phone pages, hosts.
+
+The host device creates a night and shows one QR per seat. The first phone that opens a
+seat's link claims it (the device cookie); the seat page is then that phone's for the
+whole night and follows the table by polling a version number.
+"""
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from companion import qr, store
+from companion.db import get_db, now, write
+from companion.games import TITLES
+from companion.log import bump
+from companion.web import device, is_htmx, new_token
+
+bp = Blueprint("nights", __name__)
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 8
+NAME_LENGTH = 30
+
+
+def parse_names(values):
+    """The player names typed in seat order, or a message saying what is wrong."""
+    names = [v.strip() for v in values if v.strip()]
+    if any(len(n) > NAME_LENGTH for n in names):
+        return None, _("A name can be at most %(n)s characters.", n=NAME_LENGTH)
+    if len(names) < MIN_PLAYERS:
+        return None, _("A night needs at least %(n)s players.", n=MIN_PLAYERS)
+    if len(names) > MAX_PLAYERS:
+        return None, _("A night can have at most %(n)s players.", n=MAX_PLAYERS)
+    folded = [n.casefold() for n in names]
+    for n, f in zip(names, folded, strict=True):
+        if folded.count(f) > 1:
+            return None, _("Two players are called “%(name)s”: make the names different.",
+                           name=n)
+    return names, None
+
+
+def public_url(path):
+    """The address a phone on the same Wi-Fi uses (the LAN address, not localhost)."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + path
+
+
+# --- the host's screens -------------------------------------------------------------
+
+@bp.get("/")
+def index(error=None, status=200, typed=None):
+    nights = store.hosted_nights()
+    rosters = {n["id"]: [s["name"] for s in store.seats(n["id"])] for n in nights}
+    return render_template(
+        "nights/index.html", nights=nights, rosters=rosters, error=error,
+        typed=typed or [], max_players=MAX_PLAYERS, name_length=NAME_LENGTH,
+    ), status
+
+
+@bp.post("/nights")
+def create():
+    same_as = request.form.get("same_as")
+    if same_as:
+        earlier = store.hosted_night(same_as)
+        names = [s["name"] for s in store.seats(earlier["id"])]
+    else:
+        typed = request.form.getlist("name")[:MAX_PLAYERS + 4]
+        names, error = parse_names(typed)
+        if error:
+            return index(error=error, status=422, typed=typed)
+    night = store.create_night(names)
+    return redirect(url_for("nights.night", key=night["key"]), 303)
+
+
+def night_context(night):
+    return {
+        "night": night, "seats": store.seats(night["id"]), "games": store.games(night["id"]),
+        "titles": TITLES, "kinds": store.KINDS,
+    }
+
+
+@bp.get("/n/<key>")
+def night(key):
+    night = store.hosted_night(key)
+    return render_template("nights/night.html", **night_context(night))
+
+
+@bp.get("/n/<key>/live")
+def night_live(key):
+    night = store.hosted_night(key)
+    return render_template("nights/_night.html", **night_context(night))
+
+
+@bp.get("/n/<key>/qr/<int:position>.svg")
+def seat_qr(key, position):
+    night = store.hosted_night(key)
+    seat = next((s for s in store.seats(night["id"]) if s["position"] == position), None)
+    if seat is None:
+        abort(404)
+    return Response(qr.svg(public_url(url_for("nights.claim", token=seat["token"]))),
+                    mimetype="image/svg+xml")
+
+
+@bp.get("/n/<key>/sheet")
+def sheet(key):
+    night = store.hosted_night(key)
+    return render_template("nights/sheet.html", night=night, seats=store.seats(night["id"]))
+
+
+@bp.post("/n/<key>/seats/<int:position>/release")
+def release(key, position):
+    """Free a seat so it can be claimed again (a new phone, cleared cookies)."""
+    night = store.hosted_night(key)
+    db = get_db()
+    with write(db):
+        db.execute("update seats set device = null, claimed_at = null "
+                   "where night_id = ? and position = ?", [night["id"], position])
+        bump(db, night["id"])
+    if is_htmx():
+        return night_live(key)
+    return redirect(url_for("nights.night", key=key), 303)
+
+
+@bp.post("/n/<key>/hosts")
+def invite_host(key):
+    """A one-time QR that makes another device a host of this night."""
+    night = store.hosted_night(key)
+    token = new_token()
+    get_db()["host_invites"].insert(
+        {"token": token, "night_id": night["id"], "created": now(), "used_by": None}
+    )
+    link = public_url(url_for("nights.become_host", token=token))
+    return render_template("nights/host_invite.html", night=night, qr_svg=qr.svg(link),
+                           link=link)
+
+
+@bp.get("/h/<token>")
+def become_host(token):
+    db = get_db()
+    with write(db):
+        invite = next(db.query(
+            "select * from host_invites where token = ? and used_by is null", [token]
+        ), None)
+        if invite is None:
+            abort(404)
+        db.execute("update host_invites set used_by = ? where token = ?", [device(), token])
+        db.execute("insert or ignore into hosts (night_id, device, created) values (?, ?, ?)",
+                   [invite["night_id"], device(), now()])
+    return redirect(url_for("nights.night", key=store.night(invite["night_id"])["key"]), 303)
+
+
+@bp.post("/n/<key>/pass/<int:position>")
+def pass_to(key, position):
+    """Hand the tablet to a player with no phone: the only way a host shows a secret."""
+    night = store.hosted_night(key)
+    seat = next((s for s in store.seats(night["id"]) if s["position"] == position), None)
+    if seat is None:
+        abort(404)
+    game = store.current_game(night["id"])
+    store.note(night["id"], game.id if game else None, position, "pass")
+    return render_template("nights/pass.html", night=night, seat=seat,
+                           **seat_context(seat, game))
+
+
+# --- the phones -------------------------------------------------------------------
+
+@bp.get("/s/<token>")
+def claim(token):
+    """The seat's QR link: the first phone to open it holds the seat all night."""
+    seat = store.seat_by_token(token)
+    if seat is None:
+        abort(404)
+    night = store.night(seat["night_id"])
+    if seat["device"] == device():
+        return redirect(url_for("nights.me"), 303)
+    if seat["device"] is not None:
+        return render_template("nights/taken.html"), 409
+    if store.is_host(night):
+        return render_template("nights/host_scanned.html", night=night), 409
+    db = get_db()
+    with write(db):
+        held = next(db.query("select name from seats where night_id = ? and device = ?",
+                             [night["id"], device()]), None)
+        if held is None:
+            updated = db.execute(
+                "update seats set device = ?, claimed_at = ? where id = ? and device is null",
+                [device(), now(), seat["id"]],
+            ).rowcount
+            if updated:
+                bump(db, night["id"])
+    if held is not None:
+        return render_template("nights/one_seat.html", name=held["name"]), 409
+    if not updated:
+        return render_template("nights/taken.html"), 409
+    return redirect(url_for("nights.me"), 303)
+
+
+def seat_context(seat, game=None):
+    game = game if game is not None else store.current_game(seat["night_id"])
+    return {
+        "seat": seat, "me": seat["position"], "names": store.names(seat["night_id"]),
+        "game": game, "state": game.state if game else None,
+        "setup": game.setup if game else None,
+        "title": TITLES[game.kind] if game else None,
+        "night": store.night(seat["night_id"]),
+    }
+
+
+def seat_response(seat, *, error=None, status=200):
+    """A phone's page (or its live fragment for htmx), with an optional refusal."""
+    template = "nights/_seat.html" if is_htmx() else "nights/seat.html"
+    return render_template(template, error=error, **seat_context(seat)), status
+
+
+@bp.get("/me")
+def me():
+    seat = store.my_seat()
+    if seat is None:
+        return render_template("nights/no_seat.html")
+    return seat_response(seat)
+
+
+@bp.get("/me/live")
+def me_live():
+    seat = store.my_seat()
+    if seat is None:
+        return render_template("nights/_no_seat.html")
+    return render_template("nights/_seat.html", **seat_context(seat))
+
+
+@bp.post("/me/seen")
+def seen():
+    """The phone revealed its secret once: the host sees “seen ✓” (never the secret)."""
+    seat = store.my_seat()
+    game = store.current_game(seat["night_id"]) if seat else None
+    if seat is None or game is None:
+        abort(404)
+    if seat["position"] not in store.noted(game.id, "seen"):
+        store.note(seat["night_id"], game.id, seat["position"], "seen")
+    return "", 204
+
+
+# --- polling: one cheap number per request ------------------------------------------
+
+def _poll(version, url):
+    try:
+        seen_version = int(request.args.get("v", ""))
+    except ValueError:
+        seen_version = None
+    if seen_version == version:
+        return "", 204
+    response = Response(render_template("_poll.html", poll_url=url, version=version))
+    response.headers["HX-Trigger"] = "table-changed"
+    return response
+
+
+@bp.get("/poll/n/<key>")
+def poll_night(key):
+    row = next(get_db().query(
+        "select n.version from nights n join hosts h on h.night_id = n.id "
+        "where n.key = ? and h.device = ?", [key, device()]), None)
+    if row is None:
+        abort(404)
+    return _poll(row["version"], url_for("nights.poll_night", key=key))
+
+
+@bp.get("/poll/me")
+def poll_me():
+    row = next(get_db().query(
+        "select n.version, s.id from seats s join nights n on n.id = s.night_id "
+        "where s.device = ? order by s.claimed_at desc, s.id desc limit 1", [device()]), None)
+    version = row["version"] if row else -1
+    return _poll(version, url_for("nights.poll_me"))
+
+
+@bp.get("/rules/<kind>")
+def rules(kind):
+    """A short rules summary of a game, for anyone at the table."""
+    if kind not in store.KINDS:
+        abort(404)
+    return render_template(f"rules/{kind}.html", title=TITLES[kind], kind=kind)

@@ -1,0 +1,230 @@
+"""Reading and writing nights, seats and games: the queries the blueprints share."""
+
+import importlib
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from flask import abort
+
+from companion import log
+from companion.db import get_db, now, write
+from companion.errors import N_, RuleError
+from companion.web import device, new_token
+
+KINDS = ("kraken", "skullking", "crazytime")
+
+
+def rules_for(kind):
+    """The pure rules module of a kind of game."""
+    if kind not in KINDS:
+        raise KeyError(kind)
+    return importlib.import_module(f"companion.{kind}.rules")
+
+
+# --- nights and seats -------------------------------------------------------------
+
+def create_night(names):
+    """A new night with these players in seat order, hosted by this device."""
+    db = get_db()
+    with write(db):
+        night_id = db["nights"].insert(
+            {"key": new_token(), "created": now(), "version": 0}
+        ).last_pk
+        for position, name in enumerate(names):
+            db["seats"].insert({
+                "night_id": night_id, "position": position, "name": name,
+                "token": new_token(), "device": None, "claimed_at": None,
+            })
+        db["hosts"].insert({"night_id": night_id, "device": device(), "created": now()})
+    return night(night_id)
+
+
+def night(night_id):
+    return next(get_db().query("select * from nights where id = ?", [night_id]), None)
+
+
+def night_by_key(key):
+    return next(get_db().query("select * from nights where key = ?", [key]), None)
+
+
+def is_host(night_row):
+    return bool(next(get_db().query(
+        "select 1 from hosts where night_id = ? and device = ?", [night_row["id"], device()]
+    ), None))
+
+
+def hosted_night(key):
+    """The night with this key if this device hosts it; anyone else gets a plain 404."""
+    row = night_by_key(key)
+    if row is None or not is_host(row):
+        abort(404)
+    return row
+
+
+def hosted_nights():
+    return list(get_db().query(
+        "select n.* from nights n join hosts h on h.night_id = n.id "
+        "where h.device = ? order by n.id desc", [device()],
+    ))
+
+
+def seats(night_id):
+    return list(get_db().query(
+        "select * from seats where night_id = ? order by position", [night_id]
+    ))
+
+
+def names(night_id):
+    """Seat number → player name."""
+    return {s["position"]: s["name"] for s in seats(night_id)}
+
+
+def seat_by_token(token):
+    return next(get_db().query("select * from seats where token = ?", [token]), None)
+
+
+def my_seat():
+    """The seat this phone holds in its latest night (or None)."""
+    return next(get_db().query(
+        "select * from seats where device = ? order by claimed_at desc, id desc limit 1",
+        [device()],
+    ), None)
+
+
+# --- games ------------------------------------------------------------------------
+
+@dataclass
+class Game:
+    """One game of a night: its setup and its event log, with the state derived."""
+
+    id: int
+    night_id: int
+    number: int
+    kind: str
+    setup: dict
+    created: str
+    events: list = field(default_factory=list)
+
+    @property
+    def rules(self):
+        return rules_for(self.kind)
+
+    @property
+    def pos(self):
+        """The log position a write from this view is made from."""
+        return len(self.events)
+
+    @cached_property
+    def effective(self):
+        return log.effective(self.events)
+
+    @cached_property
+    def state(self):
+        return self.rules.replay(self.setup, self.effective)
+
+    @property
+    def can_undo(self):
+        return log.undo_redo(self.events)[0]
+
+    @property
+    def can_redo(self):
+        return log.undo_redo(self.events)[1]
+
+    @property
+    def finished(self):
+        return bool(self.state.get("finished"))
+
+
+def _game(row):
+    if row is None:
+        return None
+    game = Game(
+        id=row["id"], night_id=row["night_id"], number=row["number"], kind=row["kind"],
+        setup=json.loads(row["setup"]), created=row["created"],
+    )
+    game.events = log.load(get_db(), game.id)
+    return game
+
+
+def game(night_id, number):
+    return _game(next(get_db().query(
+        "select * from games where night_id = ? and number = ?", [night_id, number]
+    ), None))
+
+
+def games(night_id):
+    return [_game(r) for r in get_db().query(
+        "select * from games where night_id = ? order by number", [night_id]
+    )]
+
+
+def current_game(night_id):
+    """The night's latest game: the one the phones show."""
+    return _game(next(get_db().query(
+        "select * from games where night_id = ? order by number desc limit 1", [night_id]
+    ), None))
+
+
+def start_game(night_row, kind, players, options):
+    """Start a game of ``kind`` for these seats; the rules validate the options."""
+    rules = rules_for(kind)
+    setup = rules.start(players, options)
+    rules.replay(setup, [])
+    db = get_db()
+    with write(db):
+        number = next(db.query(
+            "select coalesce(max(number), 0) + 1 as n from games where night_id = ?",
+            [night_row["id"]],
+        ))["n"]
+        db["games"].insert({
+            "night_id": night_row["id"], "number": number, "kind": kind,
+            "setup": json.dumps(setup, ensure_ascii=False, sort_keys=True),
+            "created": now(),
+        })
+        log.bump(db, night_row["id"])
+    return game(night_row["id"], number)
+
+
+def record(game_, type_, data, *, pos, seat=None):
+    """Append one event after checking it against the rules; returns the fresh game.
+
+    Raises RuleError (nothing recorded) or log.Stale (the table moved on).
+    """
+    rules = game_.rules
+    allowed = rules.HOST_EVENTS if seat is None else rules.SEAT_EVENTS
+    if type_ not in allowed and type_ not in (log.UNDO, log.REDO):
+        raise RuleError(N_("That action is not part of this game."))
+    if type_ in (log.UNDO, log.REDO) and seat is not None:
+        raise RuleError(N_("That action is not part of this game."))
+
+    def check(events):
+        rules.replay(game_.setup, log.effective(events))
+
+    log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
+               pos=pos, seat=seat, device=device(), check=check)
+    return game(game_.night_id, game_.number)
+
+
+def note(night_id, game_id, seat, kind):
+    """Record what happened beside the log (a phone saw its secret; the tablet was passed)."""
+    db = get_db()
+    with write(db):
+        db["activity"].insert({
+            "night_id": night_id, "game_id": game_id, "seat": seat, "kind": kind,
+            "created": now(),
+        })
+        log.bump(db, night_id)
+
+
+def noted(game_id, kind):
+    """Seats with an activity of this kind in a game (e.g. who has seen their role)."""
+    return {r["seat"] for r in get_db().query(
+        "select distinct seat from activity where game_id = ? and kind = ?", [game_id, kind]
+    )}
+
+
+def activity(game_id):
+    return list(get_db().query(
+        "select seat, kind, created from activity where game_id = ? order by id", [game_id]
+    ))

@@ -1,0 +1,156 @@
+"""What every response shares: the device cookie, security headers, errors, languages."""
+
+import hashlib
+import re
+import secrets
+from pathlib import Path
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+
+from companion import LANGUAGES
+
+bp = Blueprint("web", __name__)
+
+DEVICE_COOKIE = "device"
+YEAR = 365 * 24 * 3600
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
+
+
+def new_token():
+    """A long random token for a URL or a cookie: it cannot be guessed or counted."""
+    return secrets.token_urlsafe(32)
+
+
+def device():
+    """This browser's id (an HttpOnly cookie), made on its first request."""
+    if "device" not in g:
+        value = request.cookies.get(DEVICE_COOKIE, "")
+        g.new_device = not _TOKEN.match(value)
+        g.device = new_token() if g.new_device else value
+    return g.device
+
+
+def is_htmx():
+    return request.headers.get("HX-Request") == "true"
+
+
+def safe_next(target):
+    """A local path to go back to, never another site (and never a seat link)."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return url_for("nights.index")
+    if target.startswith("/s/") or target.startswith("/h/"):
+        return url_for("nights.index")
+    return target
+
+
+@bp.post("/lang")
+def set_language():
+    """Switch the language on this device; the choice is remembered in a cookie."""
+    lang = request.form.get("lang")
+    response = redirect(safe_next(request.form.get("next")), code=303)
+    if lang in LANGUAGES:
+        response.set_cookie("lang", lang, max_age=YEAR, samesite="Lax", httponly=True)
+    return response
+
+
+_static_versions = {}
+
+
+def static_version(filename):
+    """A short hash of a static file, so its URL changes when it does (cached a year)."""
+    version = _static_versions.get(filename)
+    if version is None:
+        path = Path(current_app.static_folder) / filename
+        try:
+            version = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+        except OSError:
+            version = "0"
+        _static_versions[filename] = version
+    return version
+
+
+def init_app(app):
+    app.register_blueprint(bp)
+
+    @app.url_defaults
+    def version_static(endpoint, values):
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            values["v"] = static_version(values["filename"])
+
+    @app.after_request
+    def headers(response):
+        if g.get("new_device") and g.get("device"):
+            response.set_cookie(
+                DEVICE_COOKIE, g.device, max_age=YEAR, httponly=True, samesite="Lax"
+            )
+        h = response.headers
+        h.setdefault("Content-Security-Policy", CSP)
+        h["Referrer-Policy"] = "no-referrer"
+        h["X-Content-Type-Options"] = "nosniff"
+        h["X-Frame-Options"] = "DENY"
+        if request.endpoint == "static":
+            h["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+        else:
+            h["Cache-Control"] = "no-store"
+            h.add("Vary", "Cookie")
+        return response
+
+    @app.context_processor
+    def globals_():
+        return {"languages": LANGUAGES, "htmx": is_htmx(), "get_locale": get_locale}
+
+    def error_page(message, status):
+        return render_template("error.html", message=message, status=status), status
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(_error):
+        return error_page(
+            _("This page was open too long or came from elsewhere. Reload it and try again."),
+            400,
+        )
+
+    @app.errorhandler(400)
+    def bad_request(_error):
+        return error_page(_("That request could not be read. Reload the page and try again."),
+                          400)
+
+    @app.errorhandler(403)
+    def forbidden(_error):
+        return error_page(_("Only the host device can do that."), 403)
+
+    @app.errorhandler(404)
+    def not_found(_error):
+        return error_page(_("There is nothing here."), 404)
+
+    @app.errorhandler(405)
+    def not_allowed(_error):
+        return error_page(_("There is nothing here."), 405)
+
+    @app.errorhandler(413)
+    def too_large(_error):
+        return error_page(_("That was too much text to send."), 413)
+
+    @app.errorhandler(500)
+    def server_error(_error):
+        return error_page(_("Something went wrong. Nothing was recorded; try again."), 500)
+
+
+__all__ = ["abort", "device", "is_htmx", "new_token", "safe_next"]

@@ -1,0 +1,81 @@
+/* Companion: the little behaviour htmx does not cover. No inline script (CSP). */
+(function () {
+  "use strict";
+
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; }
+    catch (e) { return ""; }
+  }
+
+  /* Hold to reveal: a secret shows only while the button is held down. */
+  function secretOf(button) { return document.getElementById(button.dataset.hold); }
+
+  function hideAll() {
+    document.querySelectorAll("[data-secret]").forEach(function (el) { el.hidden = true; });
+    document.querySelectorAll("[data-hold]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+  }
+
+  function show(button) {
+    var secret = secretOf(button);
+    if (!secret) { return; }
+    secret.hidden = false;
+    button.setAttribute("aria-pressed", "true");
+    var seenUrl = button.dataset.seenUrl;
+    if (seenUrl && !button.dataset.seenSent) {
+      button.dataset.seenSent = "1";
+      fetch(seenUrl, { method: "POST", headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin" });
+    }
+  }
+
+  function holdStart(event) {
+    var button = event.target.closest("[data-hold]");
+    if (!button) { return; }
+    if (event.type === "keydown" && event.key !== " " && event.key !== "Enter") { return; }
+    event.preventDefault();
+    show(button);
+  }
+
+  function holdEnd(event) {
+    if (event.target.closest && event.target.closest("[data-hold]")) { hideAll(); }
+  }
+
+  document.addEventListener("pointerdown", holdStart);
+  document.addEventListener("keydown", holdStart);
+  ["pointerup", "pointercancel", "pointerleave", "keyup", "focusout"].forEach(function (name) {
+    document.addEventListener(name, holdEnd, true);
+  });
+  document.addEventListener("contextmenu", function (event) {
+    if (event.target.closest("[data-hold]")) { event.preventDefault(); }
+  });
+
+  /* Hidden again whenever the page is hidden or comes back from the back/forward cache. */
+  document.addEventListener("visibilitychange", function () {
+    hideAll();
+    if (document.visibilityState === "visible" && window.htmx) {
+      var poll = document.getElementById("poll");
+      if (poll) { window.htmx.trigger(poll, "poll-now"); }
+    }
+  });
+  window.addEventListener("pageshow", hideAll);
+  window.addEventListener("pagehide", hideAll);
+  document.addEventListener("htmx:afterSwap", function () {
+    document.querySelectorAll("[data-hold][aria-pressed='true']").forEach(show);
+  });
+
+  /* Passing the tablet: a cover first, and the way back leaves no history entry. */
+  document.addEventListener("click", function (event) {
+    var open = event.target.closest("[data-pass-open]");
+    if (open) {
+      document.querySelector("[data-pass-cover]").hidden = true;
+      document.querySelector("[data-pass-seat]").hidden = false;
+      return;
+    }
+    var replace = event.target.closest("a[data-replace]");
+    if (replace) {
+      event.preventDefault();
+      hideAll();
+      document.querySelectorAll("[data-pass-seat]").forEach(function (el) { el.remove(); });
+      window.location.replace(replace.href);
+    }
+  });
+})();

@@ -1,0 +1,49 @@
+"""Helpers for the browser tests: make a night as a host would, read QR codes, run axe."""
+
+import io
+from pathlib import Path
+
+AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+
+
+def create_night(page, base_url, names):
+    """Type the names on the host screen and start the night; returns the night's URL."""
+    page.goto(base_url + "/")
+    inputs = page.locator("form.roster input[name=name]")
+    for i, name in enumerate(names):
+        inputs.nth(i).fill(name)
+    page.locator("form.roster button[type=submit]").click()
+    page.wait_for_url("**/n/**")
+    return page.url
+
+
+def decode_qr(png_bytes):
+    """The text of the QR code in a screenshot (zxing-cpp)."""
+    import zxingcpp
+    from PIL import Image
+
+    results = zxingcpp.read_barcodes(Image.open(io.BytesIO(png_bytes)))
+    assert results, "no QR code found in the screenshot"
+    return results[0].text
+
+
+def seat_link(page, position):
+    """Decode seat ``position``'s QR from a screenshot of the host's table screen."""
+    card = page.locator(".seat-card").nth(position)
+    card.locator("img").scroll_into_view_if_needed()
+    return decode_qr(card.locator("img").screenshot())
+
+
+def axe_violations(page, *, impact=("serious", "critical")):
+    """Run axe-core in the page; return the serious and critical violations."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [v for v in result["violations"] if v["impact"] in impact]
+
+
+def phone(browser, url, *, locale="ko-KR"):
+    """A new phone (browser context, 390 px wide) that opens ``url``."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.goto(url)
+    return page

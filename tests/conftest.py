@@ -1,0 +1,111 @@
+"""Fixtures: an app on a fresh database, a host with a night, phones, a live server."""
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+import pytest
+
+from companion import create_app
+
+NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
+    })
+    yield app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@dataclass
+class Night:
+    """A night made through the real routes: the host's client, its key, the seat links."""
+
+    app: object
+    host: object
+    key: str
+    tokens: list = field(default_factory=list)
+
+    @property
+    def url(self):
+        return f"/n/{self.key}"
+
+    def phone(self, position):
+        """A new phone that scans seat ``position``'s QR (and so claims it)."""
+        phone = self.app.test_client()
+        response = phone.get(f"/s/{self.tokens[position]}")
+        assert response.status_code == 303, response.data
+        return phone
+
+    def start(self, kind, **form):
+        """Start a game through the real start form; returns the game's page URL."""
+        response = self.host.post(f"{self.url}/new/{kind}", data=form)
+        assert response.status_code == 303, response.data.decode()[:2000]
+        return response.headers["Location"]
+
+    def pos(self, game_url):
+        """The log position the host's page shows now."""
+        html = self.host.get(game_url).data.decode()
+        return int(re.search(r'name="pos" value="(\d+)"', html).group(1))
+
+
+def make_night(app, names=NAMES):
+    host = app.test_client()
+    response = host.post("/nights", data={"name": list(names)})
+    assert response.status_code == 303
+    key = response.headers["Location"].rsplit("/", 1)[1]
+    from companion import store
+
+    with app.test_request_context():
+        night = store.night_by_key(key)
+        tokens = [s["token"] for s in store.seats(night["id"])]
+    return Night(app=app, host=host, key=key, tokens=tokens)
+
+
+@pytest.fixture
+def night(app):
+    """A night of five players made by the host's client."""
+    return make_night(app)
+
+
+# --- a real server for browser and drill tests ----------------------------------------
+
+@dataclass
+class LiveServer:
+    url: str
+    app: object
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    from waitress import create_server
+
+    app = create_app({
+        "DATABASE": str(tmp_path / "live.sqlite"), "SECRET_KEY": "live-test", "POLL_SECONDS": 1,
+    })
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    port = server.effective_port
+    app.config["PUBLIC_URL"] = f"http://127.0.0.1:{port}"
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield LiveServer(url=f"http://127.0.0.1:{port}", app=app)
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"],
+    }
