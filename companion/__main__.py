@@ -1,1 +1,3 @@
-from companion.cli import main; raise SystemExit(main())
+from companion.cli import main
+
+raise SystemExit(main())
