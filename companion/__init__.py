@@ -70,13 +70,14 @@ def create_app(test_config=None):
 
     web.init_app(app)
 
-    from companion import games, nights
+    from companion import games, nights, tally
     from companion.crazytime import views as crazytime_views
     from companion.kraken import views as kraken_views
     from companion.skullking import views as skullking_views
 
     app.register_blueprint(nights.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(tally.bp)
     for module in (kraken_views, skullking_views, crazytime_views):
         app.register_blueprint(module.bp)
     return app
