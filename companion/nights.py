@@ -165,8 +165,7 @@ def pass_to(key, position):
         abort(404)
     game = store.current_game(night["id"])
     store.note(night["id"], game.id if game else None, position, "pass")
-    return render_template("nights/pass.html", night=night, seat=seat,
-                           **seat_context(seat, game))
+    return render_template("nights/pass.html", **seat_context(seat, game))
 
 
 # --- the phones -------------------------------------------------------------------

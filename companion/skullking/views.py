@@ -1,15 +1,338 @@
-"""Blueprint: the skullking game's own screens and actions (to be built)."""
+"""Blueprint: Skull King's own screens and actions (issue 4, RULES.md §3).
 
-from flask import Blueprint
+The host's tablet records bids (or shows who has bid on their phone), reveals them all at
+once ("Yo-ho-ho!"), records each round's tricks and bonuses through a structured editor,
+and reopens any scored round for a correction. Every form value is parsed defensively:
+anything unreadable becomes a RuleError with a message, nothing is recorded, never a 500.
+"""
 
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from companion import log, store
 from companion.errors import N_, RuleError
+from companion.games import TITLES, act, form_pos, hosted_game, message, respond, seat_act
+from companion.skullking import rules
 
 bp = Blueprint("skullking", __name__)
 
+#: What the table calls each way to play, in the menu's order.
+WAY_NAMES = {
+    "standard": _l("Standard: 10 rounds of 1 to 10 cards"),
+    "even_keeled": _l("Even Keeled: 2,2,4,4,6,6,8,8,10,10"),
+    "skip_to_the_brawl": _l("Skip to the Brawl: 6,7,8,9,10"),
+    "swift_n_salty": _l("Swift-n-Salty: 5 rounds of 5"),
+    "broadside": _l("Broadside: 10 rounds of 10"),
+    "whirlpool": _l("Whirlpool: 9,9,7,7,5,5,3,3,1,1"),
+    "past_your_bedtime": _l("Past Your Bedtime: 1 round of 1"),
+    "custom": _l("Custom: type the cards per round"),
+}
+
+#: The bonus counters of the results editor, with their labels and the most one player
+#: can have (RULES.md §3; rules.MOST).
+COUNTER_LABELS = {
+    "fourteens": _l("Standard 14s"),
+    "black_fourteen": _l("Black 14"),
+    "mermaids_by_pirate": _l("Mermaids taken by a Pirate"),
+    "pirates_by_skull_king": _l("Pirates taken by the Skull King"),
+    "skull_king_by_mermaid": _l("Skull King taken by a Mermaid"),
+    "loot": _l("Loot alliances that paid"),
+}
+
+LINE_COUNT = 8  # chart colours: .sk-line-0 .. .sk-line-7 in skullking.css
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _int(value, *, required=True, default=None):
+    """A whole number from a form value; RuleError for anything else."""
+    if value is None or str(value).strip() == "":
+        if required:
+            raise RuleError(N_("A number is missing: fill in every box."))
+        return default
+    text = str(value).strip()
+    if text.startswith(("+", "-")):
+        sign, digits = text[0], text[1:]
+    else:
+        sign, digits = "", text
+    if not digits.isdigit() or len(digits) > 4:
+        raise RuleError(N_("“%(value)s” is not a whole number."), value=text[:20])
+    return int(sign + digits)
+
 
 def parse_new(form, seats):
-    """Players and options for a new game, from the start form."""
-    players = [s["position"] for s in seats if form.get(f"seat{s['position']}")]
+    """Players and options for a new game, from the start form (new.html)."""
+    positions = [s["position"] for s in seats]
+    players = [p for p in positions if form.get(f"seat{p}")]
     if not players:
         raise RuleError(N_("Choose the players."))
-    return players, {}
+    options = {
+        "edition": form.get("edition") or "2021",
+        "scoring": form.get("scoring") or "skull_king",
+        "way": form.get("way") or "standard",
+    }
+    for name in rules.ADVANCED:
+        options[name] = bool(form.get(name))
+    if options["way"] == rules.CUSTOM:
+        text = (form.get("rounds") or "").replace(" ", ",")
+        parts = [part for part in text.split(",") if part]
+        if not parts or any(not part.isdigit() or len(part) > 3 for part in parts):
+            raise RuleError(N_("Type the cards of each round as whole numbers separated by "
+                               "commas, like 5,5,5."))
+        options["rounds"] = [int(part) for part in parts]
+    dealer = form.get("first_dealer") or ""
+    if dealer:
+        dealer = _int(dealer)
+        if dealer not in players:
+            raise RuleError(N_("The first dealer must be one of the players."))
+        options["first_dealer"] = dealer
+    return players, options
+
+
+def _shot(game, value):
+    """A Rascal's shot from a form: None, "grapeshot" or "cannonball"."""
+    if not value:
+        return None
+    if value not in ("grapeshot", "cannonball"):
+        raise RuleError(N_("Unknown shot: %(shot)s."), shot=str(value)[:20])
+    return value
+
+
+def _wager(value):
+    return _int(value, required=False)
+
+
+def _bid_data(game, form, seat):
+    """A bid event's data from a bid form, for ``seat`` (validated by the rules)."""
+    data = {"round": _int(form.get("round")), "seat": seat, "bid": _int(form.get("bid"))}
+    if game.setup["scoring"] == "rascal":
+        data["shot"] = _shot(game, form.get("shot"))
+    if game.setup["abilities"]:
+        data["wager"] = _wager(form.get("wager"))
+    return data
+
+
+def counters_for(setup):
+    """The bonus counters this game's edition and options score (RULES.md §3)."""
+    names = [name for name in rules.BONUS[setup["edition"]] if name != "loot"]
+    if setup["loot"]:
+        names.append("loot")
+    return names
+
+
+def _results(setup, form):
+    """A round's results from the editor: {str(seat): {"won", counters…, "harry"}}."""
+    results = {}
+    for seat in setup["players"]:
+        row = {"won": _int(form.get(f"won-{seat}"))}
+        for name in counters_for(setup):
+            row[name] = _int(form.get(f"{name}-{seat}"), required=False, default=0)
+        if setup["abilities"]:
+            row["harry"] = _int(form.get(f"harry-{seat}"), required=False, default=0)
+        results[str(seat)] = row
+    return results
+
+
+def _discarded(setup, form):
+    if setup["kraken"] or setup["white_whale"]:
+        return _int(form.get("discarded"), required=False, default=0)
+    return 0
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@bp.app_template_global()
+def skullking_table(state, setup, names):
+    """Everything the score table and the chart show, from the replayed state.
+
+    Bids appear only for revealed rounds: before "Yo-ho-ho!" a row says who has bid, never
+    what (RULES.md §3; issue 4).
+    """
+    players = setup["players"]
+    rows = []
+    for rnd in state["rounds"]:
+        cells = []
+        for seat in players:
+            key = str(seat)
+            cell = {"seat": seat, "has_bid": seat in rnd["bid_done"], "bid": None,
+                    "final_bid": None, "won": None, "points": None, "total": None}
+            if rnd["revealed"]:
+                cell["bid"] = rnd["bids"].get(key)
+            if rnd["results"] is not None:
+                cell.update(won=rnd["results"][key]["won"], final_bid=rnd["final_bids"][key],
+                            points=rnd["points"][key], total=rnd["totals"][key])
+            cells.append(cell)
+        rows.append({"round": rnd, "cells": cells, "scored": rnd["results"] is not None})
+    scored = [row for row in rows if row["scored"]]
+    standings = [{"seat": seat, "name": names.get(seat, "?"), "total": state["totals"][str(seat)],
+                  "rank": state["ranks"][str(seat)], "leader": seat in state["leader"]}
+                 for seat in players]
+    return {"rows": rows, "scored": len(scored), "standings": standings,
+            "by_rank": sorted(standings, key=lambda s: (s["rank"], players.index(s["seat"]))),
+            "chart": _chart(state, players, names)}
+
+
+def _chart(state, players, names):
+    """An SVG line chart of the running totals by round (points are computed here so the
+    template only draws; no inline styles — colours come from classes)."""
+    width, height, left, right, top, bottom = 640, 260, 48, 16, 16, 32
+    count = len(state["rounds"])
+    series = {str(seat): [0] for seat in players}
+    for rnd in state["rounds"]:
+        if rnd["totals"] is None:
+            break
+        for key in series:
+            series[key].append(rnd["totals"][key])
+    values = [v for line in series.values() for v in line]
+    low, high = min(min(values), 0), max(max(values), 10)
+    span = high - low
+
+    def x(i):
+        return round(left + (width - left - right) * i / max(count, 1), 1)
+
+    def y(v):
+        return round(top + (height - top - bottom) * (high - v) / span, 1)
+
+    step = _nice_step(span)
+    ticks = [v for v in range(low - low % step, high + step, step) if low <= v <= high]
+    lines = []
+    for i, seat in enumerate(players):
+        line = series[str(seat)]
+        lines.append({"seat": seat, "name": names.get(seat, "?"), "cls": f"sk-line-{i % LINE_COUNT}",
+                      "points": " ".join(f"{x(j)},{y(v)}" for j, v in enumerate(line)),
+                      "last": (x(len(line) - 1), y(line[-1]))})
+    return {"width": width, "height": height, "left": left, "right": width - right,
+            "top": top, "bottom": height - bottom, "zero": y(0),
+            "xticks": [{"x": x(i), "label": i} for i in range(count + 1)],
+            "yticks": [{"y": y(v), "label": v} for v in ticks], "lines": lines}
+
+
+def _nice_step(span):
+    for step in (10, 20, 50, 100, 200, 500):
+        if span / step <= 6:
+            return step
+    return 1000
+
+
+# --------------------------------------------------------------------------- host actions
+
+
+def _guarded(night, game, type_, build):
+    """Parse the form with ``build()`` and record; a parse failure is a 422 message."""
+    try:
+        data = build()
+    except RuleError as error:
+        return respond(night, game, error=message(error), status=422)
+    return act(night, game, type_, data)
+
+
+def _skullking_game(key, number):
+    night, game = hosted_game(key, number)
+    if game.kind != "skullking":
+        abort(404)
+    return night, game
+
+
+@bp.post("/n/<key>/g/<int:number>/skullking/bid")
+def bid(key, number):
+    """The host enters one player's bid on the tablet (the tablet then shows only ✓)."""
+    night, game = _skullking_game(key, number)
+
+    def build():
+        seat = _int(request.form.get("seat"))
+        if seat not in game.setup["players"]:
+            raise RuleError(N_("That seat is not in this game."))
+        return _bid_data(game, request.form, seat)
+
+    return _guarded(night, game, "bid", build)
+
+
+@bp.post("/n/<key>/g/<int:number>/skullking/reveal")
+def reveal(key, number):
+    """"Yo-ho-ho!": every bid of the round is shown at once."""
+    night, game = _skullking_game(key, number)
+    return _guarded(night, game, "reveal_bids",
+                    lambda: {"round": _int(request.form.get("round"))})
+
+
+@bp.post("/n/<key>/g/<int:number>/skullking/result")
+def result(key, number):
+    """The tricks won and bonuses of the round just played: one "result" event."""
+    night, game = _skullking_game(key, number)
+
+    def build():
+        return {"round": _int(request.form.get("round")),
+                "results": _results(game.setup, request.form),
+                "discarded": _discarded(game.setup, request.form)}
+
+    return _guarded(night, game, "result", build)
+
+
+def _correct_page(night, game, number, *, error=None, form=None, status=200):
+    rnd = game.state["rounds"][number - 1]
+    return render_template(
+        "skullking/correct.html", night=night, game=game, setup=game.setup,
+        state=game.state, rnd=rnd, names=store.names(night["id"]), title=TITLES["skullking"],
+        error=error, form=form, counters=counters_for(game.setup),
+    ), status
+
+
+@bp.route("/n/<key>/g/<int:number>/skullking/correct/<int:round_number>",
+          methods=["GET", "POST"])
+def correct(key, number, round_number):
+    """Reopen a scored round: a form prefilled with its bids and results; saving it
+    records one "correct" event and every later total recomputes (RULES.md §3)."""
+    night, game = _skullking_game(key, number)
+    rounds = game.state["rounds"]
+    if not 1 <= round_number <= len(rounds) or rounds[round_number - 1]["results"] is None:
+        abort(404)
+    if request.method == "GET":
+        return _correct_page(night, game, round_number)
+    form = request.form
+    try:
+        setup = game.setup
+        bids = {}
+        for seat in setup["players"]:
+            entry = {"bid": _int(form.get(f"bid-{seat}"))}
+            if setup["scoring"] == "rascal":
+                entry["shot"] = _shot(game, form.get(f"shot-{seat}"))
+            if setup["abilities"]:
+                entry["wager"] = _wager(form.get(f"wager-{seat}"))
+            bids[str(seat)] = entry
+        data = {"round": round_number, "bids": bids, "results": _results(setup, form),
+                "discarded": _discarded(setup, form)}
+        store.record(game, "correct", data, pos=form_pos())
+    except log.Stale:
+        fresh = store.game(night["id"], number)
+        return _correct_page(night, fresh, round_number, status=409, error=_(
+            "The table moved on: here is the latest. Check it and try again."))
+    except RuleError as error:
+        return _correct_page(night, game, round_number, error=message(error), form=form,
+                             status=422)
+    return redirect(url_for("games.page", key=key, number=number), 303)
+
+
+# --------------------------------------------------------------------------- phones
+
+
+@bp.post("/me/skullking/bid")
+def my_bid():
+    """A player's secret bid from their own phone (only ✓ shows elsewhere until the
+    reveal). The seat in the form must be the phone's own: the rules refuse any other."""
+    seat = store.my_seat()
+    if seat is None:
+        abort(404)
+    game = store.current_game(seat["night_id"])
+    if game is None or game.kind != "skullking":
+        abort(404)
+    from companion.nights import seat_response
+
+    try:
+        claimed = _int(request.form.get("seat"), required=False, default=seat["position"])
+        data = _bid_data(game, request.form, claimed)
+    except RuleError as error:
+        return seat_response(seat, error=message(error), status=422)
+    return seat_act(seat, game, "bid", data)

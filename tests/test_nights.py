@@ -1,0 +1,291 @@
+"""The night through its routes: roster, seats and claiming, hosts, polling, security."""
+
+import re
+
+import pytest
+
+from companion import create_app
+from tests.conftest import NAMES, make_night
+
+
+def test_the_start_page_offers_a_roster_of_eight_seats(client):
+    html = client.get("/").data.decode()
+    assert html.count('name="name"') == 8
+
+
+def test_a_night_keeps_the_names_in_seat_order(night):
+    html = night.host.get(night.url).data.decode()
+    positions = [html.index(name) for name in NAMES]
+    assert positions == sorted(positions)
+    assert html.count('class="seat-card"') == 5
+
+
+@pytest.mark.parametrize("names, message", [
+    (["Ann", "Bo"], "at least 3"),
+    ([f"P{i}" for i in range(9)], "at most 8"),
+    (["Ann", "Bo", "ann"], "Two players are called"),
+    (["Ann", "Bo", "x" * 31], "at most 30 characters"),
+    (["", "  ", ""], "at least 3"),
+])
+def test_a_bad_roster_is_refused_with_a_reason_and_records_nothing(app, client, names,
+                                                                      message):
+    response = client.post("/nights", data={"name": names},
+                           headers={"Accept-Language": "en"})
+    assert response.status_code == 422
+    assert message in response.data.decode()
+    from companion.db import connect
+    assert connect(app.config["DATABASE"])["nights"].count == 0
+
+
+def test_a_refused_roster_keeps_what_was_typed(client):
+    response = client.post("/nights", data={"name": ["Ann", "Bo"]})
+    assert 'value="Ann"' in response.data.decode()
+
+
+def test_stray_form_fields_are_ignored(client):
+    response = client.post("/nights", data={"name": ["A", "B", "C"], "admin": "1",
+                                            "version": "99"})
+    assert response.status_code == 303
+
+
+def test_korean_names_emoji_and_long_names_are_fine(app):
+    names = ["김하늘", "🐙 문어", "A very long name here!"]
+    night = make_night(app, names)
+    html = night.host.get(night.url).data.decode()
+    assert all(n in html for n in names)
+
+
+def test_same_players_as_last_time_copies_the_roster(night):
+    response = night.host.post("/nights", data={"same_as": night.key})
+    assert response.status_code == 303
+    html = night.host.get(response.headers["Location"]).data.decode()
+    assert all(n in html for n in NAMES)
+
+
+def test_only_the_host_device_sees_the_night(night, app):
+    stranger = app.test_client()
+    assert stranger.get(night.url).status_code == 404
+    assert stranger.get(night.url + "/qr/0.svg").status_code == 404
+    assert stranger.post(night.url + "/seats/0/release").status_code == 404
+
+
+@pytest.mark.parametrize("url", ["/s/not-a-token", "/s/" + "A" * 43, "/n/nope", "/h/nope",
+                                 "/n/nope/qr/0.svg", "/nothing"])
+def test_unknown_tokens_get_the_same_plain_404(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert client.get("/nothing").data == response.data
+
+
+def test_the_seat_qr_encodes_the_seat_link_on_the_lan_address(night):
+    response = night.host.get(night.url + "/qr/2.svg")
+    assert response.mimetype == "image/svg+xml"
+    assert b"<svg" in response.data
+
+
+def test_the_first_phone_claims_the_seat_and_keeps_the_token_out_of_the_address(night):
+    response = night.app.test_client().get(f"/s/{night.tokens[0]}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/me"
+
+
+def test_the_seat_page_says_who_the_player_is(night):
+    phone = night.phone(1)
+    html = phone.get("/me").data.decode()
+    assert "Jo" in html
+    assert "seat-name" in html
+
+
+def test_a_second_phone_is_told_the_seat_is_taken_and_sees_nothing_of_it(night, app):
+    night.phone(1)
+    other = app.test_client()
+    response = other.get(f"/s/{night.tokens[1]}", headers={"Accept-Language": "en"})
+    assert response.status_code == 409
+    html = response.data.decode()
+    assert "already taken on another phone" in html
+    assert "Jo" not in html
+    assert "Jo" not in other.get("/me").data.decode()
+
+
+def test_the_same_phone_scanning_again_just_opens_its_page(night):
+    phone = night.phone(1)
+    assert phone.get(f"/s/{night.tokens[1]}").status_code == 303
+
+
+def test_one_phone_holds_one_seat(night):
+    phone = night.phone(1)
+    response = phone.get(f"/s/{night.tokens[2]}")
+    assert response.status_code == 409
+    assert "Jo" in phone.get("/me").data.decode()
+
+
+def test_the_host_screen_shows_which_seats_are_claimed(night):
+    night.phone(0)
+    html = night.host.get(night.url).data.decode()
+    assert html.count("status claimed") == 1
+    assert html.count("status open") == 4
+
+
+def test_a_released_seat_can_be_claimed_once_again(night, app):
+    old = night.phone(3)
+    assert night.host.post(night.url + "/seats/3/release").status_code == 303
+    new = app.test_client()
+    assert new.get(f"/s/{night.tokens[3]}").status_code == 303
+    assert "Ann" in new.get("/me").data.decode()
+    assert "Ann" not in old.get("/me").data.decode()
+    assert app.test_client().get(f"/s/{night.tokens[3]}").status_code == 409
+
+
+def test_the_host_device_scanning_a_seat_does_not_take_it(night):
+    response = night.host.get(f"/s/{night.tokens[0]}")
+    assert response.status_code == 409
+    assert night.phone(0) is not None
+
+
+def test_a_phone_without_a_seat_is_asked_to_scan(client):
+    response = client.get("/me", headers={"Accept-Language": "en"})
+    assert response.status_code == 200
+    assert "Scan your seat" in response.data.decode()
+
+
+def test_polling_answers_204_until_something_changes(night):
+    phone = night.phone(0)
+    html = phone.get("/me").data.decode()
+    version = int(re.search(r'/poll/me\?v=(-?\d+)', html).group(1))
+    assert phone.get(f"/poll/me?v={version}").status_code == 204
+    night.phone(1)  # another seat is claimed: the table changed
+    response = phone.get(f"/poll/me?v={version}")
+    assert response.status_code == 200
+    assert response.headers["HX-Trigger"] == "table-changed"
+    assert f"v={version + 1}" in response.data.decode()
+
+
+def test_a_poll_with_no_change_is_tiny(night):
+    phone = night.phone(0)
+    html = phone.get("/me").data.decode()
+    version = re.search(r'/poll/me\?v=(-?\d+)', html).group(1)
+    response = phone.get(f"/poll/me?v={version}")
+    assert len(response.data) == 0
+
+
+def test_the_host_poll_is_for_host_devices_only(night, app):
+    assert night.host.get(f"/poll/n/{night.key}?v=0").status_code in (200, 204)
+    assert app.test_client().get(f"/poll/n/{night.key}?v=0").status_code == 404
+
+
+def test_a_one_time_host_code_makes_another_device_a_host(night, app):
+    html = night.host.post(night.url + "/hosts").data.decode()
+    link = re.search(r"/h/([A-Za-z0-9_-]+)", html).group(0)
+    tablet = app.test_client()
+    assert tablet.get(link).status_code == 303
+    assert tablet.get(night.url).status_code == 200
+    assert app.test_client().get(link).status_code == 404  # used once
+
+
+def test_passing_the_tablet_shows_the_seat_behind_a_cover_and_is_recorded(night):
+    response = night.host.post(night.url + "/pass/1", headers={"Accept-Language": "en"})
+    html = response.data.decode()
+    assert "Give the tablet to Jo" in html
+    assert "data-pass-cover" in html
+    assert 'data-pass-seat hidden' in html
+
+
+def test_a_phone_cannot_pass_the_tablet(night):
+    phone = night.phone(0)
+    assert phone.post(night.url + "/pass/1").status_code == 404
+
+
+# --- web security -------------------------------------------------------------------
+
+def test_every_page_sends_the_security_headers(night):
+    phone = night.phone(0)
+    response = phone.get("/me")
+    h = response.headers
+    assert "default-src 'self'" in h["Content-Security-Policy"]
+    assert "script-src 'self'" in h["Content-Security-Policy"]
+    assert "unsafe-inline" not in h["Content-Security-Policy"]
+    assert h["Referrer-Policy"] == "no-referrer"
+    assert h["X-Content-Type-Options"] == "nosniff"
+    assert h["Cache-Control"] == "no-store"
+
+
+def test_pages_carry_no_inline_script(night):
+    html = night.host.get(night.url).data.decode()
+    assert re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html) is None
+    assert " style=" not in html
+    assert "onclick" not in html
+
+
+def test_static_files_are_versioned_and_cached_for_a_year(client):
+    html = client.get("/").data.decode()
+    src = re.search(r'src="(/static/vendor/htmx-2\.0\.11\.min\.js\?v=[0-9a-f]+)"', html).group(1)
+    response = client.get(src)
+    assert response.status_code == 200
+    assert "max-age=31536000" in response.headers["Cache-Control"]
+
+
+def test_the_device_cookie_is_http_only(client):
+    cookie = client.get("/").headers["Set-Cookie"]
+    assert "device=" in cookie and "HttpOnly" in cookie
+
+
+def test_the_secret_key_is_made_in_the_instance_folder_not_the_code(tmp_path, monkeypatch):
+    import companion
+
+    monkeypatch.setattr(companion, "ROOT", tmp_path)
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite")})
+    key_file = tmp_path / "instance" / "secret_key"
+    assert key_file.exists()
+    assert app.config["SECRET_KEY"] == key_file.read_text().strip()
+    assert len(app.config["SECRET_KEY"]) >= 40
+
+
+@pytest.fixture
+def csrf_app(tmp_path):
+    return create_app({"DATABASE": str(tmp_path / "c.sqlite"), "SECRET_KEY": "c",
+                       "PUBLIC_URL": "http://t"})
+
+
+def test_a_state_change_without_the_csrf_token_is_refused(csrf_app):
+    client = csrf_app.test_client()
+    response = client.post("/nights", data={"name": ["A", "B", "C"]},
+                           headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "Reload it and try again" in response.data.decode()
+    from companion.db import connect
+    assert connect(csrf_app.config["DATABASE"])["nights"].count == 0
+
+
+def test_the_csrf_token_from_the_page_or_the_htmx_header_is_accepted(csrf_app):
+    client = csrf_app.test_client()
+    html = client.get("/").data.decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    assert client.post("/nights", data={"name": ["A", "B", "C"], "csrf_token": token}
+                       ).status_code == 303
+    assert client.post("/nights", data={"name": ["D", "E", "F"]},
+                       headers={"X-CSRFToken": token}).status_code == 303
+
+
+# --- languages ----------------------------------------------------------------------
+
+def test_the_language_follows_the_browser(client):
+    assert 'lang="en"' in client.get("/", headers={"Accept-Language": "en-US"}).data.decode()
+    assert 'lang="ko"' in client.get("/", headers={"Accept-Language": "ko-KR"}).data.decode()
+
+
+def test_korean_is_the_default(client):
+    assert 'lang="ko"' in client.get("/").data.decode()
+
+
+def test_the_language_can_be_switched_and_is_remembered(client):
+    response = client.post("/lang", data={"lang": "en", "next": "/me"},
+                           headers={"Accept-Language": "ko"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/me"
+    assert 'lang="en"' in client.get("/", headers={"Accept-Language": "ko"}).data.decode()
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/s/token"])
+def test_switching_language_never_redirects_off_site_or_to_a_seat_link(client, target):
+    response = client.post("/lang", data={"lang": "ko", "next": target})
+    assert response.headers["Location"] == "/"
