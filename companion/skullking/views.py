@@ -43,6 +43,38 @@ COUNTER_LABELS = {
 LINE_COUNT = 8  # chart colours: .sk-line-0 .. .sk-line-7 in skullking.css
 
 
+@bp.app_template_global()
+def skullking_labels():
+    """The menus' words for the templates (ways to play, bonus counters)."""
+    return {"ways": WAY_NAMES, "counters": COUNTER_LABELS}
+
+
+@bp.app_template_global()
+def skullking_most(name):
+    """The most of a bonus counter one player can have in a round (rules.MOST)."""
+    return rules.MOST[name]
+
+
+@bp.app_template_global()
+def skullking_prefill(rnd=None, typed=None):
+    """Form values by field name: a scored round's bids and results (for a correction),
+    overridden by what the host typed when the rules refused it (so nothing is lost)."""
+    values = {}
+    if rnd is not None and rnd.get("results") is not None:
+        for key, row in rnd["results"].items():
+            for name, value in row.items():
+                values[f"{name}-{key}"] = value
+            values[f"bid-{key}"] = rnd["bids"].get(key)
+            values[f"shot-{key}"] = rnd["shots"].get(key)
+            wager = rnd["wagers"].get(key)
+            values[f"wager-{key}"] = "" if wager is None else wager
+        values["discarded"] = rnd.get("discarded", 0)
+    for name, value in (typed or {}).items():
+        if name not in ("csrf_token", "pos"):
+            values[name] = value
+    return values
+
+
 # --------------------------------------------------------------------------- parsing
 
 
@@ -114,6 +146,7 @@ def _bid_data(game, form, seat):
     return data
 
 
+@bp.app_template_global("skullking_counters")
 def counters_for(setup):
     """The bonus counters this game's edition and options score (RULES.md §3)."""
     names = [name for name in rules.BONUS[setup["edition"]] if name != "loot"]
@@ -171,6 +204,7 @@ def skullking_table(state, setup, names):
                   "rank": state["ranks"][str(seat)], "leader": seat in state["leader"]}
                  for seat in players]
     return {"rows": rows, "scored": len(scored), "standings": standings,
+            "leaders": [names.get(seat, "?") for seat in state["leader"]],
             "by_rank": sorted(standings, key=lambda s: (s["rank"], players.index(s["seat"]))),
             "chart": _chart(state, players, names)}
 
@@ -201,7 +235,8 @@ def _chart(state, players, names):
     lines = []
     for i, seat in enumerate(players):
         line = series[str(seat)]
-        lines.append({"seat": seat, "name": names.get(seat, "?"), "cls": f"sk-line-{i % LINE_COUNT}",
+        lines.append({"seat": seat, "name": names.get(seat, "?"),
+                      "cls": f"sk-line-{i % LINE_COUNT}",
                       "points": " ".join(f"{x(j)},{y(v)}" for j, v in enumerate(line)),
                       "last": (x(len(line) - 1), y(line[-1]))})
     return {"width": width, "height": height, "left": left, "right": width - right,
