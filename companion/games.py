@@ -89,9 +89,16 @@ def respond(night, game, *, error=None, status=200):
 
 
 def act(night, game, type_, data):
-    """Record a host's action on the game and answer with the fresh view."""
+    """Record a host's action on the game and answer with the fresh view.
+
+    Every host form names the log position it was made from; one without it is refused.
+    """
+    pos = form_pos()
+    if pos is None:
+        return respond(night, game, error=_("This form is out of date: reload the page and "
+                                            "try again."), status=422)
     try:
-        game = store.record(game, type_, data, pos=form_pos())
+        game = store.record(game, type_, data, pos=pos)
     except log.Stale:
         fresh = store.game(night["id"], game.number)
         return respond(night, fresh, error=_("The table moved on: here is the latest. "

@@ -29,14 +29,24 @@ def decode_qr(png_bytes):
 
 def seat_link(page, position):
     """Decode seat ``position``'s QR from a screenshot of the host's table screen."""
-    card = page.locator(".seat-card").nth(position)
-    card.locator("img").scroll_into_view_if_needed()
-    return decode_qr(card.locator("img").screenshot())
+    from playwright.sync_api import Error
+
+    for attempt in range(5):  # the live region may be swapped while we look
+        try:
+            image = page.locator(".seat-card").nth(position).locator("img")
+            image.scroll_into_view_if_needed()
+            page.wait_for_function(
+                "img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+            return decode_qr(image.screenshot())
+        except (Error, AssertionError):
+            if attempt == 4:
+                raise
+            page.wait_for_timeout(300)
 
 
 def axe_violations(page, *, impact=("serious", "critical")):
     """Run axe-core in the page; return the serious and critical violations."""
-    page.add_script_tag(path=str(AXE))
+    page.evaluate(AXE.read_text())  # evaluated by the driver: the page's CSP stays on
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [v for v in result["violations"] if v["impact"] in impact]
 

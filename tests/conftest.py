@@ -100,6 +100,64 @@ def live_server(tmp_path):
     server.close()
 
 
+def free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class ServerProcess:
+    """`companion serve` in its own process, as a host runs it; can be killed and restarted."""
+
+    database: str
+    port: int = field(default_factory=free_port)
+    process: object = None
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        import os
+        import subprocess
+        import sys
+        import time
+        import urllib.request
+
+        env = {**os.environ, "COMPANION_DATABASE": self.database,
+               "COMPANION_SECRET_KEY": "process-test", "COMPANION_POLL_SECONDS": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--public-url", self.url, "--quiet"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1)
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self):
+        import signal
+
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def server_process(tmp_path):
+    server = ServerProcess(database=str(tmp_path / "process.sqlite"))
+    yield server
+    if server.process and server.process.poll() is None:
+        server.kill()
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {

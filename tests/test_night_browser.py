@@ -6,30 +6,51 @@ from tests.browsing import axe_violations, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
+FIVE = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
 
-def test_a_phone_joins_by_scanning_its_seat_code_and_follows_the_host(browser, live_server):
+
+def test_five_phones_join_by_scanning_their_codes_and_follow_the_host(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, live_server.url, ["Mina", "Jo", "Sun", "Ann", "Lee"])
-    link = seat_link(host, 1)
-    assert link.startswith(live_server.url + "/s/")
+    night_url = create_night(host, live_server.url, FIVE)
+    phones = []
+    for position, name in enumerate(FIVE):
+        link = seat_link(host, position)
+        assert link.startswith(live_server.url + "/s/")
+        page = phone(browser, link, locale="en-US")
+        assert page.locator(".seat-name").inner_text() == name
+        assert "/s/" not in page.url  # the seat token leaves the address bar once claimed
+        phones.append(page)
 
-    jo = phone(browser, link, locale="en-US")
-    assert jo.locator(".seat-name").inner_text() == "Jo"
-    assert "/s/" not in jo.url  # the seat token leaves the address bar once claimed
+    # the host sees every claim without reloading
+    host.locator(".status.claimed").nth(4).wait_for(timeout=5000)
 
-    # the host sees the claim without reloading
-    host.locator(".seat-card").nth(1).locator(".status.claimed").wait_for(timeout=5000)
-
-    # a third device opening the same code is refused and learns nothing of the seat
-    other = phone(browser, link, locale="en-US")
+    # a third device opening a claimed code is refused and learns nothing of the seat
+    other = phone(browser, seat_link(host, 1), locale="en-US")
     assert "already taken" in other.content()
     assert "Jo" not in other.locator("main").inner_text()
 
-    # the phone follows the host: a game starts and the phone shows it within seconds
-    host.goto(host.url.split("/n/")[0] + "/n/" + host.url.split("/n/")[1].split("/")[0]
-              + "/new/crazytime")
-    host.locator("form button[type=submit]").last.click()
-    jo.locator(".game-panel").wait_for(timeout=5000)
+    # every phone follows the host: a game starts and each phone shows it within seconds
+    host.goto(night_url + "/new/crazytime")
+    host.locator("main form button[type=submit]").last.click()
+    host.wait_for_url("**/g/1")
+    for page in phones:
+        page.locator(".game-panel").wait_for(timeout=5000)
+
+
+def test_passing_the_tablet_leaves_nothing_of_the_seat_behind(browser, live_server):
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    host.get_by_role("button", name="Pass the tablet to Jo").click()
+    assert host.get_by_text("Give the tablet to Jo").is_visible()
+    assert not host.locator("[data-pass-seat]").is_visible()
+    host.get_by_role("button", name="I am Jo: show my page").click()
+    assert host.locator("[data-pass-seat] .seat-name").inner_text() == "Jo"
+    host.get_by_role("button", name="Done: give the tablet back to the host").click()
+    host.wait_for_url(night_url)
+    assert host.locator("[data-pass-seat]").count() == 0
+    host.go_back()
+    assert host.locator("[data-pass-seat]").count() == 0
+    assert "I am Jo" not in host.content()
 
 
 def test_a_korean_browser_sees_korean(browser, live_server):
@@ -37,9 +58,28 @@ def test_a_korean_browser_sees_korean(browser, live_server):
     host.goto(live_server.url + "/")
     assert host.locator("html").get_attribute("lang") == "ko"
     assert "게임의 밤" in host.content()
+    assert "Start the night" not in host.content()
 
 
-def test_the_host_screen_has_no_serious_accessibility_violations(browser, live_server):
+def test_the_host_screen_and_a_phone_have_no_serious_accessibility_violations(
+        browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
     create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     assert axe_violations(host) == []
+    page = phone(browser, seat_link(host, 0))
+    assert axe_violations(page) == []
+
+
+def test_a_phone_page_survives_a_server_restart(browser, server_process):
+    server_process.start()
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, server_process.url, ["Mina", "Jo", "Sun", "Ann"])
+    jo = phone(browser, seat_link(host, 1), locale="en-US")
+    server_process.kill()
+    jo.wait_for_timeout(1500)  # the phone polls into a dead server
+    server_process.start()
+    host.goto(night_url + "/new/crazytime")
+    host.locator("main form button[type=submit]").last.click()
+    host.wait_for_url("**/g/1")
+    jo.locator(".game-panel").wait_for(timeout=8000)
+    assert jo.locator(".seat-name").inner_text() == "Jo"
