@@ -311,6 +311,26 @@ def test_a_penalty_for_a_broken_law_may_name_a_law_in_force():
     assert state["penalties"]["2"]["3"] == 1
 
 
+@pytest.mark.parametrize("basic", ["reversal", "synchronisation", "overload"])
+def test_a_penalty_may_name_one_of_the_three_laws_in_force_from_match_1(basic):
+    state = replay(setup(FIVE), [penalty(3, reason="broke_law", law=basic)])
+    assert state["penalties"]["1"]["3"] == 1
+    assert state["tokens_left"] == 11
+
+
+def test_a_penalty_s_law_name_must_be_the_law_s_name():
+    events = play_match({0: 2, 1: 2, 2: 2, 3: 0, 4: 0}) + [law("Moon"), NEXT]
+    ok = replay(setup(FIVE, side="blue"),
+                events + [penalty(3, reason="broke_law", law=1, law_name="Moon")])
+    assert ok["penalties"]["2"]["3"] == 1
+    with pytest.raises(RuleError):
+        replay(setup(FIVE, side="blue"),
+               events + [penalty(3, reason="broke_law", law=1, law_name="Sun")])
+    with pytest.raises(RuleError):
+        replay(setup(FIVE, side="blue"), events[:-1] + [learn(1, 4) | {
+            "data": {"law": 1, "seat": 4, "law_name": "Sun"}}])
+
+
 def test_the_replay_uses_the_public_penalty_tokens(monkeypatch):
     monkeypatch.setattr(rules, "penalty_tokens", lambda match, side="purple": 2)
     state = replay(setup(FOUR), [penalty(0), penalty(1)])
@@ -596,6 +616,19 @@ def test_a_broken_law_line_names_the_law_not_its_text():
     message, params = describe(penalty(1, reason="broke_law", law=2),
                                names={1: "Jun"}, law_names={2: "Tide"})
     assert message % params == "Jun took a penalty: broke the law Tide"
+
+
+def test_with_one_argument_a_law_is_named_by_the_name_its_event_carries():
+    message, params = describe(penalty(1, reason="broke_law", law=2, law_name="Tide"))
+    assert message % params == "1 took a penalty: broke the law Tide"
+    message, params = describe(ev("learn", law=2, seat=4, law_name="Tide"))
+    assert message % params == "4 now knows the law Tide"
+    assert params["player"] == 4  # the app maps the seat to the player's name
+
+
+def test_a_broken_starting_law_line_names_it():
+    message, params = describe(penalty(0, reason="broke_law", law="overload"))
+    assert message % params == "0 took a penalty: broke Overload"
 
 
 @pytest.mark.parametrize("event", [ev("rabbit", seat=1), learn(1, 2), NEXT])

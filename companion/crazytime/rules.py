@@ -13,13 +13,16 @@ Events (``{"type", "data", "seat"}``; ``seat`` is the phone that sent it, None =
 
 ``rabbit``     ``{"seat": s}`` — s holds the rabbit (the youngest). Allowed while the
                current match has no penalty yet; the deal is shown starting from s.
-``penalty``    ``{"seat": s, "reason": r?, "law": id?}`` — s takes one penalty token.
-               ``reason`` is one of :data:`REASONS` (optional); ``law`` only with
-               ``"broke_law"`` and must be a law in force (a law made in this game;
-               a break of the three starting laws is given without ``law``).
+``penalty``    ``{"seat": s, "reason": r?, "law": id?, "law_name": str?}`` — s takes one
+               penalty token. ``reason`` is one of :data:`REASONS` (optional); ``law``
+               only with ``"broke_law"``: a law made in this game (its id; ``law_name``,
+               when given, must be its name, so the history can name it) or one of the
+               three laws in force from match 1 (:data:`BASIC_LAWS`); a break may also
+               be given without ``law``.
 ``law``        ``{"name": str, "when": str, "what": str}`` — the new law (card text or
                card number). The host or a phone of a player at the table may send it.
-``learn``      ``{"law": id, "seat": s}`` — the table told s the law.
+``learn``      ``{"law": id, "seat": s, "law_name": str?}`` — the table told s the law
+               (``law_name`` as for a penalty).
 ``next_match`` ``{}`` — the winners come back; the next match begins.
 
 Decisions where the rulebook is silent (documented for the docs page):
@@ -48,6 +51,7 @@ SIDES = ("purple", "blue")
 BLUE_TOKENS = {1: 6, 2: 8, 3: 10, 4: 12}
 PURPLE_TOKENS = 12
 REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock", "broke_law", "other")
+BASIC_LAWS = ("reversal", "synchronisation", "overload")  # in force from match 1
 NAME_MAX = 60
 CARD_TEXT_MAX = 200
 
@@ -231,9 +235,13 @@ def _refuse_if_finished(state):
         raise RuleError(N_("The game is over."))
 
 
-def _law_by_id(state, law_id):
+def _law_by_id(state, law_id, data=None):
     if _is_int(law_id) and 1 <= law_id <= len(state["laws"]):
-        return state["laws"][law_id - 1]
+        law = state["laws"][law_id - 1]
+        if data is not None and "law_name" in data and data["law_name"] != law["name"]:
+            raise RuleError(N_("Law %(law)s is not called %(name)s."),
+                            law=law_id, name=data["law_name"])
+        return law
     raise RuleError(N_("There is no law %(law)s in this game."), law=law_id)
 
 
@@ -267,7 +275,8 @@ def _apply_penalty(state, data):
     if "law" in data and data["law"] is not None:
         if reason != "broke_law":
             raise RuleError(N_("A law is named only for a penalty for breaking it."))
-        _law_by_id(state, data["law"])
+        if data["law"] not in BASIC_LAWS:
+            _law_by_id(state, data["law"], data)
 
     current = state["penalties"][str(match)]
     current[str(seat)] += 1
@@ -358,7 +367,7 @@ def _apply_learn(state, data):
     """The table tells a player a law: from now on they know it (RULES.md §2 Matches:
     only players who know a law may look at its cards)."""
     _refuse_if_finished(state)
-    law = _law_by_id(state, data.get("law"))
+    law = _law_by_id(state, data.get("law"), data)
     seat = _seat_in_game(state, data)
     if seat in law["known_by"]:
         raise RuleError(N_("Seat %(seat)s already knows the law %(name)s."),
@@ -454,12 +463,21 @@ _PENALTY_LINES = {
 }
 
 
+_BASIC_LAW_LINES = {
+    "reversal": N_("%(player)s took a penalty: broke Reversal"),
+    "synchronisation": N_("%(player)s took a penalty: broke Synchronisation"),
+    "overload": N_("%(player)s took a penalty: broke Overload"),
+}
+
+
 def describe(event, names=None, law_names=None):
     """A short history line for ``event``: ``(N_(message), params)``.
 
-    ``names`` (optional) maps seat → the player's name, ``law_names`` law id → law name;
-    without them the seat number and law number stand in. A law's When/What text never
-    appears: a law line says only its name.
+    ``names`` (optional) maps seat → the player's name, ``law_names`` law id → law name.
+    Without them (the app calls ``describe(event)``) the seat number stands in for the
+    player (the app puts the name in its place) and a law is named by the ``law_name``
+    its event carries, else by its number. A law's When/What text never appears: a law
+    line says only its name.
     """
     names = names or {}
     law_names = law_names or {}
@@ -469,12 +487,18 @@ def describe(event, names=None, law_names=None):
     def who(seat):
         return names.get(seat, seat)
 
+    def law_name(law):
+        known = law_names.get(law) if isinstance(law, int | str) else None
+        return known or data.get("law_name") or law
+
     if kind == "penalty":
         reason = data.get("reason")
-        if reason == "broke_law" and data.get("law") is not None:
-            law = data["law"]
+        law = data.get("law")
+        if reason == "broke_law" and law in BASIC_LAWS:
+            return _BASIC_LAW_LINES[law], {"player": who(data.get("seat"))}
+        if reason == "broke_law" and law is not None:
             return (N_("%(player)s took a penalty: broke the law %(law)s"),
-                    {"player": who(data.get("seat")), "law": law_names.get(law, law)})
+                    {"player": who(data.get("seat")), "law": law_name(law)})
         return (_PENALTY_LINES.get(reason, _PENALTY_LINES[None]),
                 {"player": who(data.get("seat"))})
     if kind == "rabbit":
@@ -484,7 +508,7 @@ def describe(event, names=None, law_names=None):
     if kind == "learn":
         law = data.get("law")
         return (N_("%(player)s now knows the law %(law)s"),
-                {"player": who(data.get("seat")), "law": law_names.get(law, law)})
+                {"player": who(data.get("seat")), "law": law_name(law)})
     if kind == "next_match":
         return N_("The winners come back: the next match begins"), {}
     return N_("%(type)s"), {"type": kind}

@@ -1,15 +1,214 @@
-"""Blueprint: the crazytime game's own screens and actions (to be built)."""
+"""Blueprint: Crazy Time's screens and actions (issue 5, RULES.md §2).
 
-from flask import Blueprint
+The host (tablet) gives penalties in one tap, records the rabbit, the new laws and who
+learned a law, and starts the next match. A phone shows its player's penalties and
+hours, tells the winners to leave the room, lets a player at the table enter the new
+law, and shows the laws its player knows in full (the others by name only).
 
+Every form value is parsed here defensively: anything odd becomes a RuleError with a
+message for the person, and nothing is recorded (never a 500).
+"""
+
+from flask import Blueprint, abort, request
+
+from companion import store
+from companion.crazytime import rules
 from companion.errors import N_, RuleError
+from companion.games import act, hosted_game, message, respond, seat_act
 
 bp = Blueprint("crazytime", __name__)
 
+KIND = "crazytime"
+# the penalty reasons the host's select offers, besides "broke a law"
+PLAIN_REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock")
+
+
+# --- starting a game ------------------------------------------------------------------
+
 
 def parse_new(form, seats):
-    """Players and options for a new game, from the start form."""
+    """Players and options for a new game, from the start form (RULES.md §2)."""
     players = [s["position"] for s in seats if form.get(f"seat{s['position']}")]
     if not players:
         raise RuleError(N_("Choose the players."))
-    return players, {}
+    side = form.get("side", "purple")
+    if side not in rules.SIDES:
+        raise RuleError(N_("The board side must be purple or blue, not %(side)s."),
+                        side=str(side)[:20])
+    return players, {"side": side, "starting_law": bool(form.get("starting_law"))}
+
+
+# --- parsing form values ------------------------------------------------------------
+
+
+def _int(value, message, **params):
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        raise RuleError(message, **params) from None
+
+
+def _seat(form, game, key="seat"):
+    """A seat number from the form that plays in this game."""
+    raw = form.get(key)
+    seat = _int(raw, N_("Choose a player of this game."))
+    if seat not in game.state["players"]:
+        raise RuleError(N_("That player is not in this game."))
+    return seat
+
+
+def _law(game, raw):
+    """A law made in this game, by its id (a form value)."""
+    law_id = _int(raw, N_("Choose a law of this game."))
+    for law in rules.laws_for(game.state, None):
+        if law["id"] == law_id:
+            return law
+    raise RuleError(N_("There is no such law in this game."))
+
+
+def penalty_data(form, game):
+    """The penalty event's data: the player and the optional reason.
+
+    ``reason`` is "" (none), one of :data:`PLAIN_REASONS`, ``basic:<law>`` (one of the
+    three laws in force from match 1) or ``law:<id>`` (a law made in this game).
+    """
+    data = {"seat": _seat(form, game)}
+    reason = str(form.get("reason", "") or "").strip()
+    if not reason:
+        return data
+    if reason in PLAIN_REASONS:
+        data["reason"] = reason
+    elif reason.startswith("basic:") and reason[6:] in rules.BASIC_LAWS:
+        data.update(reason="broke_law", law=reason[6:])
+    elif reason.startswith("law:"):
+        law = _law(game, reason[4:])
+        data.update(reason="broke_law", law=law["id"], law_name=law["name"])
+    else:
+        raise RuleError(N_("That is not a reason for a penalty."))
+    return data
+
+
+def law_data(form):
+    """The new law: its name, When card and What card (text or card number)."""
+    return {key: str(form.get(key, "") or "")[:1000] for key in ("name", "when", "what")}
+
+
+def _host_action(key, number, build):
+    night, game = hosted_game(key, number)
+    if game.kind != KIND:
+        abort(404)
+    try:
+        type_, data = build(game)
+    except RuleError as error:
+        return respond(night, game, error=message(error), status=422)
+    return act(night, game, type_, data)
+
+
+# --- the host's actions -------------------------------------------------------------
+
+
+@bp.post("/n/<key>/g/<int:number>/crazytime/rabbit")
+def rabbit(key, number):
+    return _host_action(key, number,
+                        lambda game: ("rabbit", {"seat": _seat(request.form, game)}))
+
+
+@bp.post("/n/<key>/g/<int:number>/crazytime/penalty")
+def penalty(key, number):
+    return _host_action(key, number, lambda game: ("penalty", penalty_data(request.form, game)))
+
+
+@bp.post("/n/<key>/g/<int:number>/crazytime/law")
+def law(key, number):
+    return _host_action(key, number, lambda game: ("law", law_data(request.form)))
+
+
+@bp.post("/n/<key>/g/<int:number>/crazytime/learn")
+def learn(key, number):
+    def build(game):
+        law = _law(game, request.form.get("law"))
+        seat = _seat(request.form, game)
+        return "learn", {"law": law["id"], "seat": seat, "law_name": law["name"]}
+
+    return _host_action(key, number, build)
+
+
+@bp.post("/n/<key>/g/<int:number>/crazytime/next")
+def next_match(key, number):
+    return _host_action(key, number, lambda game: ("next_match", {}))
+
+
+# --- the phone's action ----------------------------------------------------------------
+
+
+@bp.post("/me/crazytime/law")
+def seat_law():
+    """A player at the table enters the new law from their phone."""
+    from companion.nights import seat_response
+
+    seat = store.my_seat()
+    if seat is None:
+        abort(404)
+    game = store.current_game(seat["night_id"])
+    if game is None or game.kind != KIND:
+        return seat_response(seat, error=message(RuleError(
+            N_("There is no Crazy Time game now."))), status=422)
+    return seat_act(seat, game, "law", law_data(request.form))
+
+
+# --- what the templates show -------------------------------------------------------------
+
+
+def _penalty_rows(state, names):
+    rows = []
+    matches = list(range(1, state["match"] + 1))
+    for seat in state["players"]:
+        per_match = [state["penalties"][str(m)][str(seat)] for m in matches]
+        rows.append({"seat": seat, "name": names.get(seat, "?"), "per_match": per_match,
+                     "now": per_match[-1], "total": sum(per_match),
+                     "hours": state["hours"][str(seat)],
+                     "out": seat in state["out_of_room"], "rabbit": seat == state["rabbit"]})
+    return rows
+
+
+def _deal(state, names):
+    counts = [(int(seat), n) for seat, n in state["deal"].items()]
+    each = min(n for _, n in counts)
+    more = [names.get(seat, "?") for seat, n in counts if n > each]
+    return {"each": each, "more": more, "cards": {seat: n for seat, n in counts}}
+
+
+def _standings(state, names):
+    if not state["finished"]:
+        return []
+    rows = []
+    for place, seats in enumerate(state["standings"], start=1):
+        for seat in seats:
+            rows.append({"place": place, "shared": len(seats) > 1, "seat": seat,
+                         "name": names.get(seat, "?"), "hours": state["hours"][str(seat)],
+                         "last": state["penalties"]["4"][str(seat)],
+                         "score": state["scores"][str(seat)]})
+    return rows
+
+
+def view(state, names, seat=None):
+    """What a Crazy Time screen may show: ``seat=None`` for the host (law names only),
+    a seat number for that player's phone (its laws in full, the others by name)."""
+    results = state["match_results"]
+    last = results[-1] if results and state["phase"] != "play" else None
+    return {
+        "rows": _penalty_rows(state, names),
+        "deal": _deal(state, names),
+        "laws": rules.laws_for(state, seat),
+        "last": last,
+        "at_table": [s for s in state["players"] if s not in state["out_of_room"]],
+        "current_has_penalty": any(state["penalties"][str(state["match"])].values()),
+        "standings": _standings(state, names),
+        "plain_reasons": PLAIN_REASONS,
+        "basic_laws": rules.BASIC_LAWS,
+    }
+
+
+@bp.app_template_global("crazytime_view")
+def crazytime_view(state, names, seat=None):
+    return view(state, names, seat)
