@@ -1,0 +1,194 @@
+"""Tonight's tally, the history and the statistics, through the real routes."""
+
+import json
+
+import pytest
+
+from companion import store
+from companion.db import get_db, now
+from tests.conftest import make_night
+from tests.test_stats import (
+    crazytime_game,
+    kraken_all_treasure,
+    kraken_game,
+    kraken_kraken_first,
+    skullking_hand,
+)
+
+
+def host_context(app, client):
+    """A request context that is ``client``'s device (so store writes are its own)."""
+    return app.test_request_context(
+        headers={"Cookie": f"device={client.get_cookie('device').value}"})
+
+
+def play(app, night, game):
+    """Store a hand-made game (its setup as made) and record its events one by one
+    through store.record, as the host's forms would."""
+    with host_context(app, night.host):
+        row = store.night_by_key(night.key)
+        number = len(store.games(row["id"])) + 1
+        get_db()["games"].insert({
+            "night_id": row["id"], "number": number, "kind": game["kind"],
+            "setup": json.dumps(game["setup"], sort_keys=True), "created": now()})
+        current = store.game(row["id"], number)
+        for event in game["events"]:
+            current = store.record(current, event["type"], event["data"], pos=current.pos,
+                                   seat=event["seat"])
+        return current
+
+
+ROLES = ["explorer", "skeleton", "explorer"]
+
+
+@pytest.fixture
+def evening(app):
+    """Ann, Bo, Cy, Di: a Kraken series of three (Bo, the Skeleton, wins it), a Skull
+    King game, a Crazy Time game, then a Kraken game left running."""
+    night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
+    night.host.set_cookie("lang", "en")
+    for number in (1, 2, 3):
+        play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "s"))
+    play(app, night, skullking_hand(4))
+    play(app, night, crazytime_game(5))
+    play(app, night, kraken_game(6, ["skeleton", "explorer", "explorer"],
+                                 kraken_all_treasure()[:2]))
+    return night
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+def test_the_host_tally_shows_every_game_and_the_hand_tally(evening):
+    response = evening.host.get(f"{evening.url}/tally")
+    assert response.status_code == 200
+    html = text(response)
+    assert html.count("The Skeletons won") == 3
+    assert "Series won by" in html and "Skull King: final totals (game 4)" in html
+    assert "Crazy Time: hours and final standings (game 5)" in html
+    assert html.count("unfinished") >= 1
+    assert "<svg" in html and "style=" not in html
+
+
+def test_the_tally_fragment_is_the_live_part(evening):
+    response = evening.host.get(f"{evening.url}/tally/live")
+    assert response.status_code == 200
+    assert text(response).lstrip().startswith("<div id=\"live\"")
+
+
+def test_someone_else_gets_no_tally(app, evening):
+    stranger = app.test_client()
+    assert stranger.get(f"{evening.url}/tally").status_code == 404
+    assert stranger.get(f"{evening.url}/export.json").status_code == 404
+    assert stranger.get(f"{evening.url}/export.csv").status_code == 404
+
+
+def test_a_phone_sees_the_tally_of_its_night(evening):
+    phone = evening.phone(1)
+    phone.set_cookie("lang", "en")
+    html = text(phone.get("/me/tally"))
+    assert "Series won by" in html
+    assert "Tonight's tally" in text(phone.get("/me/tally/live"))
+
+
+def test_the_tally_shows_no_secret_of_a_running_game(app):
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    play(app, night, kraken_game(1, ROLES, kraken_kraken_first()[:1]))
+    for client in (night.host, night.phone(0)):
+        client.set_cookie("lang", "en")
+        url = f"{night.url}/tally" if client is night.host else "/me/tally"
+        html = text(client.get(url))
+        assert "unfinished" in html
+        assert "Explorer" not in html and "Skeleton" not in html
+
+
+def test_a_device_without_a_seat_is_told_so(client):
+    assert client.get("/me/tally").status_code == 200
+    assert client.get("/me/tally/live").status_code == 404
+
+
+def test_the_csv_has_one_row_per_player_per_game(evening):
+    response = evening.host.get(f"{evening.url}/export.csv")
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    rows = text(response).lstrip("\ufeff").splitlines()
+    assert rows[0] == "game,kind,date,player,result,score"
+    # 3 Kraken × 3 + Skull King × 3 + Crazy Time × 4 + running Kraken × 3
+    assert len(rows) - 1 == 9 + 3 + 4 + 3
+    sk = [r for r in rows if r.startswith("4,")]
+    assert [r.split(",")[3:] for r in sk] == [["Ann", "lost", "10"], ["Bo", "won", "30"],
+                                             ["Cy", "won", "30"]]
+    running = [r for r in rows if r.startswith("6,")]
+    assert all(r.endswith(",unfinished,") for r in running)
+
+
+def test_a_name_never_becomes_a_spreadsheet_formula(app):
+    night = make_night(app, ["=SUM(A1)", "Bo", "Cy"])
+    play(app, night, kraken_game(1, ROLES, kraken_kraken_first()))
+    rows = text(night.host.get(f"{night.url}/export.csv")).splitlines()
+    assert rows[1].split(",")[3] == "'=SUM(A1)"
+
+
+def test_history_lists_the_nights_of_this_device(app, evening):
+    html = text(evening.host.get("/history"))
+    assert "Ann, Bo, Cy, Di" in html
+    assert f'name="same_as" value="{evening.key}"' in html
+    assert "Play again with the same players" in html
+    assert html.count("<li>") >= 6  # the six games
+
+
+def test_history_of_another_device_is_empty(client, evening):
+    client.set_cookie("lang", "en")
+    html = text(client.get("/history"))
+    assert "Ann, Bo" not in html
+    assert "No night has been hosted on this device yet." in html
+
+
+def test_play_again_starts_a_night_with_the_same_players(app, evening):
+    response = evening.host.post("/nights", data={"same_as": evening.key})
+    assert response.status_code == 303
+    key = response.headers["Location"].rsplit("/", 1)[1]
+    with app.test_request_context():
+        row = store.night_by_key(key)
+        assert [s["name"] for s in store.seats(row["id"])] == ["Ann", "Bo", "Cy", "Di"]
+
+
+def test_statistics_are_for_host_devices_only(client, evening):
+    assert client.get("/stats").status_code == 403
+    assert client.post("/stats/merge", data={"alias": "a", "into": "b"}).status_code == 403
+    assert evening.host.get("/stats").status_code == 200
+
+
+def test_statistics_show_each_player(evening):
+    html = text(evening.host.get("/stats"))
+    assert "Kraken wins as Skeleton" in html
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        assert f"<th scope=\"row\">{name}" in html
+
+
+def test_merging_two_spellings_counts_them_as_one(evening):
+    response = evening.host.post("/nights", data={"name": ["Ann", "Bob", "Cy"]})
+    assert response.status_code == 303
+    html = text(evening.host.get("/stats"))
+    assert "<th scope=\"row\">Bob" in html
+    response = evening.host.post("/stats/merge", data={"alias": "bob", "into": "bo"})
+    assert response.status_code == 303
+    html = text(evening.host.get("/stats"))
+    assert "<th scope=\"row\">Bob" not in html
+    assert "Bo<br><small>Bo, Bob</small>" in html
+    assert "bob → Bo" in html
+    evening.host.post("/stats/unmerge", data={"alias": "bob"})
+    assert "<th scope=\"row\">Bob" in text(evening.host.get("/stats"))
+
+
+@pytest.mark.parametrize("form", [{"alias": "nobody", "into": "bo"},
+                                  {"alias": "bo", "into": "bo"}, {}])
+def test_a_merge_of_unknown_or_equal_names_is_refused(evening, form):
+    assert evening.host.post("/stats/merge", data=form).status_code == 422
+
+
+def test_no_tally_route_answers_500(app, evening):
+    for url in ("/n/nope/tally", "/n/nope/export.json", "/n/nope/export.csv",
+                "/me/tally/live"):
+        assert app.test_client().get(url).status_code == 404
