@@ -95,6 +95,7 @@ def test_a_custom_sequence_and_the_first_dealer_come_from_the_form(night):
     ({"edition": "classic", "loot": "1"}, "belong to the 2021 edition"),
     ({"way": "custom", "rounds": "5,x,5"}, "separated by commas, like 5,5,5"),
     ({"way": "custom", "rounds": ""}, "separated by commas, like 5,5,5"),
+    ({"way": "custom", "rounds": "5,²"}, "separated by commas, like 5,5,5"),
     ({"way": "custom", "rounds": "5,11"}, "Each round deals 1 to 10 cards at this table."),
     ({"way": "sideways"}, "Unknown way to play: sideways."),
     ({"first_dealer": "4"}, "The first dealer must be one of the players."),
@@ -136,6 +137,8 @@ def test_the_host_page_shows_round_cards_dealer_and_lead(night):
     ("-1", "A bid must be between 0 and 1."),
     ("one", "“one” is not a whole number."),
     ("", "A number is missing"),
+    ("²", "“²” is not a whole number."),
+    ("99999", "“99999” is not a whole number."),
 ])
 def test_a_bid_outside_0_to_the_cards_or_unreadable_is_refused(night, bid, words):
     game = start(night)
@@ -363,6 +366,7 @@ def test_a_correction_the_rules_refuse_keeps_the_form_and_records_nothing(night)
     refused(night.host.post(url, data={"pos": pos - 1, "bid-0": 1, "bid-1": 0, "bid-2": 0,
                                        "bid-3": 0, "won-0": 1, "won-1": 0, "won-2": 0,
                                        "won-3": 0}), 409, "The table moved on")
+    refused(night.host.post(url, data={"bid-0": 1}), 422, "This form is out of date")
     assert night.pos(game) == pos
     assert night.host.get(f"{game}/skullking/correct/2").status_code == 404
 

@@ -89,7 +89,7 @@ def _int(value, *, required=True, default=None):
         sign, digits = text[0], text[1:]
     else:
         sign, digits = "", text
-    if not digits.isdigit() or len(digits) > 4:
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 4:
         raise RuleError(N_("“%(value)s” is not a whole number."), value=text[:20])
     return int(sign + digits)
 
@@ -110,7 +110,8 @@ def parse_new(form, seats):
     if options["way"] == rules.CUSTOM:
         text = (form.get("rounds") or "").replace(" ", ",")
         parts = [part for part in text.split(",") if part]
-        if not parts or any(not part.isdigit() or len(part) > 3 for part in parts):
+        if not parts or any(not (part.isascii() and part.isdigit()) or len(part) > 3
+                            for part in parts):
             raise RuleError(N_("Type the cards of each round as whole numbers separated by "
                                "commas, like 5,5,5."))
         options["rounds"] = [int(part) for part in parts]
@@ -327,6 +328,9 @@ def correct(key, number, round_number):
     if request.method == "GET":
         return _correct_page(night, game, round_number)
     form = request.form
+    if form_pos() is None:
+        return _correct_page(night, game, round_number, status=422, error=_(
+            "This form is out of date: reload the page and try again."))
     try:
         setup = game.setup
         bids = {}
