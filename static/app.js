@@ -58,8 +58,65 @@
   });
   window.addEventListener("pageshow", hideAll);
   window.addEventListener("pagehide", hideAll);
+  /* A live refresh (another device wrote something) must not wipe what someone is typing:
+     the fields a person changed are carried into the fresh forms. Only for refreshes
+     (GET), never for a form's own answer, and never the hidden fields (the log position
+     must be the fresh one). */
+  var typed = null;
+
+  function fieldKey(field) {
+    var form = field.form;
+    return (form ? form.getAttribute("action") : "") + "|" + field.name + "|" +
+      (field.type === "radio" || field.type === "checkbox" ? field.value : "");
+  }
+
+  function changed(field) {
+    if (field.type === "radio" || field.type === "checkbox") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) {
+        return o.selected !== o.defaultSelected;
+      });
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    typed = null;
+    var config = event.detail.requestConfig || {};
+    var target = event.detail.target;
+    if ((config.verb || "").toLowerCase() !== "get" || !target) { return; }
+    var fields = target.querySelectorAll("input:not([type=hidden]), select, textarea");
+    var values = {};
+    var any = false;
+    fields.forEach(function (field) {
+      if (!field.name || !changed(field)) { return; }
+      values[fieldKey(field)] = field.type === "radio" || field.type === "checkbox" ?
+        field.checked : field.value;
+      any = true;
+    });
+    var active = document.activeElement;
+    typed = any ? { values: values, focus: active && target.contains(active) && active.name ?
+      fieldKey(active) : null } : null;
+  });
+
   document.addEventListener("htmx:afterSwap", function () {
     document.querySelectorAll("[data-hold][aria-pressed='true']").forEach(show);
+    if (!typed) { return; }
+    var saved = typed;
+    typed = null;
+    document.querySelectorAll("#live input:not([type=hidden]), #live select, #live textarea")
+      .forEach(function (field) {
+        var key = fieldKey(field);
+        if (!(key in saved.values)) { return; }
+        if (field.type === "radio" || field.type === "checkbox") {
+          field.checked = saved.values[key];
+        } else {
+          field.value = saved.values[key];
+        }
+        if (saved.focus === key) { field.focus(); }
+      });
   });
 
   /* Passing the tablet: a cover first, and the way back leaves no history entry. */

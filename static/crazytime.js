@@ -53,44 +53,4 @@
     if (timer) { stop(); say(""); return; }  /* a second tap: somebody played */
     start(button);
   });
-
-  /* A live refresh (another device wrote something) must not wipe a law being typed:
-     carry the typed values into the fresh form. Only for refreshes (GET), never for the
-     form's own answer, so a recorded law leaves no text behind on the screen. */
-  var typing = null;
-
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    typing = null;
-    var config = event.detail.requestConfig || {};
-    if ((config.verb || "").toLowerCase() !== "get") { return; }
-    var form = document.querySelector(".ct-law-form form");
-    var target = event.detail.target;
-    if (!form || !target || !target.contains(form)) { return; }
-    var values = {};
-    var any = false;
-    form.querySelectorAll("input[type=text]").forEach(function (input) {
-      values[input.name] = input.value;
-      if (input.value) { any = true; }
-    });
-    var active = document.activeElement;
-    if (any) {
-      typing = { values: values, focus: active && form.contains(active) ? active.name : null };
-    }
-  });
-
-  document.addEventListener("htmx:afterSwap", function () {
-    if (!typing) { return; }
-    var saved = typing;
-    typing = null;
-    var form = document.querySelector(".ct-law-form form");
-    if (!form) { return; }
-    Object.keys(saved.values).forEach(function (name) {
-      var input = form.querySelector("input[name='" + name + "']");
-      if (input && !input.value) { input.value = saved.values[name]; }
-    });
-    if (saved.focus) {
-      var focus = form.querySelector("input[name='" + saved.focus + "']");
-      if (focus) { focus.focus(); }
-    }
-  });
 })();
