@@ -1,5 +1,5 @@
-/* Skull King: the results editor's running trick count, and keeping a half-typed editor
-   when the table changes. Delegated listeners only (CSP; htmx swaps fragments). */
+/* Skull King: the results editor's running trick count. Delegated listeners only (CSP;
+   htmx swaps fragments). A half-typed editor survives live refreshes through app.js. */
 (function () {
   "use strict";
 
@@ -20,17 +20,6 @@
   document.addEventListener("input", function (event) {
     var table = event.target.closest("[data-sk-results]");
     if (table) { updateSum(table); }
-    var keep = event.target.closest("form[data-sk-keep]");
-    if (keep) { keep.dataset.dirty = "1"; }
-  });
-
-  /* A poll re-fetches #live on any change at the table; while the host is typing the
-     round's results, keep the form (a stale write is refused and explained anyway). */
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var elt = event.detail && event.detail.elt;
-    if (elt && elt.id === "live" && elt.querySelector("form[data-sk-keep][data-dirty]")) {
-      event.preventDefault();
-    }
   });
 
   document.addEventListener("htmx:afterSwap", refreshAll);
