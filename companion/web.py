@@ -3,6 +3,7 @@
 import hashlib
 import re
 import secrets
+import sqlite3
 from pathlib import Path
 
 from flask import (
@@ -147,6 +148,33 @@ def init_app(app):
     @app.errorhandler(413)
     def too_large(_error):
         return error_page(_("That was too much text to send."), 413)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def not_stored(error):
+        """The database refused (disk full, read-only file, locked too long): say so.
+
+        Nothing was stored (every write is one transaction, rolled back), and what was
+        stored before is untouched. An htmx form gets the message on top of its #live
+        region, keeping the page it came from; a poll gets nothing to swap.
+        """
+        current_app.logger.error("database error on %s %s: %s", request.method,
+                                 request.endpoint, error)
+        if request.method == "GET":
+            text = _("The table's records could not be read just now. Try again in a moment.")
+        else:
+            text = _("This could not be stored: the laptop's disk may be full or the "
+                     "database cannot be written. Everything recorded before is safe. "
+                     "Make room and try again.")
+        if is_htmx():
+            response = current_app.make_response(
+                (render_template("_error.html", error=text), 503))
+            if request.method == "GET":
+                response.headers["HX-Reswap"] = "none"
+            else:
+                response.headers["HX-Retarget"] = "#live"
+                response.headers["HX-Reswap"] = "afterbegin"
+            return response
+        return error_page(text, 503)
 
     @app.errorhandler(500)
     def server_error(_error):
