@@ -2,10 +2,13 @@
 
 import importlib
 import json
+import pickle
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from flask import abort
+from flask import abort, current_app
 
 from companion import log
 from companion.db import get_db, now, write
@@ -94,6 +97,58 @@ def my_seat():
 
 # --- games ------------------------------------------------------------------------
 
+class StateCache:
+    """Derived states by (database, game, log length): replay only when the log changed.
+
+    Correct under several worker processes without any coordination: the log is
+    append-only and its positions are unique, so a game's first n events never change
+    once written, and neither does the state they replay to. Each process keeps its own
+    small LRU; a miss is just a replay. States are kept pickled, so every reader gets its
+    own copy and nothing a view does to one can leak into another request.
+    """
+
+    def __init__(self, size=512):
+        self.size = size
+        self._items = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key):
+        with self._lock:
+            blob = self._items.get(key)
+            if blob is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+        return pickle.loads(blob)
+
+    def put(self, key, state):
+        blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        with self._lock:
+            self._items[key] = blob
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._items.clear()
+
+
+states = StateCache()
+
+
+def _state_key(game_, events):
+    """Where this state sits: the database file, the game, how far its log goes."""
+    database = getattr(game_, "database", None)
+    if database is None:
+        return None  # a Game made by hand, outside the store: just replay
+    last = events[-1] if events else {}
+    return (database, game_.id, game_.created, len(events),
+            last.get("seq"), last.get("created"), last.get("type"))
+
+
 @dataclass
 class Game:
     """One game of a night: its setup and its event log, with the state derived."""
@@ -121,7 +176,13 @@ class Game:
 
     @cached_property
     def state(self):
-        return self.rules.replay(self.setup, self.effective)
+        key = _state_key(self, self.events)
+        state = None if key is None else states.get(key)
+        if state is None:
+            state = self.rules.replay(self.setup, self.effective)
+            if key is not None:
+                states.put(key, state)
+        return state
 
     @property
     def can_undo(self):
@@ -143,6 +204,7 @@ def _game(row):
         id=row["id"], night_id=row["night_id"], number=row["number"], kind=row["kind"],
         setup=json.loads(row["setup"]), created=row["created"],
     )
+    game.database = current_app.config["DATABASE"]  # the state cache's key; not a field
     game.events = log.load(get_db(), game.id)
     return game
 
@@ -198,11 +260,18 @@ def record(game_, type_, data, *, pos, seat=None):
     if type_ in (log.UNDO, log.REDO) and seat is not None:
         raise RuleError(N_("That action is not part of this game."))
 
+    checked = {}
+
     def check(events):
-        rules.replay(game_.setup, log.effective(events))
+        checked["state"] = rules.replay(game_.setup, log.effective(events))
+        checked["events"] = events
 
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
                pos=pos, seat=seat, device=device(), check=check)
+    # The write committed, so the log up to here is fixed: its state is known already.
+    key = _state_key(game_, checked["events"])
+    if key is not None:
+        states.put(key, checked["state"])
     return game(game_.night_id, game_.number)
 
 
