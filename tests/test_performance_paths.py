@@ -1,0 +1,258 @@
+"""The fast paths of issue 7, checked by what they do, never by how long they take.
+
+A poll that finds nothing new answers 204 with no body, replays nothing, renders nothing
+and opens no connection; a state is replayed once per log position; static files carry
+their version and are cached a year; text is gzipped when the client asks; a seat page's
+first load and a quiet poll stay small. (Timing lives in bench/bench.py, not here.)
+"""
+
+import gzip
+import re
+
+import pytest
+from flask import template_rendered
+from flask.sessions import SecureCookieSession
+
+from companion import create_app, db, store
+from companion.kraken import rules as kraken_rules
+from tests.conftest import make_night
+
+FIVE = {f"seat{i}": "on" for i in range(5)}
+KB = 1024
+
+
+@pytest.fixture
+def counts(app, monkeypatch):
+    """How many replays, template renders and new database connections happen."""
+    seen = {"replay": 0, "render": 0, "connect": 0}
+    real_replay, real_connect = kraken_rules.replay, db.connect
+
+    def replay(setup, events):
+        seen["replay"] += 1
+        return real_replay(setup, events)
+
+    def connect(path):
+        seen["connect"] += 1
+        return real_connect(path)
+
+    def rendered(sender, template, context, **extra):
+        seen["render"] += 1
+
+    monkeypatch.setattr(kraken_rules, "replay", replay)
+    monkeypatch.setattr(db, "connect", connect)
+    template_rendered.connect(rendered, app)
+    yield seen
+    template_rendered.disconnect(rendered, app)
+
+
+def version_of(response):
+    return int(re.search(r"\?v=(-?\d+)", response.data.decode()).group(1))
+
+
+def wire_bytes(response):
+    """Status line, headers and body, as they go over the wire."""
+    head = f"HTTP/1.1 {response.status}\r\n" + "".join(
+        f"{k}: {v}\r\n" for k, v in response.headers.items()) + "\r\n"
+    return len(head.encode()) + len(response.data)
+
+
+@pytest.fixture
+def table(night):
+    """A Kraken game of five with its host page open and seat 0's phone polling."""
+    url = night.start("kraken", **FIVE)
+    phone = night.phone(0)
+    version = version_of(phone.get("/poll/me?v=-1"))
+    return night, url, phone, version
+
+
+def test_a_phone_poll_with_no_change_is_204_with_an_empty_body(table, counts):
+    night, url, phone, version = table
+    store.states.clear()
+    response = phone.get(f"/poll/me?v={version}")
+    assert response.status_code == 204
+    assert response.data == b""
+    assert counts == {"replay": 0, "render": 0, "connect": 0}
+
+
+def test_a_host_poll_with_no_change_is_204_with_no_replay_render_or_connection(table, counts):
+    night, url, phone, version = table
+    store.states.clear()
+    response = night.host.get(f"{night.url.replace('/n/', '/poll/n/')}?v={version}")
+    assert response.status_code == 204
+    assert response.data == b""
+    assert counts == {"replay": 0, "render": 0, "connect": 0}
+
+
+def test_a_poll_never_touches_the_session(table, monkeypatch):
+    night, url, phone, version = table
+    touched = []
+    for name in ("__getitem__", "get", "__contains__", "setdefault", "__setitem__", "pop"):
+        real = getattr(SecureCookieSession, name)
+
+        def spy(self, *args, _real=real, _name=name, **kwargs):
+            touched.append(_name)
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(SecureCookieSession, name, spy)
+    night.host.get(f"/poll/n/{night.key}?v={version}")
+    phone.get(f"/poll/me?v={version}")
+    phone.get(f"/poll/me?v={version - 1}")
+    assert touched == []
+    night.host.get(url)  # a page does read it (its CSRF token): the spy works
+    assert touched != []
+
+
+@pytest.mark.parametrize("gzip_asked", [False, True])
+def test_a_poll_with_no_change_is_under_one_kilobyte(table, gzip_asked):
+    night, url, phone, version = table
+    headers = {"Accept-Encoding": "gzip"} if gzip_asked else {}
+    response = phone.get(f"/poll/me?v={version}", headers=headers)
+    assert response.status_code == 204
+    assert wire_bytes(response) < KB
+    assert "Set-Cookie" not in response.headers
+
+
+def test_a_poll_after_a_change_says_so_in_under_one_kilobyte(table, counts):
+    night, url, phone, version = table
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+    response = phone.get(f"/poll/me?v={version}")
+    assert response.status_code == 200
+    assert response.headers["HX-Trigger"] == "table-changed"
+    assert version_of(response) == version + 1
+    assert wire_bytes(response) < KB
+
+
+def test_a_state_is_replayed_once_per_log_position(table, counts):
+    night, url, phone, version = table
+    store.states.clear()
+    for _ in range(3):
+        assert night.host.get(f"{url}/live").status_code == 200
+        assert phone.get("/me/live").status_code == 200
+    assert counts["replay"] == 1
+
+
+def test_a_write_replays_once_and_its_fresh_view_reuses_that_state(table, counts):
+    night, url, phone, version = table
+    pos = night.pos(url)
+    before = counts["replay"]
+    response = night.host.post(f"{url}/kraken/marker", data={"seat": 2, "pos": pos},
+                               headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert f'name="pos" value="{pos + 1}"' in response.data.decode()
+    assert counts["replay"] - before == 1
+    assert phone.get("/me/live").status_code == 200
+    assert counts["replay"] - before == 1
+
+
+def test_a_cached_state_is_a_copy_nobody_can_spoil(app, table):
+    night, url, phone, version = table
+    number = int(url.rsplit("/", 1)[1])
+    with app.test_request_context():
+        row = store.night_by_key(night.key)
+        first = store.game(row["id"], number).state
+        first["players"].append(99)
+        first["spoiled"] = True
+        again = store.game(row["id"], number).state
+    assert 99 not in again["players"]
+    assert "spoiled" not in again
+
+
+def test_another_worker_sees_a_write_made_elsewhere(app, table):
+    """Two app instances on one file (two workers): the cache never hides a new event."""
+    night, url, phone, version = table
+    other = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"],
+                        "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+    number = int(url.rsplit("/", 1)[1])
+    with other.test_request_context():
+        row = store.night_by_key(night.key)
+        assert store.game(row["id"], number).state["marker"] is None
+    night.host.post(f"{url}/kraken/marker", data={"seat": 3, "pos": night.pos(url)})
+    with other.test_request_context():
+        assert store.game(row["id"], number).state["marker"] == 3
+
+
+def test_two_databases_never_share_a_cached_state(tmp_path):
+    """The same game id in two files: each gets its own state."""
+    markers = []
+    for name, seat in (("a", 1), ("b", 2)):
+        app = create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{name}.sqlite"),
+                          "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False})
+        night = make_night(app)
+        url = night.start("kraken", **FIVE)
+        night.host.post(f"{url}/kraken/marker", data={"seat": seat, "pos": night.pos(url)})
+        with app.test_request_context():
+            markers.append(store.game(store.night_by_key(night.key)["id"], 1).state["marker"])
+    assert markers == [1, 2]
+
+
+def test_the_cache_is_bounded(app):
+    cache = store.StateCache(size=3)
+    for i in range(10):
+        cache.put(("db", i), {"i": i})
+    assert cache.get(("db", 0)) is None
+    assert cache.get(("db", 9)) == {"i": 9}
+    assert len(cache._items) == 3
+
+
+def static_urls(html):
+    return [u.replace("&amp;", "&") for u in re.findall(r'(?:href|src)="(/static/[^"]+)"', html)]
+
+
+def test_static_urls_carry_a_version_and_are_cached_a_year(table):
+    night, url, phone, version = table
+    urls = static_urls(phone.get("/me").data.decode())
+    assert len(urls) >= 4
+    for static in urls:
+        assert re.search(r"\?v=[0-9a-f]{10}$", static), static
+        response = phone.get(static)
+        assert response.status_code == 200
+        assert "max-age=31536000" in response.headers["Cache-Control"]
+        assert "immutable" in response.headers["Cache-Control"]
+        response.close()
+
+
+def test_a_seat_page_first_load_is_under_150_kilobytes(table):
+    night, url, phone, version = table
+    asked = {"Accept-Encoding": "gzip, deflate, br"}
+    page = phone.get("/me", headers=asked)
+    total = wire_bytes(page)
+    for static in static_urls(gzip.decompress(page.data).decode()):
+        response = phone.get(static, headers=asked)
+        total += wire_bytes(response)
+        response.close()
+    assert total < 150 * KB
+
+
+def test_html_is_gzipped_when_asked_and_only_then(table):
+    night, url, phone, version = table
+    plain = night.host.get(url)
+    zipped = night.host.get(url, headers={"Accept-Encoding": "gzip, deflate"})
+    assert "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped.headers["Vary"]
+    assert len(zipped.data) < len(plain.data) / 2
+    # The same page apart from the CSRF token, which is signed afresh.
+    strip = re.compile(rb'value="[^"]*\.[^"]*"|"X-CSRFToken": "[^"]*"')
+    assert strip.sub(b"", gzip.decompress(zipped.data)) == strip.sub(b"", plain.data)
+
+
+def test_static_files_are_gzipped_once_and_the_same_bytes(table):
+    night, url, phone, version = table
+    css = next(u for u in static_urls(phone.get("/me").data.decode()) if "pico" in u)
+    plain = phone.get(css)
+    zipped = [phone.get(css, headers={"Accept-Encoding": "gzip"}) for _ in range(2)]
+    assert zipped[0].headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped[0].data) == plain.data
+    assert zipped[0].data == zipped[1].data
+    assert zipped[0].headers["ETag"] != plain.headers["ETag"]
+    for response in (plain, *zipped):
+        response.close()
+
+
+def test_small_bodies_are_not_gzipped(table):
+    night, url, phone, version = table
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+    response = phone.get(f"/poll/me?v={version}", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert len(response.data) < KB
+    assert "Content-Encoding" not in response.headers
