@@ -20,6 +20,7 @@ from flask import (
 from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
 
 from companion import LANGUAGES
@@ -151,7 +152,19 @@ def _translations():
     return translations
 
 
+class SqliteInt(IntegerConverter):
+    """An ``<int:…>`` URL segment SQLite can hold: a bigger number is a plain 404.
+
+    (Werkzeug's own accepts any length; SQLite raises OverflowError past 2**63 - 1,
+    which was a 500 for a URL such as /n/<key>/g/99999999999999999999.)
+    """
+
+    def __init__(self, map, fixed_digits=0, min=None, max=2**63 - 1, signed=False):
+        super().__init__(map, fixed_digits, min, max, signed)
+
+
 def init_app(app):
+    app.url_map.converters["int"] = SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
     # The same callables flask-babel installs, minus a locale lookup per string: a page
     # has a hundred strings, and the lookups were a fifth of its render time.
