@@ -130,6 +130,27 @@ def state_of(database, key, number):
     return rules.replay(setup, log.effective(events)), len(rows)
 
 
+def legal_in(database, key, number):
+    """legal(type, data): would the rules accept this host event at the end of the log?"""
+    from companion import log
+    from companion.errors import RuleError
+
+    kind, setup, rows = read_game(database, key, number)
+    events = [{"type": r["type"], "data": json.loads(r["data"]), "seat": r["seat"]}
+              for r in rows]
+    rules = import_module(f"companion.{kind}.rules")
+
+    def legal(type_, data):
+        try:
+            rules.replay(setup, log.effective(events + [{"type": type_, "data": data,
+                                                          "seat": None}]))
+        except RuleError:
+            return False
+        return True
+
+    return legal
+
+
 def assert_log_sound(database, key, number):
     """Every row parses, the positions run 1..n with no gap, and the log replays."""
     _, _, rows = read_game(database, key, number)
@@ -177,18 +198,34 @@ def skullking_next(state, pos):
     return "skullking/result", form
 
 
+def crazytime_next(state, pos, legal):
+    """Penalties round the table; when a match is over, a new law and the next match."""
+    if state["finished"]:
+        return None
+    players = [p for p in state["players"] if p not in state["out_of_room"]]
+    candidates = [("crazytime/penalty", "penalty", {"seat": players[pos % len(players)]}),
+                  ("crazytime/law", "law", {"name": f"Law {pos}", "when": "7", "what": "12"}),
+                  ("crazytime/next", "next_match", {})]
+    for path, type_, data in candidates:
+        if legal(type_, data):
+            return path, {**data, "pos": pos}
+    raise AssertionError("no legal Crazy Time action")
+
+
 FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}
 
-# kind -> (start form, next action). Crazy Time joins here once its host routes are in.
+# kind -> (start form, next action for a state). A kind joins every drill by adding a line.
 SCRIPTS = {
     "kraken": (FOUR, kraken_next),
     "skullking": ({**FOUR, "way": "custom", "rounds": "3,3,3,3,3,3,3,3"}, skullking_next),
+    "crazytime": (FOUR, crazytime_next),
 }
 
 
 # the event type each scripted action records
 TYPES = {"kraken/marker": "marker", "kraken/reveal": "reveal", "skullking/bid": "bid",
-         "skullking/reveal": "reveal_bids", "skullking/result": "result", "undo": "undo"}
+         "skullking/reveal": "reveal_bids", "skullking/result": "result", "undo": "undo",
+         "crazytime/penalty": "penalty", "crazytime/law": "law", "crazytime/next": "next_match"}
 
 
 def step(host, database, key, number, kind, *, endless=False):
@@ -198,7 +235,11 @@ def step(host, database, key, number, kind, *, endless=False):
     over. ``endless``: a finished game takes an undo instead, so a drill never runs out.
     """
     state, pos = state_of(database, key, number)
-    action = SCRIPTS[kind][1](state, pos)
+    script = SCRIPTS[kind][1]
+    if kind == "crazytime":
+        action = script(state, pos, legal_in(database, key, number))
+    else:
+        action = script(state, pos)
     if action is None:
         if not endless:
             return None
