@@ -3,7 +3,7 @@
 import secrets
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
@@ -21,7 +21,7 @@ def select_locale():
     chosen = request.cookies.get("lang")
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "ko"
+    return request.accept_languages.best_match(LANGUAGES) or current_app.config["LANGUAGE"]
 
 
 def _secret_key(instance):
@@ -46,6 +46,7 @@ def create_app(test_config=None):
         PUBLIC_URL=None,
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         BABEL_DEFAULT_LOCALE="ko",
+        LANGUAGE="ko",  # for a browser that names neither Korean nor English
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,

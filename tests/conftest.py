@@ -16,6 +16,7 @@ def app(tmp_path):
     app = create_app({
         "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
+        "LANGUAGE": "en",  # test clients send no Accept-Language: read the English text
     })
     yield app
 

@@ -273,8 +273,11 @@ def test_the_language_follows_the_browser(client):
     assert 'lang="ko"' in client.get("/", headers={"Accept-Language": "ko-KR"}).data.decode()
 
 
-def test_korean_is_the_default(client):
-    assert 'lang="ko"' in client.get("/").data.decode()
+def test_korean_is_the_default(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "k.sqlite"), "SECRET_KEY": "k"})
+    html = app.test_client().get("/").data.decode()
+    assert 'lang="ko"' in html
+    assert "게임의 밤" in html
 
 
 def test_the_language_can_be_switched_and_is_remembered(client):
