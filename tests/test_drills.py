@@ -82,17 +82,24 @@ class Device:
         return self.request("POST", path, data=data or {}, headers=headers, **kw)
 
 
-def create_night(base, names=NAMES):
-    """The host's tablet makes a night; returns (host device, night key, seat tokens)."""
+def create_night(base, names=NAMES, database=None):
+    """The host's tablet makes a night; returns (host device, night key, seat tokens).
+
+    The seat tokens are only in the QR codes, so they are read from ``database`` if given.
+    """
     host = Device(base)
     host.get("/")
     status, head, _ = host.post("/nights", {"name": names})
     assert status == 303, status
     key = head["Location"].rstrip("/").rsplit("/", 1)[1]
-    status, _, html = host.get(f"/n/{key}/sheet")
-    assert status == 200
-    tokens = re.findall(r"/s/([A-Za-z0-9_-]{32,64})", html)
-    return host, key, list(dict.fromkeys(tokens))
+    tokens = []
+    if database is not None:
+        conn = sqlite3.connect(database)
+        tokens = [r[0] for r in conn.execute(
+            "select s.token from seats s join nights n on n.id = s.night_id "
+            "where n.key = ? order by s.position", [key])]
+        conn.close()
+    return host, key, tokens
 
 
 def start_game(host, key, kind, form):
