@@ -1,0 +1,115 @@
+"""Back/forward cache and history (issue 8): after a Kraken role is hidden again, Back and
+Forward never show it without a new hold, and a passed tablet leaves no role behind."""
+
+import re
+
+import pytest
+
+from companion import store
+from tests.browsing import create_night, phone, seat_link
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Mina", "Jo", "Sun", "Ann"]
+WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}
+
+
+def roles_in(html):
+    return re.findall(r">\s*(Explorer|Skeleton)\s*<", html)
+
+
+def start_kraken(browser, live_server):
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, live_server.url, NAMES)
+    link = seat_link(host, 0)
+    host.goto(night_url + "/new/kraken")
+    host.locator("form.kraken-new button[type=submit]").click()
+    host.wait_for_url("**/g/1")
+    key = night_url.split("/n/")[1].split("/")[0]
+    with live_server.app.test_request_context():
+        roles = store.current_game(store.night_by_key(key)["id"]).setup["roles"]
+    return host, night_url, link, roles
+
+
+def hold_and_release(page):
+    button = page.locator("[data-hold=role-secret]")
+    button.wait_for(timeout=5000)
+    button.hover()
+    page.mouse.down()
+    assert page.locator("#role-secret").is_visible()
+    page.mouse.up()
+    assert page.locator("#role-secret").is_hidden()
+
+
+def assert_hidden(page):
+    secret = page.locator("#role-secret")
+    secret.wait_for(state="attached", timeout=5000)
+    assert secret.is_hidden()
+    assert page.locator("[data-hold=role-secret]").get_attribute("aria-pressed") == "false"
+
+
+def test_back_and_forward_never_show_a_hidden_role(browser, live_server):
+    host, night_url, link, roles = start_kraken(browser, live_server)
+    page = phone(browser, link, locale="en-US")
+    page.wait_for_url("**/me")
+    hold_and_release(page)
+    for _ in range(3):
+        page.goto(live_server.url + "/rules/kraken")
+        page.go_back()
+        page.wait_for_url("**/me")
+        assert_hidden(page)
+        page.go_forward()
+        page.wait_for_url("**/rules/kraken")
+        assert page.locator("#role-secret").count() == 0
+        page.go_back()
+        assert_hidden(page)
+    # a hold still works afterwards, and shows this phone's role
+    hold_and_release(page)
+    assert roles_in(page.content()) == [WORDS[roles["0"]]]
+
+
+def test_leaving_while_holding_does_not_bring_the_role_back(browser, live_server):
+    host, night_url, link, roles = start_kraken(browser, live_server)
+    page = phone(browser, link, locale="en-US")
+    page.wait_for_url("**/me")
+    button = page.locator("[data-hold=role-secret]")
+    button.hover()
+    page.mouse.down()
+    assert page.locator("#role-secret").is_visible()
+    page.goto(live_server.url + "/rules/kraken")  # navigates away mid-hold
+    page.mouse.up()
+    page.go_back()
+    page.wait_for_url("**/me")
+    assert_hidden(page)
+    page.reload()
+    assert_hidden(page)
+
+
+def test_a_hidden_tab_hides_the_role(browser, live_server):
+    host, night_url, link, roles = start_kraken(browser, live_server)
+    page = phone(browser, link, locale="en-US")
+    page.wait_for_url("**/me")
+    page.locator("[data-hold=role-secret]").hover()
+    page.mouse.down()
+    assert page.locator("#role-secret").is_visible()
+    page.evaluate("""() => {
+        Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    assert page.locator("#role-secret").is_hidden()
+
+
+def test_the_host_cannot_go_back_to_a_passed_seats_role(browser, live_server):
+    host, night_url, link, roles = start_kraken(browser, live_server)
+    host.goto(night_url)
+    host.locator("form[action$='/pass/1'] button").first.click()
+    host.locator("[data-pass-open]").click()
+    hold_and_release(host)
+    host.locator("a[data-replace]").click()
+    host.wait_for_url(night_url)
+    assert roles_in(host.content()) == []
+    host.go_back()
+    host.wait_for_load_state()
+    # whatever Back lands on, no role is on screen and none is in the page
+    assert roles_in(host.content()) == []
+    assert host.locator("#role-secret").count() == 0
