@@ -286,7 +286,8 @@ def test_without_the_csrf_token_every_post_is_refused_and_changes_nothing(tmp_pa
                 .replace("<kind>", "kraken"))
         for form in ({}, {"csrf_token": "forged"}, {"csrf_token": token[:-2]}):
             before = dump(app)
-            response = host.post(path, data={**form, "seat": "0", "pos": "0"})
+            response = host.post(path, data={**form, "seat": "0", "pos": "0"},
+                                 headers={"Accept-Language": "en"})
             assert response.status_code == 400, (path, response.status_code)
             assert "Reload it and try again" in response.data.decode()
             check(world, response, before)
