@@ -4,9 +4,9 @@ It starts the real server on loopback (``companion serve`` under waitress, and g
 with several workers for the café setup), creates tables through the app's own HTTP
 routes (a host makes a night of 8 players, 8 phones claim their seats through the
 ``/s/<token>`` links, the host starts No Touch Kraken through the real form with its CSRF
-token), then every device polls the way the pages poll (``/poll/me?v=N`` or
-``/poll/n/<key>?v=N`` every 2 s; on a change it fetches its ``#live`` fragment with
-``HX-Request``) while each host records a Kraken action every few seconds through the
+token), then every device polls the way the pages poll (its live region's own URL,
+``/me/live?v=N`` or ``/n/<key>/g/<n>/live?v=N``, every 2 s: 204 when nothing changed,
+else the fresh fragment in the same answer) while each host records a Kraken action every few seconds through the
 real forms (the ``pos`` and the choices read from its own page).
 
 Reported, in one run: throughput and p50/p95/p99 latency and errors of polls, writes,
@@ -270,25 +270,35 @@ class Table:
         return None
 
 
-async def device_loop(run, device, poll_path, live_path, version, on_change=None,
-                      table=None):
-    """Poll every 2 s like htmx's `every 2s`; on a change, fetch the live fragment."""
+async def device_loop(run, device, live_path, version, on_change=None, table=None):
+    """Poll like htmx's `every 2s` on the page's live region: GET <live>?v=<shown>.
+
+    Nothing new: 204, counted as a "poll". A change: the fresh fragment in the same
+    answer, counted as "live" (one request either way, as in the real pages).
+    """
     await asyncio.sleep(random.uniform(0, POLL_SECONDS))
     next_at = time.perf_counter()
     seen_upto = len(table.write_done) if table else 0
     while not run.stop:
         next_at += POLL_SECONDS
-        sent = time.perf_counter()
         visible = len(table.write_done) if table else 0
-        result = await timed(run, "poll", device, "GET", f"{poll_path}?v={version}")
+        path = live_path() if callable(live_path) else live_path
+        start = time.perf_counter()
+        try:
+            result = await device.request("GET", f"{path}?v={version}",
+                                          headers={"HX-Request": "true"})
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, HTTPError) as error:
+            run.record("poll", (time.perf_counter() - start) * 1000, error=type(error).__name__)
+            result = None
+        else:
+            kind = "live" if result[0] == 200 else "poll"
+            run.record(kind, (time.perf_counter() - start) * 1000, status=result[0])
         if result is not None and result[0] == 200:
             match = POLL_V.search(result[2])
             if match:
                 version = int(match.group(2))
-            live = await timed(run, "live", device, "GET", live_path() if callable(live_path)
-                               else live_path, headers={"HX-Request": "true"})
-            if live is not None and on_change is not None:
-                on_change(live)
+            if on_change is not None:
+                on_change(result)
             if table is not None and visible > seen_upto:
                 # Every write answered before this poll was sent is now on this screen.
                 if run.measuring:
@@ -297,7 +307,6 @@ async def device_loop(run, device, poll_path, live_path, version, on_change=None
         elif result is not None and result[0] == 204 and run.measuring \
                 and len(run.no_change_bytes) < 1000:
             run.no_change_bytes.append(result[3])
-        del sent
         await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
 
@@ -535,11 +544,11 @@ async def load_level(port, tables, args, warmup, seconds):
     tasks = []
     for table in tables:
         tasks.append(asyncio.create_task(device_loop(
-            run, table.host_poller, f"/poll/n/{table.key}", lambda t=table: f"{t.game_url}/live",
+            run, table.host_poller, lambda t=table: f"{t.game_url}/live",
             version=-1, on_change=lambda r, t=table: setattr(t, "html", r[2]), table=None)))
         for phone in table.phones:
             tasks.append(asyncio.create_task(device_loop(
-                run, phone, "/poll/me", "/me/live", version=-1, table=table)))
+                run, phone, "/me/live", version=-1, table=table)))
         tasks.append(asyncio.create_task(host_writer(run, table, args.write_every,
                                                      args.page_every, rng)))
     await asyncio.sleep(warmup)
@@ -623,10 +632,10 @@ async def bench_server(kind, args, report):
         result["first_load_bytes"] = await first_load(server.port, tables[0])
         # Saturation: the no-change poll of one phone, as fast as it comes (nothing else).
         phone = tables[0].phones[1]
-        version = int(POLL_V.search((await phone.request("GET", "/poll/me?v=-9"))[2]).group(2))
+        version = int(POLL_V.search((await phone.request("GET", "/me/live?v=-9"))[2]).group(2))
         cookie = f"device={phone.cookies['device']}"
         result["saturation_poll"] = saturate(
-            f"http://127.0.0.1:{server.port}/poll/me?v={version}", args.saturate_seconds,
+            f"http://127.0.0.1:{server.port}/me/live?v={version}", args.saturate_seconds,
             args.saturate_connections, cookie)
         print("saturation poll:", result["saturation_poll"], flush=True)
         if args.soak:

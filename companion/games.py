@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from companion import log, store
 from companion.errors import RuleError
-from companion.web import is_htmx
+from companion.web import is_htmx, unchanged
 
 bp = Blueprint("games", __name__)
 
@@ -100,12 +100,13 @@ def act(night, game, type_, data):
     try:
         game = store.record(game, type_, data, pos=pos)
     except log.Stale:
+        night = store.night(night["id"])
         fresh = store.game(night["id"], game.number)
         return respond(night, fresh, error=_("The table moved on: here is the latest. "
                                              "Check it and try again."), status=409)
     except RuleError as error:
         return respond(night, game, error=message(error), status=422)
-    return respond(night, game)
+    return respond(store.night(night["id"]), game)  # the version this write made
 
 
 def seat_act(seat, game, type_, data):
@@ -127,6 +128,8 @@ def page(key, number):
 
 @bp.get("/n/<key>/g/<int:number>/live")
 def live(key, number):
+    if unchanged(store.host_version(key)):
+        return "", 204
     night, game = hosted_game(key, number)
     return render_template("games/_live.html", **host_context(night, game))
 

@@ -2,7 +2,8 @@
 
 The host device creates a night and shows one QR per seat. The first phone that opens a
 seat's link claims it (the device cookie); the seat page is then that phone's for the
-whole night and follows the table by polling a version number.
+whole night: its live region polls its own URL with the version it shows, and is
+re-rendered only when the night's version has moved on.
 """
 
 from flask import (
@@ -21,7 +22,7 @@ from companion import qr, store
 from companion.db import get_db, now, write
 from companion.games import TITLES
 from companion.log import bump
-from companion.web import device, is_htmx, new_token
+from companion.web import device, is_htmx, new_token, unchanged
 
 bp = Blueprint("nights", __name__)
 
@@ -94,6 +95,8 @@ def night(key):
 
 @bp.get("/n/<key>/live")
 def night_live(key):
+    if unchanged(store.host_version(key)):
+        return "", 204
     night = store.hosted_night(key)
     return render_template("nights/_night.html", **night_context(night))
 
@@ -202,13 +205,14 @@ def claim(token):
 
 
 def seat_context(seat, game=None):
+    night = store.night(seat["night_id"])  # its version first: never newer than the state
     game = game if game is not None else store.current_game(seat["night_id"])
     return {
         "seat": seat, "me": seat["position"], "names": store.names(seat["night_id"]),
         "game": game, "state": game.state if game else None,
         "setup": game.setup if game else None,
         "title": TITLES[game.kind] if game else None,
-        "night": store.night(seat["night_id"]),
+        "night": night,
     }
 
 
@@ -228,6 +232,8 @@ def me():
 
 @bp.get("/me/live")
 def me_live():
+    if unchanged(store.seat_version()):
+        return "", 204
     seat = store.my_seat()
     if seat is None:
         return render_template("nights/_no_seat.html")
@@ -244,39 +250,6 @@ def seen():
     if seat["position"] not in store.noted(game.id, "seen"):
         store.note(seat["night_id"], game.id, seat["position"], "seen")
     return "", 204
-
-
-# --- polling: one cheap number per request ------------------------------------------
-
-def _poll(version, url):
-    try:
-        seen_version = int(request.args.get("v", ""))
-    except ValueError:
-        seen_version = None
-    if seen_version == version:
-        return "", 204
-    response = Response(render_template("_poll.html", poll_url=url, version=version))
-    response.headers["HX-Trigger"] = "table-changed"
-    return response
-
-
-@bp.get("/poll/n/<key>")
-def poll_night(key):
-    row = next(get_db().query(
-        "select n.version from nights n join hosts h on h.night_id = n.id "
-        "where n.key = ? and h.device = ?", [key, device()]), None)
-    if row is None:
-        abort(404)
-    return _poll(row["version"], url_for("nights.poll_night", key=key))
-
-
-@bp.get("/poll/me")
-def poll_me():
-    row = next(get_db().query(
-        "select n.version, s.id from seats s join nights n on n.id = s.night_id "
-        "where s.device = ? order by s.claimed_at desc, s.id desc limit 1", [device()]), None)
-    version = row["version"] if row else -1
-    return _poll(version, url_for("nights.poll_me"))
 
 
 @bp.get("/rules/<kind>")

@@ -17,7 +17,7 @@ from companion import db as database
 from companion import stats, store
 from companion.db import get_db, now, write
 from companion.games import TITLES
-from companion.web import device, new_token
+from companion.web import device, new_token, unchanged
 
 bp = Blueprint("tally", __name__)
 
@@ -95,12 +95,13 @@ def tally_context(night):
 def tally(key):
     night = store.hosted_night(key)
     return render_template("tally/tally.html", live_url=url_for("tally.tally_live", key=key),
-                           poll_url=url_for("nights.poll_night", key=key), phone=False,
-                           **tally_context(night))
+                           phone=False, **tally_context(night))
 
 
 @bp.get("/n/<key>/tally/live")
 def tally_live(key):
+    if unchanged(store.host_version(key)):
+        return "", 204
     night = store.hosted_night(key)
     return render_template("tally/_live.html", live_url=url_for("tally.tally_live", key=key),
                            phone=False, **tally_context(night))
@@ -114,12 +115,13 @@ def my_tally():
         return render_template("nights/no_seat.html")
     night = store.night(seat["night_id"])
     return render_template("tally/tally.html", live_url=url_for("tally.my_tally_live"),
-                           poll_url=url_for("nights.poll_me"), phone=True, me=seat["position"],
-                           **tally_context(night))
+                           phone=True, me=seat["position"], **tally_context(night))
 
 
 @bp.get("/me/tally/live")
 def my_tally_live():
+    if unchanged(store.seat_version()):
+        return "", 204
     seat = store.my_seat()
     if seat is None:
         abort(404)

@@ -56,6 +56,15 @@ def is_htmx():
     return request.headers.get("HX-Request") == "true"
 
 
+def unchanged(version):
+    """True when the screen asking already shows this version of its night.
+
+    Every live region polls its own URL with ``?v=<the version it shows>``; when nothing
+    changed the answer is an empty 204 (htmx swaps nothing), before any replay or render.
+    """
+    return request.args.get("v") == str(version)
+
+
 def safe_next(target):
     """A local path to go back to, never another site (and never a seat link)."""
     if not target or not target.startswith("/") or target.startswith("//"):

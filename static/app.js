@@ -52,8 +52,8 @@
   document.addEventListener("visibilitychange", function () {
     hideAll();
     if (document.visibilityState === "visible" && window.htmx) {
-      var poll = document.getElementById("poll");
-      if (poll) { window.htmx.trigger(poll, "poll-now"); }
+      var live = document.getElementById("live");
+      if (live) { window.htmx.trigger(live, "poll-now"); }
     }
   });
   window.addEventListener("pageshow", hideAll);

@@ -523,7 +523,7 @@ def test_three_workers_answer_every_poll_with_the_same_version(tmp_path):
             conn.close()
             # many fresh connections land on different workers: all agree
             for _ in range(12):
-                assert host.get(f"/poll/n/{key}?v={version}")[0] == 204
+                assert host.get(f"/n/{key}/live?v={version}")[0] == 204
     finally:
         server.stop()
 

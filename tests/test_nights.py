@@ -148,29 +148,36 @@ def test_a_phone_without_a_seat_is_asked_to_scan(client):
     assert "Scan your seat" in response.data.decode()
 
 
+def version_shown(html):
+    return int(re.search(r'hx-get="[^"]*/live\?v=(-?\d+)"', html).group(1))
+
+
+def test_a_live_region_polls_its_own_url_with_the_version_it_shows(night):
+    html = night.phone(0).get("/me").data.decode()
+    assert re.search(r'id="live" hx-get="/me/live\?v=\d+" hx-trigger="every 2s, poll-now"', html)
+
+
 def test_polling_answers_204_until_something_changes(night):
     phone = night.phone(0)
-    html = phone.get("/me").data.decode()
-    version = int(re.search(r'/poll/me\?v=(-?\d+)', html).group(1))
-    assert phone.get(f"/poll/me?v={version}").status_code == 204
+    version = version_shown(phone.get("/me").data.decode())
+    assert phone.get(f"/me/live?v={version}").status_code == 204
     night.phone(1)  # another seat is claimed: the table changed
-    response = phone.get(f"/poll/me?v={version}")
+    response = phone.get(f"/me/live?v={version}")
     assert response.status_code == 200
-    assert response.headers["HX-Trigger"] == "table-changed"
-    assert f"v={version + 1}" in response.data.decode()
+    assert version_shown(response.data.decode()) == version + 1
 
 
-def test_a_poll_with_no_change_is_tiny(night):
+def test_a_poll_with_no_change_is_empty(night):
     phone = night.phone(0)
-    html = phone.get("/me").data.decode()
-    version = re.search(r'/poll/me\?v=(-?\d+)', html).group(1)
-    response = phone.get(f"/poll/me?v={version}")
-    assert len(response.data) == 0
+    version = version_shown(phone.get("/me").data.decode())
+    assert phone.get(f"/me/live?v={version}").data == b""
 
 
 def test_the_host_poll_is_for_host_devices_only(night, app):
-    assert night.host.get(f"/poll/n/{night.key}?v=0").status_code in (200, 204)
-    assert app.test_client().get(f"/poll/n/{night.key}?v=0").status_code == 404
+    version = version_shown(night.host.get(night.url).data.decode())
+    assert night.host.get(f"{night.url}/live?v={version}").status_code == 204
+    assert app.test_client().get(f"{night.url}/live?v={version}").status_code == 404
+    assert app.test_client().get(f"{night.url}/live?v=0").status_code == 404
 
 
 def test_a_one_time_host_code_makes_another_device_a_host(night, app):

@@ -61,14 +61,14 @@ def table(night):
     """A Kraken game of five with its host page open and seat 0's phone polling."""
     url = night.start("kraken", **FIVE)
     phone = night.phone(0)
-    version = version_of(phone.get("/poll/me?v=-1"))
+    version = version_of(phone.get("/me/live?v=-1"))
     return night, url, phone, version
 
 
 def test_a_phone_poll_with_no_change_is_204_with_an_empty_body(table, counts):
     night, url, phone, version = table
     store.states.clear()
-    response = phone.get(f"/poll/me?v={version}")
+    response = phone.get(f"/me/live?v={version}")
     assert response.status_code == 204
     assert response.data == b""
     assert counts == {"replay": 0, "render": 0, "connect": 0}
@@ -77,7 +77,7 @@ def test_a_phone_poll_with_no_change_is_204_with_an_empty_body(table, counts):
 def test_a_host_poll_with_no_change_is_204_with_no_replay_render_or_connection(table, counts):
     night, url, phone, version = table
     store.states.clear()
-    response = night.host.get(f"{night.url.replace('/n/', '/poll/n/')}?v={version}")
+    response = night.host.get(f"{url}/live?v={version}")
     assert response.status_code == 204
     assert response.data == b""
     assert counts == {"replay": 0, "render": 0, "connect": 0}
@@ -94,9 +94,8 @@ def test_a_poll_never_touches_the_session(table, monkeypatch):
             return _real(self, *args, **kwargs)
 
         monkeypatch.setattr(SecureCookieSession, name, spy)
-    night.host.get(f"/poll/n/{night.key}?v={version}")
-    phone.get(f"/poll/me?v={version}")
-    phone.get(f"/poll/me?v={version - 1}")
+    night.host.get(f"{url}/live?v={version}")
+    phone.get(f"/me/live?v={version}")
     assert touched == []
     night.host.get(url)  # a page does read it (its CSRF token): the spy works
     assert touched != []
@@ -106,20 +105,19 @@ def test_a_poll_never_touches_the_session(table, monkeypatch):
 def test_a_poll_with_no_change_is_under_one_kilobyte(table, gzip_asked):
     night, url, phone, version = table
     headers = {"Accept-Encoding": "gzip"} if gzip_asked else {}
-    response = phone.get(f"/poll/me?v={version}", headers=headers)
+    response = phone.get(f"/me/live?v={version}", headers=headers)
     assert response.status_code == 204
     assert wire_bytes(response) < KB
     assert "Set-Cookie" not in response.headers
 
 
-def test_a_poll_after_a_change_says_so_in_under_one_kilobyte(table, counts):
+def test_a_poll_after_a_change_brings_the_fresh_fragment_in_the_same_request(table, counts):
     night, url, phone, version = table
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
-    response = phone.get(f"/poll/me?v={version}")
+    response = phone.get(f"/me/live?v={version}")
     assert response.status_code == 200
-    assert response.headers["HX-Trigger"] == "table-changed"
     assert version_of(response) == version + 1
-    assert wire_bytes(response) < KB
+    assert 'id="live"' in response.data.decode()
 
 
 def test_a_state_is_replayed_once_per_log_position(table, counts):
@@ -251,8 +249,8 @@ def test_static_files_are_gzipped_once_and_the_same_bytes(table):
 
 def test_small_bodies_are_not_gzipped(table):
     night, url, phone, version = table
-    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
-    response = phone.get(f"/poll/me?v={version}", headers={"Accept-Encoding": "gzip"})
+    stranger = night.app.test_client()  # no seat: the short "scan your code" fragment
+    response = stranger.get("/me/live?v=0", headers={"Accept-Encoding": "gzip"})
     assert response.status_code == 200
     assert len(response.data) < KB
     assert "Content-Encoding" not in response.headers
