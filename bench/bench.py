@@ -452,7 +452,8 @@ def companion_server(kind, database, args):
            "PYTHONPATH": str(ROOT)}
     if kind == "waitress":
         argv = [PY, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
-                "--public-url", f"http://127.0.0.1:{port}", "--quiet"]
+                "--public-url", f"http://127.0.0.1:{port}", "--quiet",
+                "--threads", str(args.waitress_threads)]
     else:
         env["COMPANION_PUBLIC_URL"] = f"http://127.0.0.1:{port}"
         argv = gunicorn_argv("companion:create_app()", port, args)
@@ -712,6 +713,8 @@ def parse_args(argv=None):
                    help="seconds between two full page loads of one host")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     p.add_argument("--threads", type=int, default=8, help="gunicorn threads per worker")
+    p.add_argument("--waitress-threads", type=int, default=4,
+                   help="threads of `companion serve` (waitress)")
     p.add_argument("--saturate-seconds", type=int, default=10)
     p.add_argument("--saturate-connections", type=int, default=16)
     p.add_argument("--soak", type=float, default=0,
