@@ -6,8 +6,8 @@ routes (a host makes a night of 8 players, 8 phones claim their seats through th
 ``/s/<token>`` links, the host starts No Touch Kraken through the real form with its CSRF
 token), then every device polls the way the pages poll (its live region's own URL,
 ``/me/live?v=N`` or ``/n/<key>/g/<n>/live?v=N``, every 2 s: 204 when nothing changed,
-else the fresh fragment in the same answer) while each host records a Kraken action every few seconds through the
-real forms (the ``pos`` and the choices read from its own page).
+else the fresh fragment in the same answer) while each host records a Kraken action
+every few seconds through the real forms (the ``pos`` and the choices read from its own page).
 
 Reported, in one run: throughput and p50/p95/p99 latency and errors of polls, writes,
 fragments and full host pages at each table count; the floor (bench/floor.py, a bare
