@@ -237,6 +237,13 @@ def games(night_id):
     )]
 
 
+def latest_number(night_id):
+    """The number of the night's latest game (0 before the first)."""
+    return next(get_db().query(
+        "select coalesce(max(number), 0) as n from games where night_id = ?", [night_id]
+    ))["n"]
+
+
 def current_game(night_id):
     """The night's latest game: the one the phones show."""
     return _game(next(get_db().query(

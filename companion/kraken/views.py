@@ -159,12 +159,12 @@ def series_of(game):
 @bp.app_template_global()
 def kraken_view(game):
     """What the Kraken templates show beside the state: labels, series, the next game."""
-    latest = store.current_game(game.night_id)
+    latest = store.latest_number(game.night_id)
     series = series_of(game)
     return {
         "series": series,
-        "later": latest if latest is not None and latest.number > game.number else None,
-        "can_next": game.finished and (latest is None or latest.number == game.number)
+        "later": latest if latest > game.number else None,
+        "can_next": game.finished and latest == game.number
                     and not (series is not None and series["over"]),
         "roles": rules.ROLE_LABELS,
         "teams": rules.TEAM_LABELS,
