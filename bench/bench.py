@@ -711,8 +711,8 @@ def parse_args(argv=None):
                    help="seconds between two actions of one host (jittered ±30%%)")
     p.add_argument("--page-every", type=float, default=15.0,
                    help="seconds between two full page loads of one host")
-    p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    p.add_argument("--threads", type=int, default=8, help="gunicorn threads per worker")
+    p.add_argument("--workers", type=int, default=5, help="gunicorn workers")
+    p.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
     p.add_argument("--waitress-threads", type=int, default=4,
                    help="threads of `companion serve` (waitress)")
     p.add_argument("--saturate-seconds", type=int, default=10)
