@@ -101,12 +101,18 @@ def night_live(key):
     return render_template("nights/_night.html", **night_context(night))
 
 
-@bp.get("/n/<key>/qr/<int:position>.svg")
-def seat_qr(key, position):
+def hosted_seat(key, position):
+    """The host's night and one of its seats; anyone else, or no such seat: a plain 404."""
     night = store.hosted_night(key)
     seat = next((s for s in store.seats(night["id"]) if s["position"] == position), None)
     if seat is None:
         abort(404)
+    return night, seat
+
+
+@bp.get("/n/<key>/qr/<int:position>.svg")
+def seat_qr(key, position):
+    _night, seat = hosted_seat(key, position)
     return Response(qr.svg(public_url(url_for("nights.claim", token=seat["token"]))),
                     mimetype="image/svg+xml")
 
@@ -162,10 +168,7 @@ def become_host(token):
 @bp.post("/n/<key>/pass/<int:position>")
 def pass_to(key, position):
     """Hand the tablet to a player with no phone: the only way a host shows a secret."""
-    night = store.hosted_night(key)
-    seat = next((s for s in store.seats(night["id"]) if s["position"] == position), None)
-    if seat is None:
-        abort(404)
+    night, seat = hosted_seat(key, position)
     game = store.current_game(night["id"])
     store.note(night["id"], game.id if game else None, position, "pass")
     return render_template("nights/pass.html", **seat_context(seat, game))
