@@ -10,7 +10,10 @@
   /* Hold to reveal: a secret shows only while the button is held down. */
   function secretOf(button) { return document.getElementById(button.dataset.hold); }
 
+  var held = null;  /* the secret being held, so a live refresh meanwhile keeps it shown */
+
   function hideAll() {
+    held = null;
     document.querySelectorAll("[data-secret]").forEach(function (el) { el.hidden = true; });
     document.querySelectorAll("[data-hold]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
   }
@@ -19,6 +22,7 @@
     var secret = secretOf(button);
     if (!secret) { return; }
     secret.hidden = false;
+    held = button.dataset.hold;
     button.setAttribute("aria-pressed", "true");
     var seenUrl = button.dataset.seenUrl;
     if (seenUrl && !button.dataset.seenSent) {
@@ -102,7 +106,10 @@
   });
 
   document.addEventListener("htmx:afterSwap", function () {
-    document.querySelectorAll("[data-hold][aria-pressed='true']").forEach(show);
+    if (held) {
+      /* the page refreshed under a finger still holding: the fresh secret stays shown */
+      document.querySelectorAll("[data-hold='" + held + "']").forEach(show);
+    }
     if (!typed) { return; }
     var saved = typed;
     typed = null;

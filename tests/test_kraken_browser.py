@@ -94,3 +94,26 @@ def test_the_reveal_form_works_without_javascript(browser, live_server):
     assert host.locator('[data-revealed="treasure"]').inner_text() == "1"
     assert host.locator('[data-k="marker"]').inner_text() == "Jo"
     assert roles_in(host.content()) == []
+
+
+def test_a_role_held_open_stays_open_while_the_page_refreshes(browser, live_server):
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, live_server.url, NAMES)
+    mina = phone(browser, seat_link(host, 0), locale="en-US")
+    host.goto(night_url + "/new/kraken")
+    host.locator("form.kraken-new button[type=submit]").click()
+    host.wait_for_url("**/g/1")
+    roles = dealt(live_server, host.url)
+
+    button = mina.locator("[data-hold=role-secret]")
+    button.wait_for(timeout=5000)
+    button.hover()
+    mina.mouse.down()
+    # while Mina holds, the table moves on (her own "seen" and the host's marker)
+    host.locator(".kraken-marker button", has_text="Sun").click()
+    mina.locator('[data-k="marker"]', has_text="Sun").wait_for(timeout=5000)
+    secret = mina.locator("#role-secret")
+    assert secret.is_visible()
+    assert secret.locator(".secret").inner_text() == WORDS[roles["0"]]
+    mina.mouse.up()
+    assert secret.is_hidden()
