@@ -12,7 +12,7 @@ from flask import Blueprint, abort, redirect, request, url_for
 
 from companion import store
 from companion.errors import N_, RuleError
-from companion.games import act, form_pos, hosted_game, message, respond
+from companion.games import act, hosted_game, message, respond
 from companion.kraken import rules
 
 bp = Blueprint("kraken", __name__)
@@ -48,12 +48,6 @@ def _seat_number(value, game):
     return seat
 
 
-def _check_pos():
-    """Host forms carry the log position they were made from; without it, no write."""
-    if form_pos() is None:
-        raise RuleError(N_("This form is out of date: reload the page and try again."))
-
-
 def _card(value):
     """(card kind, special name or None) from a card button's value."""
     value = str(value or "")
@@ -73,7 +67,6 @@ def marker(key, number):
     night, game = hosted_game(key, number)
     _kind(game)
     try:
-        _check_pos()
         seat = _seat_number(request.form.get("seat"), game)
     except RuleError as error:
         return respond(night, game, error=message(error), status=422)
@@ -86,7 +79,6 @@ def reveal(key, number):
     night, game = hosted_game(key, number)
     _kind(game)
     try:
-        _check_pos()
         if not request.form.get("seat"):
             raise RuleError(N_("Say whose card was revealed."))
         seat = _seat_number(request.form.get("seat"), game)
