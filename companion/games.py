@@ -21,6 +21,10 @@ TITLES = {
 }
 
 
+STALE = _l("The table moved on: here is the latest. Check it and try again.")
+OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
+
+
 def message(error):
     """A rule error in the reader's language."""
     return _(error.message, **error.params)
@@ -95,15 +99,13 @@ def act(night, game, type_, data):
     """
     pos = form_pos()
     if pos is None:
-        return respond(night, game, error=_("This form is out of date: reload the page and "
-                                            "try again."), status=422)
+        return respond(night, game, error=str(OUT_OF_DATE), status=422)
     try:
         game = store.record(game, type_, data, pos=pos)
     except log.Stale:
         night = store.night(night["id"])
         fresh = store.game(night["id"], game.number)
-        return respond(night, fresh, error=_("The table moved on: here is the latest. "
-                                             "Check it and try again."), status=409)
+        return respond(night, fresh, error=str(STALE), status=409)
     except RuleError as error:
         return respond(night, game, error=message(error), status=422)
     return respond(store.night(night["id"]), game)  # the version this write made

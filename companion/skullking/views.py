@@ -7,12 +7,21 @@ anything unreadable becomes a RuleError with a message, nothing is recorded, nev
 """
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion import log, store
 from companion.errors import N_, RuleError
-from companion.games import TITLES, act, form_pos, hosted_game, message, respond, seat_act
+from companion.games import (
+    OUT_OF_DATE,
+    STALE,
+    TITLES,
+    act,
+    form_pos,
+    hosted_game,
+    message,
+    respond,
+    seat_act,
+)
 from companion.skullking import rules
 
 bp = Blueprint("skullking", __name__)
@@ -329,8 +338,7 @@ def correct(key, number, round_number):
         return _correct_page(night, game, round_number)
     form = request.form
     if form_pos() is None:
-        return _correct_page(night, game, round_number, status=422, error=_(
-            "This form is out of date: reload the page and try again."))
+        return _correct_page(night, game, round_number, status=422, error=str(OUT_OF_DATE))
     try:
         setup = game.setup
         bids = {}
@@ -346,8 +354,7 @@ def correct(key, number, round_number):
         store.record(game, "correct", data, pos=form_pos())
     except log.Stale:
         fresh = store.game(night["id"], number)
-        return _correct_page(night, fresh, round_number, status=409, error=_(
-            "The table moved on: here is the latest. Check it and try again."))
+        return _correct_page(night, fresh, round_number, status=409, error=str(STALE))
     except RuleError as error:
         return _correct_page(night, game, round_number, error=message(error), form=form,
                              status=422)
