@@ -35,7 +35,41 @@ def build_parser():
                        help="waitress worker threads (more contend for the GIL: 16 threads "
                             "timed out at 50 tables where 4 did not; see docs/performance.md)")
     serve.add_argument("--quiet", action="store_true", help="print only the address")
+    link = sub.add_parser(
+        "host-link", help="print a one-time link (and QR) that makes a device a host again")
+    link.add_argument("--night", help="the night's key (default: the latest night)")
+    link.add_argument("--public-url", help="the address phones and tablets use")
+    link.add_argument("--port", type=int, default=DEFAULT_PORT,
+                      help=f"the port `companion serve` listens on (default {DEFAULT_PORT})")
     return parser
+
+
+def host_link(args):
+    """A way back in when the host device lost its cookies: run on the laptop itself."""
+    from companion import create_app, store
+    from companion.db import get_db, now
+    from companion.qr import text
+    from companion.web import new_token
+
+    public = (args.public_url or f"http://{lan_address()}:{args.port}").rstrip("/")
+    app = create_app({"PUBLIC_URL": public})
+    with app.app_context():
+        db = get_db()
+        if args.night:
+            night = store.night_by_key(args.night)
+        else:
+            night = next(db.query("select * from nights order by id desc limit 1"), None)
+        if night is None:
+            print("There is no such night yet.", file=sys.stderr)
+            return 2
+        token = new_token()
+        db["host_invites"].insert(
+            {"token": token, "night_id": night["id"], "created": now(), "used_by": None})
+    link = f"{public}/h/{token}"
+    print(f"Open this once on the device that should host the night of {night['created'][:10]}:")
+    print(link)
+    print(text(link), flush=True)
+    return 0
 
 
 def serve(args):
@@ -74,6 +108,8 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "host-link":
+        return host_link(args)
     return 1
 
 

@@ -1,0 +1,44 @@
+"""`companion serve` and `companion host-link` from the command line."""
+
+import re
+import socket
+
+from companion import cli
+from tests.conftest import make_night
+
+
+def test_a_taken_port_gets_a_clear_message(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPANION_DATABASE", str(tmp_path / "c.sqlite"))
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "cli")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = cli.main(["serve", "--host", "127.0.0.1", "--port", str(port), "--quiet"])
+    assert code == 2
+    assert f"Port {port} is already in use" in capsys.readouterr().err
+
+
+def test_the_lan_address_is_not_a_loopback_name():
+    address = cli.lan_address()
+    assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", address)
+
+
+def test_a_host_who_lost_their_cookies_gets_back_in_with_a_host_link(app, capsys, monkeypatch):
+    night = make_night(app)
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "test")
+    assert cli.main(["host-link", "--public-url", "http://table.test:8765"]) == 0
+    link = re.search(r"http://table\.test:8765(/h/[A-Za-z0-9_-]+)", capsys.readouterr().out)
+    laptop = app.test_client()  # the same laptop, its cookies cleared
+    assert laptop.get(night.url).status_code == 404
+    assert laptop.get(link.group(1)).status_code == 303
+    assert laptop.get(night.url).status_code == 200
+    assert app.test_client().get(link.group(1)).status_code == 404  # once only
+
+
+def test_host_link_says_so_when_there_is_no_night(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPANION_DATABASE", str(tmp_path / "empty.sqlite"))
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "cli")
+    assert cli.main(["host-link", "--public-url", "http://t"]) == 2
+    assert "no such night" in capsys.readouterr().err
