@@ -126,6 +126,32 @@
       });
   });
 
+  /* A form that could not be sent (the laptop asleep, Wi-Fi gone) or that failed says so
+     on top of the page; a poll that fails says nothing and simply tries again. */
+  function tell(message) {
+    var live = document.getElementById("live");
+    if (!live || !message) { return; }
+    var old = live.querySelector(".notice.unreachable");
+    if (old) { old.remove(); }
+    var p = document.createElement("p");
+    p.className = "notice error unreachable";
+    p.setAttribute("role", "alert");
+    p.textContent = message;
+    live.insertBefore(p, live.firstChild);
+  }
+
+  function isWrite(event) {
+    var config = event.detail.requestConfig || {};
+    return (config.verb || "").toLowerCase() !== "get";
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    if (isWrite(event)) { tell(document.body.dataset.unreachable); }
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (isWrite(event)) { tell(document.body.dataset.failed); }
+  });
+
   /* Passing the tablet: a cover first, and the way back leaves no history entry. */
   document.addEventListener("click", function (event) {
     var open = event.target.closest("[data-pass-open]");

@@ -83,3 +83,17 @@ def test_a_phone_page_survives_a_server_restart(browser, server_process):
     host.wait_for_url("**/g/1")
     jo.locator(".game-panel").wait_for(timeout=8000)
     assert jo.locator(".seat-name").inner_text() == "Jo"
+
+
+def test_a_form_sent_while_the_laptop_is_away_says_nothing_was_recorded(browser, server_process):
+    server_process.start()
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, server_process.url, ["Mina", "Jo", "Sun", "Ann"])
+    host.goto(night_url + "/new/kraken")
+    host.locator("main form button[type=submit]").last.click()
+    host.wait_for_url("**/g/1")
+    server_process.kill()
+    host.locator(".kraken-marker button", has_text="Sun").click()
+    notice = host.locator(".notice.unreachable")
+    notice.wait_for(timeout=5000)
+    assert "nothing was recorded" in notice.inner_text()
