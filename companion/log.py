@@ -54,20 +54,6 @@ def undo_redo(events):
     return done > 0, undone > 0
 
 
-def last_undone(events):
-    """The event that redo would put back (or None)."""
-    done, undone = [], []
-    for event in events:
-        if event["type"] == UNDO:
-            undone.append(done.pop())
-        elif event["type"] == REDO:
-            done.append(undone.pop())
-        else:
-            done.append(event)
-            undone.clear()
-    return undone[-1] if undone else None
-
-
 def _row(row):
     return {
         "seq": row["seq"], "type": row["type"], "data": json.loads(row["data"]),

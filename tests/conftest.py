@@ -58,6 +58,27 @@ class Night:
         return int(re.search(r'name="pos" value="(\d+)"', html).group(1))
 
 
+def store_game(app, device, key, game):
+    """Store a hand-made game of night ``key`` (its setup as made, e.g. a known deal) and
+    record its events one by one through store.record, as the host's forms would."""
+    import json
+
+    from companion import store
+    from companion.db import get_db, now
+
+    with app.test_request_context(headers={"Cookie": f"device={device}"}):
+        row = store.night_by_key(key)
+        number = len(store.games(row["id"])) + 1
+        get_db()["games"].insert({
+            "night_id": row["id"], "number": number, "kind": game["kind"],
+            "setup": json.dumps(game["setup"], sort_keys=True), "created": now()})
+        current = store.game(row["id"], number)
+        for event in game["events"]:
+            current = store.record(current, event["type"], event["data"], pos=current.pos,
+                                   seat=event["seat"])
+        return current
+
+
 def make_night(app, names=NAMES):
     host = app.test_client()
     response = host.post("/nights", data={"name": list(names)})

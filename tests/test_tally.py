@@ -1,12 +1,10 @@
 """Tonight's tally, the history and the statistics, through the real routes."""
 
-import json
 
 import pytest
 
 from companion import store
-from companion.db import get_db, now
-from tests.conftest import make_night
+from tests.conftest import make_night, store_game
 from tests.test_stats import (
     crazytime_game,
     kraken_all_treasure,
@@ -16,26 +14,9 @@ from tests.test_stats import (
 )
 
 
-def host_context(app, client):
-    """A request context that is ``client``'s device (so store writes are its own)."""
-    return app.test_request_context(
-        headers={"Cookie": f"device={client.get_cookie('device').value}"})
-
-
 def play(app, night, game):
-    """Store a hand-made game (its setup as made) and record its events one by one
-    through store.record, as the host's forms would."""
-    with host_context(app, night.host):
-        row = store.night_by_key(night.key)
-        number = len(store.games(row["id"])) + 1
-        get_db()["games"].insert({
-            "night_id": row["id"], "number": number, "kind": game["kind"],
-            "setup": json.dumps(game["setup"], sort_keys=True), "created": now()})
-        current = store.game(row["id"], number)
-        for event in game["events"]:
-            current = store.record(current, event["type"], event["data"], pos=current.pos,
-                                   seat=event["seat"])
-        return current
+    """Store a hand-made game in ``night`` as its host's device."""
+    return store_game(app, night.host.get_cookie("device").value, night.key, game)
 
 
 ROLES = ["explorer", "skeleton", "explorer"]

@@ -1,13 +1,11 @@
 """A night with all three games ending, read off the tally page in Chromium and checked
 against the tally a careful scorekeeper wrote on paper."""
 
-import json
 
 import pytest
 
-from companion import store
-from companion.db import get_db, now
 from tests.browsing import axe_violations, create_night
+from tests.conftest import store_game
 from tests.test_stats import (
     crazytime_game,
     kraken_game,
@@ -32,19 +30,6 @@ PAPER = {
 }
 
 
-def record(app, device, key, game):
-    with app.test_request_context(headers={"Cookie": f"device={device}"}):
-        row = store.night_by_key(key)
-        number = len(store.games(row["id"])) + 1
-        get_db()["games"].insert({
-            "night_id": row["id"], "number": number, "kind": game["kind"],
-            "setup": json.dumps(game["setup"], sort_keys=True), "created": now()})
-        current = store.game(row["id"], number)
-        for event in game["events"]:
-            current = store.record(current, event["type"], event["data"], pos=current.pos,
-                                   seat=event["seat"])
-
-
 def cells(row):
     return tuple(t.strip() for t in row.locator("th, td").all_inner_texts())
 
@@ -56,10 +41,10 @@ def test_a_night_of_three_games_ends_on_the_tally_as_on_paper(browser, live_serv
     key = url.rstrip("/").rsplit("/", 1)[1]
     device = next(c["value"] for c in context.cookies() if c["name"] == "device")
     for number in (1, 2, 3):
-        record(live_server.app, device, key,
+        store_game(live_server.app, device, key,
                kraken_game(number, ROLES, kraken_kraken_first(), "series"))
-    record(live_server.app, device, key, skullking_hand(4))
-    record(live_server.app, device, key, crazytime_game(5))
+    store_game(live_server.app, device, key, skullking_hand(4))
+    store_game(live_server.app, device, key, crazytime_game(5))
 
     page.goto(f"{url}/tally")
     summary = page.locator(".tally-summary tbody tr")
@@ -81,7 +66,7 @@ def test_a_night_of_three_games_ends_on_the_tally_as_on_paper(browser, live_serv
     assert axe_violations(page) == []
 
     # A game left running shows as unfinished, live, without reloading.
-    record(live_server.app, device, key,
+    store_game(live_server.app, device, key,
            kraken_game(6, ROLES, kraken_kraken_first()[:1]))
     page.locator(".tally-games > li").nth(5).wait_for(timeout=10000)
     assert "unfinished" in page.locator(".tally-games > li").nth(5).inner_text()
