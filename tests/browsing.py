@@ -1,6 +1,7 @@
 """Helpers for the browser tests: make a night as a host would, read QR codes, run axe."""
 
 import io
+import re
 from pathlib import Path
 
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
@@ -57,3 +58,21 @@ def phone(browser, url, *, locale="ko-KR"):
     page = context.new_page()
     page.goto(url)
     return page
+
+
+ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}
+
+
+def roles_in(html):
+    """The Kraken role words a page shows as text (English pages)."""
+    return re.findall(r">\s*(Explorer|Skeleton)\s*<", html)
+
+
+def dealt_roles(app, night_url):
+    """The roles the server dealt in the night's current game (read from the database,
+    since no page may show them)."""
+    from companion import store
+
+    key = night_url.split("/n/")[1].split("/")[0]
+    with app.test_request_context():
+        return store.current_game(store.night_by_key(key)["id"]).setup["roles"]

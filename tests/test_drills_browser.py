@@ -1,21 +1,13 @@
 """Back/forward cache and history (issue 8): after a Kraken role is hidden again, Back and
 Forward never show it without a new hold, and a passed tablet leaves no role behind."""
 
-import re
-
 import pytest
 
-from companion import store
-from tests.browsing import create_night, phone, seat_link
+from tests.browsing import ROLE_WORDS, create_night, dealt_roles, phone, roles_in, seat_link
 
 pytestmark = pytest.mark.browser
 
 NAMES = ["Mina", "Jo", "Sun", "Ann"]
-WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}
-
-
-def roles_in(html):
-    return re.findall(r">\s*(Explorer|Skeleton)\s*<", html)
 
 
 def start_kraken(browser, live_server):
@@ -25,9 +17,7 @@ def start_kraken(browser, live_server):
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.wait_for_url("**/g/1")
-    key = night_url.split("/n/")[1].split("/")[0]
-    with live_server.app.test_request_context():
-        roles = store.current_game(store.night_by_key(key)["id"]).setup["roles"]
+    roles = dealt_roles(live_server.app, night_url)
     return host, night_url, link, roles
 
 
@@ -65,7 +55,7 @@ def test_back_and_forward_never_show_a_hidden_role(browser, live_server):
         assert_hidden(page)
     # a hold still works afterwards, and shows this phone's role
     hold_and_release(page)
-    assert roles_in(page.content()) == [WORDS[roles["0"]]]
+    assert roles_in(page.content()) == [ROLE_WORDS[roles["0"]]]
 
 
 def test_leaving_while_holding_does_not_bring_the_role_back(browser, live_server):

@@ -1,31 +1,21 @@
 """No Touch Kraken in real browsers (issue 3): four phones each see only their own role
 behind hold-to-reveal, the host records a game to its end, and everyone sees the reveal."""
 
-import re
-
 import pytest
 
-from companion import store
-from tests.browsing import axe_violations, create_night, phone, seat_link
+from tests.browsing import (
+    ROLE_WORDS,
+    axe_violations,
+    create_night,
+    dealt_roles,
+    phone,
+    roles_in,
+    seat_link,
+)
 
 pytestmark = pytest.mark.browser
 
 NAMES = ["Mina", "Jo", "Sun", "Ann"]
-WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}
-
-
-def roles_in(html):
-    return re.findall(r">\s*(Explorer|Skeleton)\s*<", html)
-
-
-def dealt(live_server, host_url):
-    """The roles the server dealt (read from the database, as no page may show them)."""
-    key = host_url.split("/n/")[1].split("/")[0]
-    with live_server.app.test_request_context():
-        night = store.night_by_key(key)
-        return store.current_game(night["id"]).setup["roles"]
-
-
 def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
     night_url = create_night(host, live_server.url, NAMES)
@@ -34,7 +24,7 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.wait_for_url("**/g/1")
-    roles = dealt(live_server, host.url)
+    roles = dealt_roles(live_server.app, host.url)
 
     for position, page in enumerate(phones):
         button = page.locator("[data-hold=role-secret]")
@@ -44,7 +34,7 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
         button.hover()
         page.mouse.down()
         assert secret.is_visible()
-        assert secret.locator(".secret").inner_text() == WORDS[roles[str(position)]]
+        assert secret.locator(".secret").inner_text() == ROLE_WORDS[roles[str(position)]]
         page.mouse.up()
         assert secret.is_hidden()
         assert button.get_attribute("aria-pressed") == "false"
@@ -54,7 +44,7 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
     assert host.locator(".kraken-seen .status.claimed").count() == 4
     assert roles_in(host.content()) == []
     for position, page in enumerate(phones):
-        assert roles_in(page.content()) == [WORDS[roles[str(position)]]]
+        assert roles_in(page.content()) == [ROLE_WORDS[roles[str(position)]]]
         assert "Explorer" not in page.title() and "Skeleton" not in page.title()
 
     # the host records a game: Sun was at sea last; two taps per action
@@ -76,7 +66,7 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
         page.locator(".kraken-end").wait_for(timeout=5000)
         for position in range(4):
             cell = page.locator(f'[data-role="{position}"]')
-            assert cell.inner_text() == WORDS[roles[str(position)]]
+            assert cell.inner_text() == ROLE_WORDS[roles[str(position)]]
         assert page.locator(".unused-role").count() == 1
         assert page.locator("[data-hold]").count() == 0
     assert axe_violations(host) == []
@@ -103,7 +93,7 @@ def test_a_role_held_open_stays_open_while_the_page_refreshes(browser, live_serv
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.wait_for_url("**/g/1")
-    roles = dealt(live_server, host.url)
+    roles = dealt_roles(live_server.app, host.url)
 
     button = mina.locator("[data-hold=role-secret]")
     button.wait_for(timeout=5000)
@@ -114,6 +104,6 @@ def test_a_role_held_open_stays_open_while_the_page_refreshes(browser, live_serv
     mina.locator('[data-k="marker"]', has_text="Sun").wait_for(timeout=5000)
     secret = mina.locator("#role-secret")
     assert secret.is_visible()
-    assert secret.locator(".secret").inner_text() == WORDS[roles["0"]]
+    assert secret.locator(".secret").inner_text() == ROLE_WORDS[roles["0"]]
     mina.mouse.up()
     assert secret.is_hidden()
