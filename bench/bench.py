@@ -552,6 +552,12 @@ async def load_level(port, tables, args, warmup, seconds):
                 run, phone, "/me/live", version=-1, table=table)))
         tasks.append(asyncio.create_task(host_writer(run, table, args.write_every,
                                                      args.page_every, rng)))
+    elapsed = await measure(run, tasks, warmup, seconds, settle=args.write_every * 1.5)
+    return run, elapsed
+
+
+async def measure(run, tasks, warmup, seconds, settle=0.0):
+    """Warm up, measure one window, then stop every task (bounded in time)."""
     await asyncio.sleep(warmup)
     run.measuring = True
     started = time.perf_counter()
@@ -559,26 +565,17 @@ async def load_level(port, tables, args, warmup, seconds):
     run.measuring = False
     elapsed = time.perf_counter() - started
     run.stop = True
-    await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT + POLL_SECONDS + args.write_every * 1.5)
+    await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT + POLL_SECONDS + settle)
     for task in tasks:
         task.cancel()
-    return run, elapsed
+    return elapsed
 
 
 async def floor_level(port, devices, warmup, seconds):
     run = Run()
     clients = [Device(port) for _ in range(devices)]
     tasks = [asyncio.create_task(hello_loop(run, d)) for d in clients]
-    await asyncio.sleep(warmup)
-    run.measuring = True
-    started = time.perf_counter()
-    await asyncio.sleep(seconds)
-    run.measuring = False
-    elapsed = time.perf_counter() - started
-    run.stop = True
-    await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT + POLL_SECONDS)
-    for task in tasks:
-        task.cancel()
+    elapsed = await measure(run, tasks, warmup, seconds)
     for d in clients:
         d.close()
     return run, elapsed
