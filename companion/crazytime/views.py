@@ -14,6 +14,7 @@ from flask import Blueprint, abort, request
 from companion import store
 from companion.crazytime import rules
 from companion.errors import N_, RuleError
+from companion.forms import whole_number
 from companion.games import act, hosted_game, message, respond, seat_act
 
 bp = Blueprint("crazytime", __name__)
@@ -41,17 +42,10 @@ def parse_new(form, seats):
 # --- parsing form values ------------------------------------------------------------
 
 
-def _int(value, message, **params):
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        raise RuleError(message, **params) from None
-
-
 def _seat(form, game, key="seat"):
     """A seat number from the form that plays in this game."""
     raw = form.get(key)
-    seat = _int(raw, N_("Choose a player of this game."))
+    seat = whole_number(raw, N_("Choose a player of this game."))
     if seat not in game.state["players"]:
         raise RuleError(N_("That player is not in this game."))
     return seat
@@ -59,7 +53,7 @@ def _seat(form, game, key="seat"):
 
 def _law(game, raw):
     """A law made in this game, by its id (a form value)."""
-    law_id = _int(raw, N_("Choose a law of this game."))
+    law_id = whole_number(raw, N_("Choose a law of this game."))
     for law in rules.laws_for(game.state, None):
         if law["id"] == law_id:
             return law

@@ -12,6 +12,7 @@ from flask import Blueprint, abort, redirect, request, url_for
 
 from companion import store
 from companion.errors import N_, RuleError
+from companion.forms import whole_number
 from companion.games import act, hosted_game, message, respond
 from companion.kraken import rules
 
@@ -39,10 +40,7 @@ def parse_new(form, seats):
 
 def _seat_number(value, game):
     """A seat number from the form (a RuleError for anything else)."""
-    try:
-        seat = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise RuleError(N_("Say whose card was revealed.")) from None
+    seat = whole_number(value, N_("Say whose card was revealed."))
     if seat not in game.setup["players"]:
         raise RuleError(N_("That seat is not playing in this game."))
     return seat

@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 
 from companion import log, store
 from companion.errors import N_, RuleError
+from companion.forms import whole_number
 from companion.games import (
     OUT_OF_DATE,
     STALE,
@@ -94,13 +95,7 @@ def _int(value, *, required=True, default=None):
             raise RuleError(N_("A number is missing: fill in every box."))
         return default
     text = str(value).strip()
-    if text.startswith(("+", "-")):
-        sign, digits = text[0], text[1:]
-    else:
-        sign, digits = "", text
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 4:
-        raise RuleError(N_("“%(value)s” is not a whole number."), value=text[:20])
-    return int(sign + digits)
+    return whole_number(text, N_("“%(value)s” is not a whole number."), value=text[:20])
 
 
 def parse_new(form, seats):
