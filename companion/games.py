@@ -101,14 +101,17 @@ def act(night, game, type_, data):
     if pos is None:
         return respond(night, game, error=str(OUT_OF_DATE), status=422)
     try:
-        game = store.record(game, type_, data, pos=pos)
+        written = store.record(game, type_, data, pos=pos)
     except log.Stale:
-        night = store.night(night["id"])
-        fresh = store.game(night["id"], game.number)
-        return respond(night, fresh, error=str(STALE), status=409)
+        written = None
     except RuleError as error:
         return respond(night, game, error=message(error), status=422)
-    return respond(store.night(night["id"]), game)  # the version this write made
+    night = store.night(night["id"])  # its version first: never newer than the view
+    fresh = store.game(night["id"], game.number)
+    if written is None:
+        return respond(night, fresh, error=str(STALE), status=409)
+    # Usually nobody wrote in between, and the log this write read is the view's.
+    return respond(night, written if written.length == fresh.length else fresh)
 
 
 def seat_act(seat, game, type_, data):

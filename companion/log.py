@@ -61,12 +61,13 @@ def _row(row):
     }
 
 
-def load(db, game_id):
-    """Every event of a game, in log order."""
+def load(db, game_id, upto=None):
+    """Every event of a game in log order (only the first ``upto`` if given)."""
     return [
         _row(r) for r in db.query(
-            "select seq, type, data, seat, created from events where game_id = ? order by seq",
-            [game_id],
+            "select seq, type, data, seat, created from events "
+            "where game_id = ? and seq <= ? order by seq",
+            [game_id, 2**62 if upto is None else upto],
         )
     ]
 

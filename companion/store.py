@@ -5,7 +5,7 @@ import json
 import pickle
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from flask import abort, current_app
@@ -155,19 +155,21 @@ class StateCache:
 states = StateCache()
 
 
-def _state_key(game_, events):
+def _state_key(game_):
     """Where this state sits: the database file, the game, how far its log goes."""
-    database = getattr(game_, "database", None)
-    if database is None:
+    if game_.database is None:
         return None  # a Game made by hand, outside the store: just replay
-    last = events[-1] if events else {}
-    return (database, game_.id, game_.created, len(events),
-            last.get("seq"), last.get("created"), last.get("type"))
+    return (game_.database, game_.id, game_.created, game_.length) + game_.last
 
 
 @dataclass
 class Game:
-    """One game of a night: its setup and its event log, with the state derived."""
+    """One game of a night: its setup and its event log, with the state derived.
+
+    A game read from the store knows how long its log is and what its last event was
+    (one query); the events themselves are read only when a view needs them (the host's
+    history, undo and redo), and the state only on a miss of the state cache.
+    """
 
     id: int
     night_id: int
@@ -175,7 +177,9 @@ class Game:
     kind: str
     setup: dict
     created: str
-    events: list = field(default_factory=list)
+    length: int = 0  # events in the log (the positions run 1..length)
+    last: tuple = (None, None)  # (created, type) of the last event
+    database: str = None  # the state cache's key; None for a Game made by hand
 
     @property
     def rules(self):
@@ -184,7 +188,12 @@ class Game:
     @property
     def pos(self):
         """The log position a write from this view is made from."""
-        return len(self.events)
+        return self.length
+
+    @cached_property
+    def events(self):
+        """The log up to this view's position (later writes are not this view's)."""
+        return log.load(get_db(), self.id, upto=self.length)
 
     @cached_property
     def effective(self):
@@ -192,7 +201,7 @@ class Game:
 
     @cached_property
     def state(self):
-        key = _state_key(self, self.events)
+        key = _state_key(self)
         state = None if key is None else states.get(key)
         if state is None:
             state = self.rules.replay(self.setup, self.effective)
@@ -213,28 +222,45 @@ class Game:
         return bool(self.state.get("finished"))
 
 
+# A game row with its log's length and last event, in one indexed query.
+GAME_SQL = """
+select g.*, e.seq as length, e.created as last_created, e.type as last_type
+from games g left join events e
+  on e.game_id = g.id and e.seq = (select max(seq) from events where game_id = g.id)
+"""
+
+
 def _game(row):
     if row is None:
         return None
-    game = Game(
+    return Game(
         id=row["id"], night_id=row["night_id"], number=row["number"], kind=row["kind"],
         setup=json.loads(row["setup"]), created=row["created"],
+        length=row["length"] or 0, last=(row["last_created"], row["last_type"]),
+        database=current_app.config["DATABASE"],
     )
-    game.database = current_app.config["DATABASE"]  # the state cache's key; not a field
-    game.events = log.load(get_db(), game.id)
-    return game
+
+
+def _with_events(game_, events):
+    """``game_`` as it stands after ``events`` (already read: no query)."""
+    last = events[-1] if events else {}
+    fresh = Game(
+        id=game_.id, night_id=game_.night_id, number=game_.number, kind=game_.kind,
+        setup=game_.setup, created=game_.created, length=len(events),
+        last=(last.get("created"), last.get("type")), database=game_.database,
+    )
+    fresh.events = events  # fills the cached property
+    return fresh
 
 
 def game(night_id, number):
     return _game(next(get_db().query(
-        "select * from games where night_id = ? and number = ?", [night_id, number]
-    ), None))
+        GAME_SQL + "where g.night_id = ? and g.number = ?", [night_id, number]), None))
 
 
 def games(night_id):
     return [_game(r) for r in get_db().query(
-        "select * from games where night_id = ? order by number", [night_id]
-    )]
+        GAME_SQL + "where g.night_id = ? order by g.number", [night_id])]
 
 
 def latest_number(night_id):
@@ -247,8 +273,7 @@ def latest_number(night_id):
 def current_game(night_id):
     """The night's latest game: the one the phones show."""
     return _game(next(get_db().query(
-        "select * from games where night_id = ? order by number desc limit 1", [night_id]
-    ), None))
+        GAME_SQL + "where g.night_id = ? order by g.number desc limit 1", [night_id]), None))
 
 
 def start_game(night_row, kind, players, options):
@@ -292,10 +317,11 @@ def record(game_, type_, data, *, pos, seat=None):
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
                pos=pos, seat=seat, device=device(), check=check)
     # The write committed, so the log up to here is fixed: its state is known already.
-    key = _state_key(game_, checked["events"])
+    fresh = _with_events(game_, checked["events"])
+    key = _state_key(fresh)
     if key is not None:
         states.put(key, checked["state"])
-    return game(game_.night_id, game_.number)
+    return fresh
 
 
 def note(night_id, game_id, seat, kind):

@@ -22,7 +22,9 @@ def number_of(url):
 def game_of(night, url):
     with night.app.test_request_context():
         row = store.night_by_key(night.key)
-        return store.game(row["id"], number_of(url))
+        game = store.game(row["id"], number_of(url))
+        _ = game.events, game.state  # read now, while the app is there
+        return game
 
 
 def games_count(night):

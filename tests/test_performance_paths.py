@@ -13,7 +13,7 @@ import pytest
 from flask import template_rendered
 from flask.sessions import SecureCookieSession
 
-from companion import create_app, db, store
+from companion import create_app, db, log, store
 from companion.kraken import rules as kraken_rules
 from tests.conftest import make_night
 
@@ -127,6 +127,19 @@ def test_a_state_is_replayed_once_per_log_position(table, counts):
         assert night.host.get(f"{url}/live").status_code == 200
         assert phone.get("/me/live").status_code == 200
     assert counts["replay"] == 1
+
+
+def test_a_phone_fragment_reads_no_events_once_the_state_is_known(table, monkeypatch):
+    """A phone shows the state, never the log: only a cache miss reads the events."""
+    night, url, phone, version = table
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+    loads = []
+    real_load = log.load
+    monkeypatch.setattr(log, "load", lambda *a, **k: loads.append(a) or real_load(*a, **k))
+    response = phone.get(f"/me/live?v={version}")
+    assert response.status_code == 200
+    assert "⚓" in response.data.decode()  # the marker the write set
+    assert loads == []
 
 
 def test_a_write_replays_once_and_its_fresh_view_reuses_that_state(table, counts):
