@@ -299,3 +299,16 @@ def test_the_language_can_be_switched_and_is_remembered(client):
 def test_switching_language_never_redirects_off_site_or_to_a_seat_link(client, target):
     response = client.post("/lang", data={"lang": "ko", "next": target})
     assert response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "Pass the tablet to &lt;b&gt;Bo&lt;/b&gt; 100%"),
+    ("ko", "&lt;b&gt;Bo&lt;/b&gt; 100%"),
+])
+def test_translated_text_escapes_the_names_put_into_it(app, lang, words):
+    night = make_night(app, names=["<b>Bo</b> 100%", "Ann", "Jo"])
+    html = night.host.get(night.url, headers={"Accept-Language": lang}).data.decode()
+    assert words in html
+    assert "<b>Bo</b>" not in html
+    if lang == "ko":
+        assert "태블릿" in html  # the Korean catalog's words, not the English source
