@@ -5,11 +5,11 @@ records them, answers a refusal with the reason, and renders the fresh view.
 """
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion import log, store
 from companion.errors import RuleError
+from companion.web import gettext as _
 from companion.web import is_htmx, unchanged
 
 bp = Blueprint("games", __name__)

@@ -16,13 +16,13 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
 
 from companion import qr, store
 from companion.db import get_db, now, write
 from companion.games import TITLES
 from companion.log import bump
 from companion.web import device, is_htmx, new_token, unchanged
+from companion.web import gettext as _
 
 bp = Blueprint("nights", __name__)
 

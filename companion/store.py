@@ -6,7 +6,7 @@ import pickle
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from flask import abort, current_app
 
@@ -18,6 +18,7 @@ from companion.web import device, new_token
 KINDS = ("kraken", "skullking", "crazytime")
 
 
+@cache
 def rules_for(kind):
     """The pure rules module of a kind of game."""
     if kind not in KINDS:

@@ -10,7 +10,6 @@ import io
 import json
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion import db as database
@@ -18,6 +17,7 @@ from companion import stats, store
 from companion.db import get_db, now, write
 from companion.games import TITLES
 from companion.web import device, new_token, unchanged
+from companion.web import gettext as _
 
 bp = Blueprint("tally", __name__)
 
