@@ -3,8 +3,6 @@
 import importlib
 import json
 import pickle
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -13,6 +11,7 @@ from flask import abort, current_app
 from companion import log
 from companion.db import get_db, now, write
 from companion.errors import N_, RuleError
+from companion.lru import LRU
 from companion.web import device, new_token
 
 KINDS = ("kraken", "skullking", "crazytime")
@@ -114,7 +113,7 @@ def my_seat():
 
 # --- games ------------------------------------------------------------------------
 
-class StateCache:
+class StateCache(LRU):
     """Derived states by (database, game, log length): replay only when the log changed.
 
     Correct under several worker processes without any coordination: the log is
@@ -125,32 +124,14 @@ class StateCache:
     """
 
     def __init__(self, size=512):
-        self.size = size
-        self._items = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
+        super().__init__(size)
 
     def get(self, key):
-        with self._lock:
-            blob = self._items.get(key)
-            if blob is None:
-                self.misses += 1
-                return None
-            self._items.move_to_end(key)
-            self.hits += 1
-        return pickle.loads(blob)
+        blob = super().get(key)
+        return None if blob is None else pickle.loads(blob)
 
     def put(self, key, state):
-        blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-        with self._lock:
-            self._items[key] = blob
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def clear(self):
-        with self._lock:
-            self._items.clear()
+        super().put(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 states = StateCache()

@@ -25,6 +25,7 @@ from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
 
 from companion import LANGUAGES
+from companion.lru import LRU
 
 bp = Blueprint("web", __name__)
 
@@ -194,6 +195,29 @@ def _ngettext(context, singular, plural, num, **variables):
 
 _ = gettext
 
+_shared = LRU(1024)
+
+
+@pass_context
+def shared(context, name):
+    """A fragment every screen of the table shows alike, rendered once and reused.
+
+    For what the host and all the phones show the same way (the table at a glance, the
+    token series): no secret, no form, nothing of the viewer's own. It is rendered once
+    per night version, game position and language in this process, then reused for
+    each device that asks — a table's nine screens ask for the same one after a change.
+    The key holds all such a fragment may show: the night's version (names, the other
+    games), the game and its log position, the language.
+    """
+    night, game = context["night"], context["game"]
+    key = (current_app.config["DATABASE"], night["key"], night["version"], game.id,
+           game.length, str(get_locale()), name)
+    html = _shared.get(key)
+    if html is None:
+        html = Markup(context.environment.get_template(name).render(context.get_all()))
+        _shared.put(key, html)
+    return html
+
 
 class SqliteInt(IntegerConverter):
     """An ``<int:…>`` URL segment SQLite can hold: a bigger number is a plain 404.
@@ -209,7 +233,8 @@ class SqliteInt(IntegerConverter):
 def init_app(app):
     app.url_map.converters["int"] = SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
+    app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
+                                 shared=shared)
 
     @app.url_defaults
     def version_static(endpoint, values):

@@ -13,8 +13,9 @@ import pytest
 from flask import template_rendered
 from flask.sessions import SecureCookieSession
 
-from companion import create_app, db, log, store
+from companion import create_app, db, log, store, web
 from companion.kraken import rules as kraken_rules
+from companion.lru import LRU
 from tests.conftest import make_night
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
@@ -142,6 +143,35 @@ def test_a_phone_fragment_reads_no_events_once_the_state_is_known(table, monkeyp
     assert loads == []
 
 
+def glance(html):
+    return re.search(r'<section class="kraken-glance".*?</section>', html, re.S).group(0)
+
+
+def test_the_table_at_a_glance_is_rendered_once_for_every_screen(table, monkeypatch):
+    """Host and phones show the same glance: one render per position and language, the
+    same bytes on each screen (so it can hold nothing of one viewer's own)."""
+    night, url, phone, version = table
+    phones = [phone, night.phone(1), night.phone(2)]  # (a claim moves the night on)
+    night.host.post(f"{url}/kraken/marker", data={"seat": 2, "pos": night.pos(url)})
+    renders = []
+
+    class Spy(LRU):
+        def put(self, key, value):
+            if key[-1] == "kraken/_glance.html":
+                renders.append(key)
+            super().put(key, value)
+
+    monkeypatch.setattr(web, "_shared", Spy(16))
+    screens = [night.host.get(f"{url}/live").data.decode()]
+    screens += [p.get("/me/live").data.decode() for p in phones]
+    assert len({glance(html) for html in screens}) == 1
+    assert "⚓" in glance(screens[0])
+    assert len(renders) == 1
+    korean = phone.get("/me/live", headers={"Accept-Language": "ko"}).data.decode()
+    assert "라운드" in glance(korean)  # another language is its own render
+    assert len(renders) == 2
+
+
 def test_a_write_replays_once_and_its_fresh_view_reuses_that_state(table, counts):
     night, url, phone, version = table
     pos = night.pos(url)
@@ -202,7 +232,7 @@ def test_the_cache_is_bounded(app):
         cache.put(("db", i), {"i": i})
     assert cache.get(("db", 0)) is None
     assert cache.get(("db", 9)) == {"i": 9}
-    assert len(cache._items) == 3
+    assert len(cache) == 3
 
 
 def static_urls(html):
