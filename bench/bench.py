@@ -474,6 +474,8 @@ def floor_server(kind, args):
 
 def saturate(url, seconds, connections, cookie=None):
     """Requests/s of one URL with `connections` keep-alive clients (wrk if installed)."""
+    if seconds <= 0:
+        return None  # --saturate-seconds 0: not measured
     wrk = shutil.which("wrk")
     if wrk:
         argv = [wrk, "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
