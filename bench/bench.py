@@ -441,9 +441,12 @@ class Server:
 
 def gunicorn_argv(app, port, args):
     gunicorn = shutil.which("gunicorn", path=str(Path(PY).parent)) or "gunicorn"
-    return [gunicorn, "-w", str(args.workers), "-k", "gthread", "--threads", str(args.threads),
-            "--worker-connections", "4000", "--keep-alive", "75", "--backlog", "4096",
-            "-b", f"127.0.0.1:{port}", app]
+    argv = [gunicorn, "-w", str(args.workers), "-k", args.worker_class, "--backlog", "4096",
+            "-b", f"127.0.0.1:{port}"]
+    if args.worker_class == "gthread":
+        argv += ["--threads", str(args.threads), "--worker-connections", "4000",
+                 "--keep-alive", str(args.keep_alive)]
+    return argv + [app]
 
 
 def companion_server(kind, database, args):
@@ -456,7 +459,7 @@ def companion_server(kind, database, args):
                 "--threads", str(args.waitress_threads)]
     else:
         env["COMPANION_PUBLIC_URL"] = f"http://127.0.0.1:{port}"
-        argv = gunicorn_argv("companion:create_app()", port, args)
+        argv = gunicorn_argv("companion.wsgi:app", port, args)
     return Server(f"companion/{kind}", argv, env, port)
 
 
@@ -712,6 +715,10 @@ def parse_args(argv=None):
                    help="seconds between two full page loads of one host")
     p.add_argument("--workers", type=int, default=5, help="gunicorn workers")
     p.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
+    p.add_argument("--keep-alive", type=int, default=75,
+                   help="gunicorn's keep-alive seconds (gthread)")
+    p.add_argument("--worker-class", default="gthread", choices=("gthread", "sync"),
+                   help="gunicorn's worker class (sync: one request at a time, no keep-alive)")
     p.add_argument("--waitress-threads", type=int, default=4,
                    help="threads of `companion serve` (waitress)")
     p.add_argument("--saturate-seconds", type=int, default=10)

@@ -1,5 +1,6 @@
 """Companion: a light Flask app in the middle of a real board-game table."""
 
+import gc
 import secrets
 from pathlib import Path
 
@@ -31,6 +32,23 @@ def _secret_key(instance):
         path.write_text(secrets.token_urlsafe(48))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def ready(app):
+    """Make a served app ready before its first request; returns it.
+
+    Done once per server process (``companion serve``, ``companion.wsgi`` for gunicorn):
+    every template is compiled, so no player waits for a page's first compile; then the
+    objects made so far (the app, its modules and templates: nearly all a worker ever
+    holds) are frozen out of the garbage collector's way. A full collection walks every
+    tracked object: without the freeze it took ~15 ms about once per 400 requests, and
+    every request of that process waited for it.
+    """
+    for name in app.jinja_env.list_templates():
+        app.jinja_env.get_template(name)
+    gc.collect()
+    gc.freeze()
+    return app
 
 
 def create_app(test_config=None):

@@ -75,7 +75,7 @@ def host_link(args):
 def serve(args):
     from waitress import create_server
 
-    from companion import create_app
+    from companion import create_app, ready
     from companion.qr import text
 
     if args.public_url:
@@ -83,7 +83,7 @@ def serve(args):
     else:
         host = lan_address() if args.host in ("0.0.0.0", "") else args.host
         public = f"http://{host}:{args.port}"
-    app = create_app({"PUBLIC_URL": public})
+    app = ready(create_app({"PUBLIC_URL": public}))
     try:
         server = create_server(app, host=args.host, port=args.port, threads=args.threads,
                                connection_limit=2000, channel_timeout=60, ident="companion")

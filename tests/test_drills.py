@@ -468,7 +468,7 @@ class Gunicorn:
         gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
         self.process = subprocess.Popen(
             [gunicorn, "-w", str(workers), "-b", f"127.0.0.1:{self.port}",
-             "companion:create_app()"],
+             "companion.wsgi:app"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

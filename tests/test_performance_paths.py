@@ -297,3 +297,21 @@ def test_small_bodies_are_not_gzipped(table):
     assert response.status_code == 200
     assert len(response.data) < KB
     assert "Content-Encoding" not in response.headers
+
+
+def test_the_served_app_is_compiled_and_frozen_before_its_first_request(tmp_path):
+    """companion.wsgi (gunicorn's entry; `companion serve` does the same): every template
+    compiled up front, the start-up objects frozen out of the collector's full passes."""
+    import subprocess
+    import sys
+
+    probe = ("import gc, companion.wsgi as w; "
+             "print(len(w.app.jinja_env.cache), len(w.app.jinja_env.list_templates()), "
+             "gc.get_freeze_count())")
+    env = {"COMPANION_DATABASE": str(tmp_path / "w.sqlite"), "COMPANION_SECRET_KEY": "t",
+           "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                         text=True, timeout=60, check=True).stdout.split()
+    cached, templates, frozen = map(int, out)
+    assert cached == templates > 40
+    assert frozen > 10_000
