@@ -21,7 +21,7 @@ Every loop is bounded in count and time; everything is on 127.0.0.1.
 
     .venv/bin/python bench/bench.py                       # the full run (about 15 min)
     .venv/bin/python bench/bench.py --quick               # a smoke run (about 1 min)
-    .venv/bin/python bench/bench.py --soak 600 --servers gunicorn --tables 100 --no-floor
+    .venv/bin/python bench/bench.py --soak 600 --json report.json   # all, and the soak
 """
 
 import argparse
@@ -270,11 +270,14 @@ class Table:
         return None
 
 
-async def device_loop(run, device, live_path, version, on_change=None, table=None):
+async def device_loop(run, device, live_path, version, on_change=None, table=None,
+                      screen=None):
     """Poll like htmx's `every 2s` on the page's live region: GET <live>?v=<shown>.
 
     Nothing new: 204, counted as a "poll". A change: the fresh fragment in the same
     answer, counted as "live" (one request either way, as in the real pages).
+    ``screen`` (the host) returns the HTML on screen now: a form's answer swaps in the
+    fresh region, so the next poll asks with the version that answer showed.
     """
     await asyncio.sleep(random.uniform(0, POLL_SECONDS))
     next_at = time.perf_counter()
@@ -282,6 +285,8 @@ async def device_loop(run, device, live_path, version, on_change=None, table=Non
     while not run.stop:
         next_at += POLL_SECONDS
         visible = len(table.write_done) if table else 0
+        if screen is not None and (shown := POLL_V.search(screen())):
+            version = int(shown.group(2))
         path = live_path() if callable(live_path) else live_path
         start = time.perf_counter()
         try:
@@ -467,7 +472,8 @@ def floor_server(kind, args):
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if kind == "waitress":
-        argv = [PY, str(ROOT / "bench" / "floor.py"), "--port", str(port)]
+        argv = [PY, str(ROOT / "bench" / "floor.py"), "--port", str(port),
+                "--threads", str(args.waitress_threads)]
     else:
         argv = gunicorn_argv("bench.floor:create_app()", port, args)
     return Server(f"floor/{kind}", argv, env, port)
@@ -551,7 +557,8 @@ async def load_level(port, tables, args, warmup, seconds):
     for table in tables:
         tasks.append(asyncio.create_task(device_loop(
             run, table.host_poller, lambda t=table: f"{t.game_url}/live",
-            version=-1, on_change=lambda r, t=table: setattr(t, "html", r[2]), table=None)))
+            version=-1, on_change=lambda r, t=table: setattr(t, "html", r[2]), table=None,
+            screen=lambda t=table: t.html)))
         for phone in table.phones:
             tasks.append(asyncio.create_task(device_loop(
                 run, phone, "/me/live", version=-1, table=table)))
@@ -629,9 +636,11 @@ async def bench_server(kind, args, report):
             level["no_change_poll_bytes"] = max(run.no_change_bytes, default=None)
             level["peak_rss_mb"] = round(server.peak_rss / 2**20, 1)
             level["tables_set_up"], level["setup_failed"] = len(tables), setup_failed
+            level["cpu_ms_after"] = cpu_ms()
             result["levels"][count] = level
             print(f"T={count}: " + json.dumps({k: level[k] for k in (
-                "poll", "write", "live", "page", "seen_ms", "peak_rss_mb")}), flush=True)
+                "poll", "write", "live", "page", "seen_ms", "peak_rss_mb", "cpu_ms_after")}),
+                  flush=True)
         result["first_load_bytes"] = await first_load(server.port, tables[0])
         # Saturation: the no-change poll of one phone, as fast as it comes (nothing else).
         phone = tables[0].phones[1]
@@ -641,8 +650,8 @@ async def bench_server(kind, args, report):
             f"http://127.0.0.1:{server.port}/me/live?v={version}", args.saturate_seconds,
             args.saturate_connections, cookie)
         print("saturation poll:", result["saturation_poll"], flush=True)
-        if args.soak:
-            result["soak"] = await soak(server, tables, args)
+        if args.soak and kind in args.soak_servers:
+            result["soak"] = await soak(server, tables[:args.soak_tables], args)
         for table in tables:
             for d in [table.host, table.host_poller, *table.phones]:
                 d.close()
@@ -671,7 +680,7 @@ async def bench_server(kind, args, report):
 
 
 async def soak(server, tables, args):
-    """The largest table count for --soak seconds: is memory flat?"""
+    """--soak-tables tables for --soak seconds: is memory flat?"""
     print(f"soak: {len(tables)} tables for {args.soak} s", flush=True)
     mark = time.monotonic()
     run, elapsed = await load_level(server.port, tables, args, 5, args.soak)
@@ -690,6 +699,17 @@ async def soak(server, tables, args):
     return out
 
 
+def cpu_ms():
+    """How fast this machine is right now: the best of three runs of a fixed pure-Python
+    loop, in ms (lower is faster). A shared VM's speed drifts; levels record it."""
+    def once():
+        start, total = time.perf_counter(), 0
+        for i in range(1_000_000):
+            total += i * i
+        return (time.perf_counter() - start) * 1000
+    return round(min(once() for _ in range(3)), 1)
+
+
 def machine():
     cpu = "?"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -699,6 +719,7 @@ def machine():
     load = os.getloadavg()
     return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
             "platform": platform.platform(), "loadavg_at_start": [round(x, 2) for x in load],
+            "cpu_ms_at_start": cpu_ms(),
             "date": time.strftime("%Y-%m-%d %H:%M %Z")}
 
 
@@ -724,8 +745,11 @@ def parse_args(argv=None):
     p.add_argument("--saturate-seconds", type=int, default=10)
     p.add_argument("--saturate-connections", type=int, default=16)
     p.add_argument("--soak", type=float, default=0,
-                   help="after the levels, keep the last level's load this many seconds and "
-                        "watch memory (600 = the 10-minute soak)")
+                   help="after the levels, keep --soak-tables tables polling and writing "
+                        "this many seconds and watch memory (600 = the 10-minute soak)")
+    p.add_argument("--soak-tables", type=int, default=100)
+    p.add_argument("--soak-servers", default="gunicorn", type=lambda v: v.split(","),
+                   help="which setups get the soak")
     p.add_argument("--no-floor", dest="floor", action="store_false",
                    help="skip the bare-Flask floor")
     p.add_argument("--quick", action="store_true",
@@ -747,10 +771,50 @@ def main(argv=None):
     print(json.dumps(report["machine"]), flush=True)
     for kind in args.servers:
         asyncio.run(bench_server(kind, args, report))
+    report["budgets"] = {
+        kind: [{"budget": b, "figure": f, "met": m}
+               for b, f, m in budgets(result, report["floor"].get(kind))]
+        for kind, result in report["servers"].items()}
     print_summary(report)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))
     return 0
+
+
+def budgets(result, floor):
+    """Issue 7's budgets, checked against one server's figures: [(budget, figure, met)]."""
+    levels = {int(k): v for k, v in result["levels"].items()}
+    out = []
+    if 100 in levels:
+        lv = levels[100]
+        p99 = max(lv["poll"]["p99"] or 0, lv["live"]["p99"] or 0)
+        errors = sum(lv[k]["errors"] for k in ("poll", "live", "write", "page"))
+        out.append(("100 tables: poll p99 < 50 ms, no errors",
+                    f"p99 {lv['poll']['p99']} / {lv['live']['p99']} ms, {errors} errors",
+                    p99 < 50 and errors == 0))
+    sat, fsat = result.get("saturation_poll"), (floor or {}).get("saturation")
+    if sat and fsat:
+        ratio = sat["rps"] / fsat["rps"]
+        out.append(("no-change poll >= 0.5 x the floor's throughput",
+                    f"{ratio:.2f} x ({sat['rps']} / {fsat['rps']} req/s)", ratio >= 0.5))
+    if 10 in levels:
+        w, pg = levels[10]["write"]["p99"], levels[10]["page"]["p99"]
+        out.append(("10 tables: write and full host page p99 < 20 ms",
+                    f"write {w}, page {pg} ms", max(w or 0, pg or 0) < 20))
+    first = result.get("first_load_bytes", {}).get("total (html+css+js)")
+    if first:
+        out.append(("seat page first load < 150 KB", f"{first} B", first < 150 * 1024))
+    sizes = [lv["no_change_poll_bytes"] for lv in levels.values() if lv["no_change_poll_bytes"]]
+    if sizes:
+        out.append(("no-change poll < 1 KB", f"{max(sizes)} B", max(sizes) < 1024))
+    soak_ = result.get("soak")
+    if soak_ and soak_.get("rss_first_mb"):
+        growth = soak_["rss_last_mb"] / soak_["rss_first_mb"] - 1
+        out.append(("memory flat over the soak (< 5 % growth), no errors",
+                    f"{soak_['rss_first_mb']} -> {soak_['rss_last_mb']} MB over "
+                    f"{soak_['seconds']} s ({growth:+.1%}), {soak_['errors']} errors",
+                    growth < 0.05 and soak_["errors"] == 0))
+    return out
 
 
 def print_summary(report):
@@ -786,6 +850,11 @@ def print_summary(report):
         print(f"peak RSS: {result.get('peak_rss_mb')} MB (floor {floor.get('peak_rss_mb')} MB)")
         if result.get("soak"):
             print(f"soak: {result['soak']}")
+        checks = budgets(result, floor)
+        if checks:
+            print("\n| budget | this run | met |\n|---|---|---|")
+            for name, figure, met in checks:
+                print(f"| {name} | {figure} | {'yes' if met else 'NO'} |")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 Whatever Companion costs per request on top of this is ours; this is the stack's own cost.
 
-    python bench/floor.py --port 8770 --threads 16          # waitress, as `companion serve`
-    gunicorn -w 2 -k gthread --threads 8 "bench.floor:create_app()"   # as the café setup
+    python bench/floor.py --port 8770 --threads 4           # waitress, as `companion serve`
+    gunicorn -w 5 -k gthread --threads 2 "bench.floor:create_app()"   # as the café setup
 """
 
 import argparse
@@ -26,7 +26,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="A bare Flask app under waitress.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--threads", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args(argv)
 
     from waitress import serve
