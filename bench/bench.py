@@ -491,8 +491,14 @@ def saturate(url, seconds, connections, cookie=None):
                 "-H", "Accept-Encoding: gzip"]
         if cookie:
             argv += ["-H", f"Cookie: {cookie}"]
-        out = subprocess.run(argv + [url], capture_output=True, text=True,
-                             timeout=seconds + 30).stdout
+        try:
+            out = subprocess.run(argv + [url], capture_output=True, text=True,
+                                 timeout=seconds + 30).stdout
+        except subprocess.TimeoutExpired:
+            out = ""
+        if "Requests/sec" not in out:
+            return {"tool": "wrk", "rps": None, "p99": None, "errors": None,
+                    "failed": "wrk got no answer"}
         rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
         errors = sum(int(x) for x in re.findall(r"(?:Non-2xx or 3xx responses|"
                                                  r"Socket errors: connect) (\d+)", out))
@@ -680,6 +686,8 @@ async def bench_server(kind, args, report):
         try:
             fl = {"levels": {}, "argv": " ".join(floor.argv)}
             for count in args.tables:
+                if "skipped" in result["levels"].get(count, {}):
+                    continue  # no figure of ours to compare with
                 run, elapsed = await floor_level(floor.port, count * (PLAYERS + 1),
                                                  args.warmup, args.seconds)
                 fl["levels"][count] = run.stats["hello"].summary(elapsed)
@@ -809,7 +817,7 @@ def budgets(result, floor):
                     f"p99 {lv['poll']['p99']} / {lv['live']['p99']} ms, {errors} errors",
                     p99 < 50 and errors == 0))
     sat, fsat = result.get("saturation_poll"), (floor or {}).get("saturation")
-    if sat and fsat:
+    if sat and fsat and sat["rps"] and fsat["rps"]:
         ratio = sat["rps"] / fsat["rps"]
         out.append(("no-change poll >= 0.5 x the floor's throughput",
                     f"{ratio:.2f} x ({sat['rps']} / {fsat['rps']} req/s)", ratio >= 0.5))
@@ -861,9 +869,9 @@ def print_summary(report):
             s = level["seen_ms"]
             print(f"| {count} | {s['p50']} | {s['p95']} | {s['max']} | {level['peak_rss_mb']} |")
         sat, fsat = result.get("saturation_poll"), floor.get("saturation")
-        if sat:
+        if sat and sat["rps"]:
             ratio = f" = {sat['rps'] / fsat['rps']:.2f} × floor ({fsat['rps']} req/s)" \
-                if fsat else ""
+                if fsat and fsat["rps"] else ""
             print(f"\nno-change poll, saturated: {sat['rps']} req/s{ratio} [{sat['tool']}]")
         sizes = [lv["no_change_poll_bytes"] for lv in result["levels"].values()
                  if lv.get("no_change_poll_bytes")]

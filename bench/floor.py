@@ -33,7 +33,7 @@ def main(argv=None):
 
     # The same settings as companion.cli.serve.
     serve(app, host=args.host, port=args.port, threads=args.threads, connection_limit=2000,
-          channel_timeout=60, ident="floor", asyncore_use_poll=True)
+          channel_timeout=60, ident="floor")
 
 
 if __name__ == "__main__":

@@ -85,11 +85,8 @@ def serve(args):
         public = f"http://{host}:{args.port}"
     app = ready(create_app({"PUBLIC_URL": public}))
     try:
-        # poll(), not waitress's default select(), which cannot watch a socket numbered
-        # past 1024: at 100 tables (1,000 phones and tablets) every request timed out.
         server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               connection_limit=2000, channel_timeout=60, ident="companion",
-                               asyncore_use_poll=True)
+                               connection_limit=2000, channel_timeout=60, ident="companion")
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             print(f"Port {args.port} is already in use. Stop the other program or choose "
