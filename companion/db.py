@@ -6,6 +6,8 @@ thread (opening one per request halves throughput) and set to WAL with a busy ti
 so readers never wait for the writer and two writers queue instead of failing.
 """
 
+import logging
+import os
 import sqlite3
 import threading
 import time
@@ -81,7 +83,30 @@ def connect(path):
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA foreign_keys=ON")
     db.execute("PRAGMA busy_timeout=10000")
+    # Checkpoints run after a write's answer has gone (checkpoint_if_due), and the WAL
+    # file shrinks back when it restarts, so its size tells how much is waiting.
+    db.execute("PRAGMA wal_autocheckpoint=0")
+    db.execute("PRAGMA journal_size_limit=0")
     return db
+
+
+CHECKPOINT_BYTES = 4 * 1024 * 1024  # SQLite's own threshold: 1,000 pages of 4 KB
+
+
+def checkpoint_if_due(db, path):
+    """Copy the WAL back into the database file once it holds ~4 MB.
+
+    Called after a write's answer is sent (companion/web.py). Left to itself, SQLite
+    does this inside the commit of whichever write crosses the threshold, and that
+    write waits for the copy and two fsyncs (5-30 ms here, where a write takes 7). A
+    passive checkpoint never blocks readers or writers; if another process is already
+    at it, this one does nothing, and a later write tries again.
+    """
+    try:
+        if os.path.getsize(path + "-wal") >= CHECKPOINT_BYTES:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except (OSError, sqlite3.Error) as error:
+        logging.getLogger(__name__).warning("checkpoint of %s skipped: %s", path, error)
 
 
 def migrate(path):

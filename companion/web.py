@@ -25,6 +25,7 @@ from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
 
 from companion import LANGUAGES
+from companion.db import checkpoint_if_due, get_db
 from companion.lru import LRU
 
 bp = Blueprint("web", __name__)
@@ -240,6 +241,14 @@ def init_app(app):
     def version_static(endpoint, values):
         if endpoint == "static" and "filename" in values and "v" not in values:
             values["v"] = static_version(values["filename"])
+
+    @app.after_request
+    def checkpoint_later(response):
+        """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
+        if request.method == "POST":
+            db, path = get_db(), current_app.config["DATABASE"]
+            response.call_on_close(lambda: checkpoint_if_due(db, path))
+        return response
 
     @app.after_request
     def headers(response):

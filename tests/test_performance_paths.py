@@ -315,3 +315,39 @@ def test_the_served_app_is_compiled_and_frozen_before_its_first_request(tmp_path
     cached, templates, frozen = map(int, out)
     assert cached == templates > 40
     assert frozen > 10_000
+
+
+def wal_bytes(path):
+    import os
+
+    return os.path.getsize(path + "-wal")
+
+
+def test_a_commit_never_checkpoints_the_wal_the_check_after_the_answer_does(tmp_path):
+    """SQLite's own checkpoint runs inside the commit that crosses 1,000 pages, making
+    that write wait; here commits only append, and checkpoint_if_due folds the WAL back."""
+    path = str(tmp_path / "c.sqlite")
+    conn = db.connect(path)
+    conn.execute("create table t (x text)")
+    for _ in range(1200):  # ~1,200 pages: past the 4 MB threshold
+        conn.execute("insert into t values (?)", ["x" * 4000])
+    assert wal_bytes(path) > db.CHECKPOINT_BYTES  # no commit checkpointed on its own
+    db.checkpoint_if_due(conn, path)
+    conn.execute("insert into t values ('after')")  # the WAL restarts from its start
+    assert wal_bytes(path) < 64 * KB
+    db.checkpoint_if_due(conn, path)  # below the threshold: nothing to do
+    assert conn.execute("select count(*) from t").fetchone()[0] == 1201
+
+
+def test_the_checkpoint_runs_after_a_writes_answer_is_sent(table, monkeypatch):
+    night, url, phone, version = table
+    calls = []
+    monkeypatch.setattr(web, "checkpoint_if_due", lambda conn, path: calls.append(path))
+    response = night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)},
+                               headers={"HX-Request": "true"}, buffered=False)
+    assert response.status_code == 200
+    assert calls == []  # not while answering
+    response.close()  # the server has sent it
+    assert calls == [night.app.config["DATABASE"]]
+    phone.get("/me/live").close()
+    assert len(calls) == 1  # a read never checkpoints
