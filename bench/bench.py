@@ -21,7 +21,7 @@ Every loop is bounded in count and time; everything is on 127.0.0.1.
 
     .venv/bin/python bench/bench.py                       # the full run (about 15 min)
     .venv/bin/python bench/bench.py --quick               # a smoke run (about 1 min)
-    .venv/bin/python bench/bench.py --soak 600 --json report.json   # all, and the soak
+    .venv/bin/python bench/bench.py --soak 600 --json report.json   # all, and the soak (~30 min)
 """
 
 import argparse
@@ -381,13 +381,17 @@ class Server:
         self._sampling = False
 
     def start(self):
+        # The server's log goes to a file: a pipe nobody reads fills up (64 KB of
+        # waitress's "task queue depth" warnings) and then blocks the server for good.
+        self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(self.argv, env=self.env, cwd=ROOT,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=self.log,
                                         start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{self.name} exited: {self.process.stderr.read()[-2000:]}")
+                self.log.seek(0)
+                raise RuntimeError(f"{self.name} exited: {self.log.read()[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1):
                     break
@@ -442,6 +446,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=5)
+        self.log.close()
 
 
 def gunicorn_argv(app, port, args):
@@ -648,7 +653,9 @@ async def bench_server(kind, args, report):
                 print(f"T={count}: skipped ({result['levels'][count]['skipped']})", flush=True)
                 continue
             tables, setup_failed = await build_tables(server.port, database, count, tables)
-            run, elapsed = await load_level(server.port, tables, args, args.warmup, args.seconds)
+            # Long enough for --min-writes writes, so a write's p99 is not just its slowest.
+            seconds = max(args.seconds, args.min_writes * args.write_every / len(tables))
+            run, elapsed = await load_level(server.port, tables, args, args.warmup, seconds)
             level = {k: s.summary(elapsed) for k, s in run.stats.items() if k != "hello"}
             level["seen_ms"] = {"p50": percentile(run.seen_ms, 50),
                                 "p95": percentile(run.seen_ms, 95),
@@ -753,7 +760,9 @@ def parse_args(argv=None):
                    help="which setups to measure (waitress = `companion serve`)")
     p.add_argument("--tables", default="10,50,100,200", help="table counts, in order")
     p.add_argument("--seconds", type=float, default=30, help="measured seconds per level")
-    p.add_argument("--warmup", type=float, default=6, help="seconds of load before measuring")
+    p.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring")
+    p.add_argument("--min-writes", type=int, default=300,
+                   help="measure a level at least this many writes long (10 tables: 90 s)")
     p.add_argument("--write-every", type=float, default=3.0,
                    help="seconds between two actions of one host (jittered ±30%%)")
     p.add_argument("--page-every", type=float, default=15.0,
@@ -782,7 +791,7 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     if args.quick:
         args.servers, args.tables, args.seconds, args.warmup = "waitress", "5,10", 8, 3
-        args.saturate_seconds = 3
+        args.saturate_seconds, args.min_writes = 3, 0
     args.servers = [s for s in args.servers.split(",") if s]
     args.tables = [int(t) for t in args.tables.split(",") if t]
     return args
