@@ -32,8 +32,8 @@ def build_parser():
     serve.add_argument("--public-url",
                        help="the address phones should use, if not this machine's LAN address")
     serve.add_argument("--threads", type=int, default=4,
-                       help="waitress worker threads (more contend for the GIL: 16 threads "
-                            "timed out at 50 tables where 4 did not; see docs/performance.md)")
+                       help="waitress worker threads (default 4: more only contend for "
+                            "the one process's GIL; see docs/performance.md)")
     serve.add_argument("--quiet", action="store_true", help="print only the address")
     link = sub.add_parser(
         "host-link", help="print a one-time link (and QR) that makes a device a host again")
