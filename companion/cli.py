@@ -85,8 +85,10 @@ def serve(args):
         public = f"http://{host}:{args.port}"
     app = ready(create_app({"PUBLIC_URL": public}))
     try:
+        # waitress watches its sockets with select(), which fails past socket 1024: past
+        # 1,000 connections it stops accepting (the rest wait) instead of falling over.
         server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               connection_limit=2000, channel_timeout=60, ident="companion")
+                               connection_limit=1000, channel_timeout=60, ident="companion")
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             print(f"Port {args.port} is already in use. Stop the other program or choose "
