@@ -63,13 +63,11 @@ def _row(row):
 
 def load(db, game_id, upto=None):
     """Every event of a game in log order (only the first ``upto`` if given)."""
-    return [
-        _row(r) for r in db.query(
-            "select seq, type, data, seat, created from events "
-            "where game_id = ? and seq <= ? order by seq",
-            [game_id, 2**62 if upto is None else upto],
-        )
-    ]
+    sql = "select seq, type, data, seat, created from events where game_id = ?"
+    params = [game_id]
+    if upto is not None:
+        sql, params = sql + " and seq <= ?", params + [upto]
+    return [_row(r) for r in db.query(sql + " order by seq", params)]
 
 
 def append(db, game, type_, data, *, pos, seat=None, device=None, check=None):

@@ -3,7 +3,7 @@
 import importlib
 import json
 import pickle
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
 from flask import abort, current_app
@@ -127,9 +127,6 @@ class StateCache(LRU):
     own copy and nothing a view does to one can leak into another request.
     """
 
-    def __init__(self, size=512):
-        super().__init__(size)
-
     def get(self, key):
         blob = super().get(key)
         return None if blob is None else pickle.loads(blob)
@@ -138,7 +135,7 @@ class StateCache(LRU):
         super().put(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-states = StateCache()
+states = StateCache(512)
 
 
 def _state_key(game_):
@@ -230,11 +227,7 @@ def _game(row):
 def _with_events(game_, events):
     """``game_`` as it stands after ``events`` (already read: no query)."""
     last = events[-1] if events else {}
-    fresh = Game(
-        id=game_.id, night_id=game_.night_id, number=game_.number, kind=game_.kind,
-        setup=game_.setup, created=game_.created, length=len(events),
-        last=(last.get("created"), last.get("type")), database=game_.database,
-    )
+    fresh = replace(game_, length=len(events), last=(last.get("created"), last.get("type")))
     fresh.events = events  # fills the cached property
     return fresh
 
