@@ -1,5 +1,6 @@
-"""A whole Crazy Time game in a real browser (issue 5 "Done when"): a host tablet and
-five phones joined by their QR codes, the blue side, a starting law and secret laws.
+"""A whole Crazy Time game in a real browser, from the first match to the final places:
+a host tablet and five phones joined by their QR codes, the blue side, a starting law and
+secret laws.
 
 Hand calculation (seats 0–4 = Mina, Jo, Sun, Ann, Lee):
   match 1 (6):  2 2 1 1 0  -> Lee wins 1h                 hours 0 0 0 0 1

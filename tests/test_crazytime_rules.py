@@ -1,4 +1,4 @@
-"""Crazy Time rules (RULES.md §2), one test per rule."""
+"""Crazy Time rules (docs/rules.md#crazy-time), one test per rule."""
 
 import json
 import random
@@ -55,7 +55,7 @@ def setup(players=FIVE, **options):
     return start(players, options)
 
 
-# --- Penalty tokens per match (RULES.md §2 Matches) ----------------------------------
+# --- Penalty tokens per match (docs/rules.md#crazy-time-matches) ----------------------
 
 
 @pytest.mark.parametrize("match", [1, 2, 3, 4])
@@ -78,7 +78,7 @@ def test_no_tokens_for_a_match_or_side_that_does_not_exist(match, side):
         penalty_tokens(match, side)
 
 
-# --- Winners of a match (RULES.md §2 Matches) ----------------------------------------
+# --- Winners of a match (docs/rules.md#crazy-time-matches) ----------------------------
 
 
 def test_the_player_with_fewest_penalties_wins_the_match():
@@ -117,7 +117,7 @@ def test_match_winners_refuses_nonsense(penalties):
         match_winners(penalties)
 
 
-# --- Hours (RULES.md §2 Matches) ------------------------------------------------------
+# --- Hours (docs/rules.md#crazy-time-matches) -----------------------------------------
 
 
 @pytest.mark.parametrize("match, hours", [(1, 1), (2, 2), (3, 3), (4, 0)])
@@ -131,7 +131,7 @@ def test_no_hours_for_a_match_that_does_not_exist(match):
         hours_for_match(match)
 
 
-# --- Final ranking (RULES.md §2 Final score) -----------------------------------------
+# --- Final ranking (docs/rules.md#crazy-time-final-score) -----------------------------
 
 
 def test_final_score_is_hours_minus_match_4_penalties_highest_first():
@@ -161,7 +161,7 @@ def test_final_ranking_needs_the_same_players_in_both_maps():
         final_ranking({"A": 1, "B": 2}, {"A": 0})
 
 
-# --- The deal (RULES.md §2 Matches; extra cards from the rabbit, clockwise) ----------
+# --- The deal (docs/rules.md#crazy-time-decisions: extra cards from the rabbit, clockwise) ---
 
 
 @pytest.mark.parametrize("players, counts", [
@@ -217,7 +217,7 @@ def test_start_refuses_bad_options_and_seats(players, options):
         start(players, options)
 
 
-# --- A match, replayed (RULES.md §2 Penalties, Matches) -------------------------------
+# --- A match, replayed (docs/rules.md#crazy-time-penalties, #crazy-time-matches) ------
 
 
 def test_a_new_game_starts_match_1_in_play_with_all_tokens():
@@ -350,7 +350,7 @@ def test_the_state_is_plain_json():
     assert json.loads(json.dumps(state)) == state
 
 
-# --- The whole game on the blue side (issue 5: "Done when") -------------------------
+# --- The whole game on the blue side, from the rabbit to the final places -------------
 
 
 def full_game():
@@ -400,7 +400,7 @@ def test_a_winner_who_is_told_a_law_knows_it_but_did_not_make_it():
     assert moon["known_by"] == [0, 1, 2, 3, 4]
 
 
-# --- The starting law (RULES.md §2 Matches: optional harder start) -------------------
+# --- The starting law (docs/rules.md#crazy-time-matches: optional harder start) -------
 
 
 def test_the_starting_law_is_known_by_everyone():
@@ -550,7 +550,7 @@ def test_an_unknown_event_is_refused():
     refused([ev("shuffle")])
 
 
-# --- What each screen may see (RULES.md §2 Matches: only knowers see the cards) -----
+# --- What each screen may see (docs/rules.md#crazy-time-matches: only knowers see the cards) ---
 
 
 def test_a_law_s_text_is_absent_for_a_seat_that_does_not_know_it():

@@ -1,5 +1,5 @@
-"""Crazy Time through the real routes (issue 5): refusals record nothing, and a law's
-cards are in the HTML of exactly the phones of the players who know it."""
+"""Crazy Time through the real routes: refusals record nothing, and a law's cards are in
+the HTML of exactly the phones of the players who know it."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Fault drills (issue 8): nothing lost, nothing recorded twice.
+"""Fault drills: nothing lost, nothing recorded twice.
 
 The multi-process drills run the real server (`companion serve` under waitress, or
 gunicorn with three workers) and talk to it over HTTP like a phone or a tablet does,

@@ -1,5 +1,5 @@
-"""Back/forward cache and history (issue 8): after a Kraken role is hidden again, Back and
-Forward never show it without a new hold, and a passed tablet leaves no role behind."""
+"""Back/forward cache and history: after a Kraken role is hidden again, Back and Forward
+never show it without a new hold, and a passed tablet leaves no role behind."""
 
 import pytest
 

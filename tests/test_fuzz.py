@@ -1,4 +1,4 @@
-"""Hostile input (issue 8): random and malformed values at every route and form.
+"""Hostile input: random and malformed values at every route and form.
 
 Every route of ``app.url_map`` is tried with real and made-up path values (keys, tokens,
 numbers), random form fields (the names the templates use, and junk), huge strings,

@@ -1,4 +1,4 @@
-"""No Touch Kraken in real browsers (issue 3): four phones each see only their own role
+"""No Touch Kraken in real browsers: four phones each see only their own role
 behind hold-to-reveal, the host records a game to its end, and everyone sees the reveal."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""No Touch Kraken rules (RULES.md §1), one test per rule, for every player count 3-8."""
+"""No Touch Kraken rules (docs/rules.md#kraken), one test per rule, for every player count 3-8."""
 
 import json
 import random
@@ -24,7 +24,7 @@ from companion.kraken.rules import (
 
 COUNTS = [3, 4, 5, 6, 7, 8]
 
-# RULES.md §1 "Setup by player count", row by row:
+# docs/rules.md#kraken-setup ("Setup by player count"), row by row:
 # players: (Explorer cards, Skeleton cards, unused role cards, Empty, Treasure, Kraken)
 TABLE = {
     3: (3, 2, 2, 11, 3, 1),
@@ -92,7 +92,7 @@ def empties(k):
     return ["empty"] * k
 
 
-# --- setup (RULES.md §1 Setup by player count) --------------------------------------
+# --- setup (docs/rules.md#kraken-setup) -----------------------------------------------
 
 
 @pytest.mark.parametrize("n", COUNTS)
@@ -162,7 +162,7 @@ def test_setup_refuses_a_count_that_is_not_a_whole_number(bad):
         setup(bad)
 
 
-# --- outcome (RULES.md §1 The game ends at once when) -------------------------------
+# --- outcome (docs/rules.md#kraken-end) -----------------------------------------------
 
 
 @pytest.mark.parametrize("n", COUNTS)
@@ -440,7 +440,7 @@ def test_bad_player_lists_are_refused(players):
         start(players, {}, rng=random.Random(1))
 
 
-# --- replay: the action marker and reveals (RULES.md §1 Play) -------------------------
+# --- replay: the action marker and reveals (docs/rules.md#kraken-play) ----------------
 
 
 def test_before_anything_the_table_is_at_round_one_action_one():
@@ -935,7 +935,7 @@ def test_history_lines_never_mention_a_role():
         assert set(params) <= {"seat"}
 
 
-# --- the token series (RULES.md §1 Token series) --------------------------------------
+# --- the token series (docs/rules.md#kraken-series) -----------------------------------
 
 
 def test_each_loser_takes_a_token():

@@ -1,5 +1,5 @@
-"""No Touch Kraken through the real routes (issue 3): the start form, the host's two-tap
-reveal form and its refusals, the marker, the end, the token series, and secrecy."""
+"""No Touch Kraken through the real routes: the start form, the host's two-tap reveal
+form and its refusals, the marker, the end, the token series, and secrecy."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Secrecy and claim abuse (issue 8): no secret of a running game reaches anyone else.
+"""Secrecy and claim abuse: no secret of a running game reaches anyone else.
 
 A crawler visits every page, fragment, poll, redirect, export and error response that a
 viewer can reach — the host, every other seat's phone, a seat that sits the game out, an

@@ -1,5 +1,5 @@
-"""Skull King rules (RULES.md §3): scoring by hand-worked examples, every refusal, ways to
-play, the dealer's rotation, corrections and shared ranks."""
+"""Skull King rules (docs/rules.md#skull-king): scoring by hand-worked examples, every
+refusal, ways to play, the dealer's rotation, corrections and shared ranks."""
 
 import json
 import random

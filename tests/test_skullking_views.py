@@ -1,6 +1,6 @@
-"""Skull King through the real routes (issue 4, RULES.md §3): starting a game, bids from the
-tablet and from phones kept secret until "Yo-ho-ho!", the results editor and every refusal
-it shows, the score table, and correcting an earlier round."""
+"""Skull King through the real routes (docs/rules.md#skull-king): starting a game, bids
+from the tablet and from phones kept secret until "Yo-ho-ho!", the results editor and
+every refusal it shows, the score table, and correcting an earlier round."""
 
 import re
 
