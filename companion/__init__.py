@@ -4,28 +4,20 @@ import gc
 import secrets
 from pathlib import Path
 
-from flask import Flask, current_app, request
+from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
-from companion import db as database
+from companion import db, games, nights, registry, tally, web
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("ko", "en")
+LANGUAGES = web.LANGUAGES
 
 babel = Babel()
 csrf = CSRFProtect()
 
 
-def select_locale():
-    """The language a person chose on this device, else the browser's, else Korean."""
-    chosen = request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES) or current_app.config["LANGUAGE"]
-
-
-def _secret_key(instance):
+def _secret_key(instance: str) -> str:
     """SECRET_KEY lives in instance/, made on first run, never in the code."""
     path = Path(instance) / "secret_key"
     if not path.exists():
@@ -34,7 +26,7 @@ def _secret_key(instance):
     return path.read_text().strip()
 
 
-def ready(app):
+def ready(app: Flask) -> Flask:
     """Make a served app ready before its first request; returns it.
 
     Done once per server process (``companion serve``, ``companion.wsgi`` for gunicorn):
@@ -51,7 +43,7 @@ def ready(app):
     return app
 
 
-def create_app(test_config=None):
+def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=str(ROOT / "instance"),
@@ -71,6 +63,7 @@ def create_app(test_config=None):
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         POLL_SECONDS=2,
+        GAMES=list(registry.INSTALLED),
     )
     app.config.from_prefixed_env("COMPANION")
     if test_config is None:
@@ -81,22 +74,13 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    database.migrate(app.config["DATABASE"])
-    babel.init_app(app, locale_selector=select_locale)
+    db.migrate(app.config["DATABASE"])
+    babel.init_app(app, locale_selector=web.select_locale)
     csrf.init_app(app)
-
-    from companion import web
-
     web.init_app(app)
-
-    from companion import games, nights, tally
-    from companion.crazytime import views as crazytime_views
-    from companion.kraken import views as kraken_views
-    from companion.skullking import views as skullking_views
-
     app.register_blueprint(nights.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tally.bp)
-    for module in (kraken_views, skullking_views, crazytime_views):
-        app.register_blueprint(module.bp)
+    for game in registry.load(tuple(app.config["GAMES"])).values():
+        app.register_blueprint(game.blueprint)
     return app

@@ -5,6 +5,11 @@ import errno
 import socket
 import sys
 
+from waitress import create_server
+
+from companion import create_app, ready, store
+from companion.qr import text
+
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
 
 
@@ -46,25 +51,14 @@ def build_parser():
 
 def host_link(args):
     """A way back in when the host device lost its cookies: run on the laptop itself."""
-    from companion import create_app, store
-    from companion.db import get_db, now
-    from companion.qr import text
-    from companion.web import new_token
-
     public = (args.public_url or f"http://{lan_address()}:{args.port}").rstrip("/")
     app = create_app({"PUBLIC_URL": public})
     with app.app_context():
-        db = get_db()
-        if args.night:
-            night = store.night_by_key(args.night)
-        else:
-            night = next(db.query("select * from nights order by id desc limit 1"), None)
+        night = store.night_by_key(args.night) if args.night else store.latest_night()
         if night is None:
             print("There is no such night yet.", file=sys.stderr)
             return 2
-        token = new_token()
-        db["host_invites"].insert(
-            {"token": token, "night_id": night["id"], "created": now(), "used_by": None})
+        token = store.invite_host(night["id"])
     link = f"{public}/h/{token}"
     print(f"Open this once on the device that should host the night of {night['created'][:10]}:")
     print(link)
@@ -72,12 +66,13 @@ def host_link(args):
     return 0
 
 
+# How `companion serve` runs waitress (bench/floor.py serves its floor with the same).
+# waitress watches its sockets with select(), which fails past socket 1024: past
+# 1,000 connections it stops accepting (the rest wait) instead of falling over.
+SERVE_SETTINGS = {"connection_limit": 1000, "channel_timeout": 60, "ident": "companion"}
+
+
 def serve(args):
-    from waitress import create_server
-
-    from companion import create_app, ready
-    from companion.qr import text
-
     if args.public_url:
         public = args.public_url.rstrip("/")
     else:
@@ -85,10 +80,8 @@ def serve(args):
         public = f"http://{host}:{args.port}"
     app = ready(create_app({"PUBLIC_URL": public}))
     try:
-        # waitress watches its sockets with select(), which fails past socket 1024: past
-        # 1,000 connections it stops accepting (the rest wait) instead of falling over.
         server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               connection_limit=1000, channel_timeout=60, ident="companion")
+                               **SERVE_SETTINGS)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             print(f"Port {args.port} is already in use. Stop the other program or choose "

@@ -75,6 +75,16 @@ def create_games(db):
     db["activity"].create_index(["game_id", "seat", "kind"])
 
 
+@migrations()
+def create_aliases(db):
+    """The host's merges: on ``device``, the folded name ``alias`` is the player whose
+    folded name is ``canonical``."""
+    db["aliases"].create(
+        {"device": str, "alias": str, "canonical": str, "created": str},
+        pk=("device", "alias"), not_null={"device", "alias", "canonical", "created"},
+    )
+
+
 def connect(path):
     """Open the database at ``path`` for this thread, set up for several processes."""
     conn = sqlite3.connect(path, timeout=10, check_same_thread=False, isolation_level=None)

@@ -1,9 +1,11 @@
 """Reading numbers from forms: the one parser every game's views use."""
 
+from typing import Any
+
 from companion.errors import RuleError
 
 
-def whole_number(raw, message, /, **params):
+def whole_number(raw: object, message: str, /, **params: Any) -> int:
     """A whole number from a form value: ASCII digits (at most 4) with an optional sign.
 
     Anything else (missing, text, "²", 10**80) raises RuleError(message, **params), so a

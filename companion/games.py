@@ -1,36 +1,45 @@
-"""Blueprint: what every game shares — its page, its live fragment, undo, redo, history.
+"""Blueprint: what every game shares — its page, its live fragment, undo, redo, history,
+the start form, and the one pipeline every host action goes through.
 
-A game's own blueprint parses its forms into events and calls ``act``; this module
-records them, answers a refusal with the reason, and renders the fresh view.
+A game's own blueprint only turns a form into event data and hands it to
+:func:`host_action`; this module checks the host, records, answers a refusal with the
+rule's reason, and renders the fresh view (docs/architecture.md).
 """
+
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
+from werkzeug.wrappers import Response
 
-from companion import log, store
+from companion import log, registry, store
 from companion.errors import RuleError
+from companion.web import device, hosted_night, is_htmx, my_seat, unchanged
 from companion.web import gettext as _
-from companion.web import is_htmx, unchanged
 
 bp = Blueprint("games", __name__)
-
-TITLES = {
-    "kraken": _l("No Touch Kraken"),
-    "skullking": _l("Skull King"),
-    "crazytime": _l("Crazy Time"),
-}
-
 
 STALE = _l("The table moved on: here is the latest. Check it and try again.")
 OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
 
+#: A game view's answer: a page or fragment, with its status.
+Answer = Response | tuple[str, int] | str
+#: Turns the posted form into an event's data (raises RuleError for a bad form).
+Parse = Callable[[store.Game, Mapping[str, Any]], dict[str, Any]]
 
-def message(error):
+
+def title(kind: str) -> Any:
+    """A game's title, translated when shown."""
+    return registry.get(kind).title
+
+
+def message(error: RuleError) -> str:
     """A rule error in the reader's language."""
     return _(error.message, **error.params)
 
 
-def form_pos():
+def form_pos() -> int | None:
     """The log position the form was made from (None when missing or not a number)."""
     try:
         return int(request.form.get("pos", ""))
@@ -38,16 +47,18 @@ def form_pos():
         return None
 
 
-def hosted_game(key, number):
-    """The night and game if this device hosts the night; a plain 404 otherwise."""
-    night = store.hosted_night(key)
+def hosted_game(key: str, number: int, kind: str | None = None
+                ) -> tuple[store.Row, store.Game]:
+    """The night and game if this device hosts the night (and the game is of ``kind``
+    when given); a plain 404 otherwise."""
+    night = hosted_night(key)
     game = store.game(night["id"], number)
-    if game is None:
+    if game is None or (kind is not None and game.kind != kind):
         abort(404)
     return night, game
 
 
-def history(game):
+def history(game: store.Game) -> list[dict[str, Any]]:
     """The visible history: one line per recorded event, undo and redo included."""
     names = store.names(game.night_id)
     lines = []
@@ -73,16 +84,19 @@ def history(game):
     return lines
 
 
-def host_context(night, game, error=None):
+def host_context(night: store.Row, game: store.Game, error: str | None = None
+                 ) -> dict[str, Any]:
+    names = store.names(night["id"])
     return {
         "night": night, "game": game, "state": game.state, "setup": game.setup,
-        "names": store.names(night["id"]), "title": TITLES[game.kind],
+        "names": names, "title": title(game.kind),
         "seen": store.noted(game.id, "seen"), "error": error,
-        "history": history(game),
+        "history": history(game), "view": registry.get(game.kind).host_view(game, names),
     }
 
 
-def respond(night, game, *, error=None, status=200):
+def respond(night: store.Row, game: store.Game, *, error: str | None = None,
+            status: int = 200) -> Answer:
     """The game's live fragment for htmx, the whole page otherwise."""
     context = host_context(night, game, error)
     if is_htmx():
@@ -92,76 +106,120 @@ def respond(night, game, *, error=None, status=200):
     return render_template("games/page.html", **context), status
 
 
-def act(night, game, type_, data):
-    """Record a host's action on the game and answer with the fresh view.
+#: How a host action answers: the night, the game as it now stands, and an optional
+#: refusal (the default, :func:`respond`, shows the game's fresh view).
+Page = Callable[..., Answer]
 
-    Every host form names the log position it was made from; one without it is refused.
+
+def host_action(key: str, number: int, kind: str | None, type_: str, parse: Parse,
+                *, page: Page = respond) -> Answer:
+    """The one pipeline of a host's action: host check → the form's log position →
+    parse the form → 422 with the rule's reason → record → 409 when stale → the fresh
+    view.
+
+    ``parse(game, form)`` turns the form into the event's data (a RuleError for a bad
+    form); the rules check the event itself when it is recorded. Every host form names
+    the log position it was made from; one without it is refused.
     """
+    night, game = hosted_game(key, number, kind)
     pos = form_pos()
     if pos is None:
-        return respond(night, game, error=str(OUT_OF_DATE), status=422)
+        return page(night, game, error=str(OUT_OF_DATE), status=422)
     try:
-        written = store.record(game, type_, data, pos=pos)
+        data = parse(game, request.form)
+        written = store.record(game, type_, data, pos=pos, device=device())
     except log.Stale:
         written = None
     except RuleError as error:
-        return respond(night, game, error=message(error), status=422)
+        return page(night, game, error=message(error), status=422)
     night = store.night(night["id"])  # its version first: never newer than the view
     fresh = store.game(night["id"], game.number)
     if written is None:
-        return respond(night, fresh, error=str(STALE), status=409)
+        return page(night, fresh, error=str(STALE), status=409)
     # Usually nobody wrote in between, and the log this write read is the view's.
-    return respond(night, written if written.length == fresh.length else fresh)
+    return page(night, written if written.length == fresh.length else fresh)
 
 
-def seat_act(seat, game, type_, data):
-    """Record a player's own move from their phone and answer with their fresh page."""
-    from companion.nights import seat_response
+def seat_context(seat: store.Row, game: store.Game | None = None) -> dict[str, Any]:
+    """What a phone's page shows: its seat, the table, and the current game as that seat
+    may see it."""
+    night = store.night(seat["night_id"])  # its version first: never newer than the state
+    game = game if game is not None else store.current_game(seat["night_id"])
+    names = store.names(seat["night_id"])
+    spec = registry.get(game.kind) if game else None
+    return {
+        "seat": seat, "me": seat["position"], "names": names,
+        "game": game, "state": game.state if game else None,
+        "setup": game.setup if game else None,
+        "title": spec.title if spec else None,
+        "view": spec.seat_view(game, names, seat["position"]) if spec else None,
+        "night": night,
+    }
 
+
+def seat_response(seat: store.Row, *, error: str | None = None, status: int = 200
+                  ) -> Answer:
+    """A phone's page (or its live fragment for htmx), with an optional refusal."""
+    template = "nights/_seat.html" if is_htmx() else "nights/seat.html"
+    return render_template(template, error=error, **seat_context(seat)), status
+
+
+def seat_action(kind: str, type_: str, parse: Callable[..., dict[str, Any]]) -> Answer:
+    """A player's own move from their phone (a Skull King bid, a Crazy Time law): the
+    seat's check → parse → 422 with the rule's reason → record at the end of the log →
+    the phone's fresh page. ``parse(game, form, seat)`` gives the event's data."""
+    seat = my_seat()
+    if seat is None:
+        abort(404)
+    game = store.current_game(seat["night_id"])
+    if game is None or game.kind != kind:
+        return seat_response(seat, error=_("There is no %(title)s game now.",
+                                           title=title(kind)), status=422)
     try:
-        store.record(game, type_, data, pos=None, seat=seat["position"])
+        data = parse(game, request.form, seat)
+        store.record(game, type_, data, pos=None, device=device(), seat=seat["position"])
     except RuleError as error:
         return seat_response(seat, error=message(error), status=422)
     return seat_response(seat)
 
 
+def no_data(_game: store.Game, _form: Mapping[str, Any]) -> dict[str, Any]:
+    """An action with nothing to say beyond its type (undo, next match)."""
+    return {}
+
+
 @bp.get("/n/<key>/g/<int:number>")
-def page(key, number):
+def page(key: str, number: int) -> Answer:
     night, game = hosted_game(key, number)
     return respond(night, game)
 
 
 @bp.get("/n/<key>/g/<int:number>/live")
-def live(key, number):
-    if unchanged(store.host_version(key)):
+def live(key: str, number: int) -> Answer:
+    if unchanged(store.host_version(key, device())):
         return "", 204
     night, game = hosted_game(key, number)
     return render_template("games/_live.html", **host_context(night, game))
 
 
 @bp.post("/n/<key>/g/<int:number>/undo")
-def undo(key, number):
-    night, game = hosted_game(key, number)
-    return act(night, game, log.UNDO, {})
+def undo(key: str, number: int) -> Answer:
+    return host_action(key, number, None, log.UNDO, no_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/redo")
-def redo(key, number):
-    night, game = hosted_game(key, number)
-    return act(night, game, log.REDO, {})
+def redo(key: str, number: int) -> Answer:
+    return host_action(key, number, None, log.REDO, no_data)
 
 
 @bp.post("/n/<key>/new/<kind>")
-def new(key, kind):
-    """Start a game: the kind's module turns the form into players and options."""
-    night = store.hosted_night(key)
-    if kind not in store.KINDS:
+def new(key: str, kind: str) -> Answer:
+    """Start a game: the kind's package turns the form into players and options."""
+    night = hosted_night(key)
+    if kind not in registry.games():
         abort(404)
-    from importlib import import_module
-
-    views = import_module(f"companion.{kind}.views")
     try:
-        players, options = views.parse_new(request.form, store.seats(night["id"]))
+        players, options = registry.get(kind).parse_new(request.form, store.seats(night["id"]))
         game = store.start_game(night, kind, players, options)
     except RuleError as error:
         return new_form(key, kind, error=message(error), status=422)
@@ -169,13 +227,13 @@ def new(key, kind):
 
 
 @bp.get("/n/<key>/new/<kind>")
-def new_form(key, kind, error=None, status=200):
+def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -> Answer:
     """The form that starts a game of ``kind`` (refilled after a refusal)."""
-    night = store.hosted_night(key)
-    if kind not in store.KINDS:
+    night = hosted_night(key)
+    if kind not in registry.games():
         abort(404)
     return render_template(
         f"{kind}/new.html", night=night, seats=store.seats(night["id"]),
-        title=TITLES[kind], kind=kind, games=store.games(night["id"]),
+        title=title(kind), kind=kind, games=store.games(night["id"]),
         error=error, form=request.form,
     ), status

@@ -17,11 +17,9 @@ from flask import (
     url_for,
 )
 
-from companion import qr, store
-from companion.db import get_db, now, write
-from companion.games import TITLES
-from companion.log import bump
-from companion.web import device, is_htmx, new_token, unchanged
+from companion import qr, registry, store
+from companion.games import seat_context, seat_response
+from companion.web import device, hosted_night, is_htmx, my_seat, unchanged
 from companion.web import gettext as _
 
 bp = Blueprint("nights", __name__)
@@ -57,7 +55,7 @@ def public_url(path):
 
 @bp.get("/")
 def index(error=None, status=200, typed=None):
-    nights = store.hosted_nights()
+    nights = store.hosted_nights(device())
     rosters = {n["id"]: [s["name"] for s in store.seats(n["id"])] for n in nights}
     return render_template(
         "nights/index.html", nights=nights, rosters=rosters, error=error,
@@ -69,41 +67,41 @@ def index(error=None, status=200, typed=None):
 def create():
     same_as = request.form.get("same_as")
     if same_as:
-        earlier = store.hosted_night(same_as)
+        earlier = hosted_night(same_as)
         names = [s["name"] for s in store.seats(earlier["id"])]
     else:
         typed = request.form.getlist("name")[:MAX_PLAYERS + 4]
         names, error = parse_names(typed)
         if error:
             return index(error=error, status=422, typed=typed)
-    night = store.create_night(names)
+    night = store.create_night(names, device())
     return redirect(url_for("nights.night", key=night["key"]), 303)
 
 
 def night_context(night):
     return {
         "night": night, "seats": store.seats(night["id"]), "games": store.games(night["id"]),
-        "titles": TITLES, "kinds": store.KINDS,
+        "games_known": registry.games(),
     }
 
 
 @bp.get("/n/<key>")
 def night(key):
-    night = store.hosted_night(key)
+    night = hosted_night(key)
     return render_template("nights/night.html", **night_context(night))
 
 
 @bp.get("/n/<key>/live")
 def night_live(key):
-    if unchanged(store.host_version(key)):
+    if unchanged(store.host_version(key, device())):
         return "", 204
-    night = store.hosted_night(key)
+    night = hosted_night(key)
     return render_template("nights/_night.html", **night_context(night))
 
 
 def hosted_seat(key, position):
     """The host's night and one of its seats; anyone else, or no such seat: a plain 404."""
-    night = store.hosted_night(key)
+    night = hosted_night(key)
     seat = next((s for s in store.seats(night["id"]) if s["position"] == position), None)
     if seat is None:
         abort(404)
@@ -119,19 +117,15 @@ def seat_qr(key, position):
 
 @bp.get("/n/<key>/sheet")
 def sheet(key):
-    night = store.hosted_night(key)
+    night = hosted_night(key)
     return render_template("nights/sheet.html", night=night, seats=store.seats(night["id"]))
 
 
 @bp.post("/n/<key>/seats/<int:position>/release")
 def release(key, position):
     """Free a seat so it can be claimed again (a new phone, cleared cookies)."""
-    night = store.hosted_night(key)
-    db = get_db()
-    with write(db):
-        db.execute("update seats set device = null, claimed_at = null "
-                   "where night_id = ? and position = ?", [night["id"], position])
-        bump(db, night["id"])
+    night = hosted_night(key)
+    store.release_seat(night["id"], position)
     if is_htmx():
         return night_live(key)
     return redirect(url_for("nights.night", key=key), 303)
@@ -140,11 +134,8 @@ def release(key, position):
 @bp.post("/n/<key>/hosts")
 def invite_host(key):
     """A one-time QR that makes another device a host of this night."""
-    night = store.hosted_night(key)
-    token = new_token()
-    get_db()["host_invites"].insert(
-        {"token": token, "night_id": night["id"], "created": now(), "used_by": None}
-    )
+    night = hosted_night(key)
+    token = store.invite_host(night["id"])
     link = public_url(url_for("nights.become_host", token=token))
     return render_template("nights/host_invite.html", night=night, qr_svg=qr.svg(link),
                            link=link)
@@ -152,17 +143,10 @@ def invite_host(key):
 
 @bp.get("/h/<token>")
 def become_host(token):
-    db = get_db()
-    with write(db):
-        invite = next(db.query(
-            "select * from host_invites where token = ? and used_by is null", [token]
-        ), None)
-        if invite is None:
-            abort(404)
-        db.execute("update host_invites set used_by = ? where token = ?", [device(), token])
-        db.execute("insert or ignore into hosts (night_id, device, created) values (?, ?, ?)",
-                   [invite["night_id"], device(), now()])
-    return redirect(url_for("nights.night", key=store.night(invite["night_id"])["key"]), 303)
+    night = store.use_host_invite(token, device())
+    if night is None:
+        abort(404)
+    return redirect(url_for("nights.night", key=night["key"]), 303)
 
 
 @bp.post("/n/<key>/pass/<int:position>")
@@ -187,47 +171,19 @@ def claim(token):
         return redirect(url_for("nights.me"), 303)
     if seat["device"] is not None:
         return render_template("nights/taken.html"), 409
-    if store.is_host(night):
+    if store.is_host(night, device()):
         return render_template("nights/host_scanned.html", night=night), 409
-    db = get_db()
-    with write(db):
-        held = next(db.query("select name from seats where night_id = ? and device = ?",
-                             [night["id"], device()]), None)
-        if held is None:
-            updated = db.execute(
-                "update seats set device = ?, claimed_at = ? where id = ? and device is null",
-                [device(), now(), seat["id"]],
-            ).rowcount
-            if updated:
-                bump(db, night["id"])
+    claimed, held = store.claim_seat(seat, device())
     if held is not None:
-        return render_template("nights/one_seat.html", name=held["name"]), 409
-    if not updated:
+        return render_template("nights/one_seat.html", name=held), 409
+    if not claimed:
         return render_template("nights/taken.html"), 409
     return redirect(url_for("nights.me"), 303)
 
 
-def seat_context(seat, game=None):
-    night = store.night(seat["night_id"])  # its version first: never newer than the state
-    game = game if game is not None else store.current_game(seat["night_id"])
-    return {
-        "seat": seat, "me": seat["position"], "names": store.names(seat["night_id"]),
-        "game": game, "state": game.state if game else None,
-        "setup": game.setup if game else None,
-        "title": TITLES[game.kind] if game else None,
-        "night": night,
-    }
-
-
-def seat_response(seat, *, error=None, status=200):
-    """A phone's page (or its live fragment for htmx), with an optional refusal."""
-    template = "nights/_seat.html" if is_htmx() else "nights/seat.html"
-    return render_template(template, error=error, **seat_context(seat)), status
-
-
 @bp.get("/me")
 def me():
-    seat = store.my_seat()
+    seat = my_seat()
     if seat is None:
         return render_template("nights/no_seat.html")
     return seat_response(seat)
@@ -235,9 +191,9 @@ def me():
 
 @bp.get("/me/live")
 def me_live():
-    if unchanged(store.seat_version()):
+    if unchanged(store.seat_version(device())):
         return "", 204
-    seat = store.my_seat()
+    seat = my_seat()
     if seat is None:
         return render_template("nights/_no_seat.html")
     return render_template("nights/_seat.html", **seat_context(seat))
@@ -246,7 +202,7 @@ def me_live():
 @bp.post("/me/seen")
 def seen():
     """The phone revealed its secret once: the host sees “seen ✓” (never the secret)."""
-    seat = store.my_seat()
+    seat = my_seat()
     game = store.current_game(seat["night_id"]) if seat else None
     if seat is None or game is None:
         abort(404)
@@ -258,6 +214,6 @@ def seen():
 @bp.get("/rules/<kind>")
 def rules(kind):
     """A short rules summary of a game, for anyone at the table."""
-    if kind not in store.KINDS:
+    if kind not in registry.games():
         abort(404)
-    return render_template(f"rules/{kind}.html", title=TITLES[kind], kind=kind)
+    return render_template(f"{kind}/rules.html", title=registry.get(kind).title, kind=kind)

@@ -1,118 +1,229 @@
-"""Reading and writing nights, seats and games: the queries the blueprints share."""
+"""Reading and writing nights, seats, hosts and games: every query of the app lives here.
 
-import importlib
+The store knows nothing of requests: the views pass in the device that asks (the
+``device`` cookie, companion/web.py) and decide what to answer when a row is missing.
+"""
+
 import json
 import pickle
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache, cached_property
+from functools import cached_property
+from typing import Any
 
-from flask import abort, current_app
+from flask import current_app
+from sqlite_utils import Database
 
-from companion import log
+from companion import log, registry
 from companion.db import get_db, now, write
 from companion.errors import N_, RuleError
 from companion.lru import LRU
-from companion.web import device, new_token
+from companion.tokens import new_token
 
-KINDS = ("kraken", "skullking", "crazytime")
+Row = dict[str, Any]
 
 
-@cache
-def rules_for(kind):
-    """The pure rules module of a kind of game."""
-    if kind not in KINDS:
-        raise KeyError(kind)
-    return importlib.import_module(f"companion.{kind}.rules")
+def rules_for(kind: str) -> registry.Rules:
+    """The pure rules module of a kind of game (KeyError for an unknown kind)."""
+    return registry.get(kind).rules
 
 
 # --- nights and seats -------------------------------------------------------------
 
-def create_night(names):
-    """A new night with these players in seat order, hosted by this device."""
+def _insert_night(db: Database, created: str, names: Iterable[str], device: str) -> int:
+    """A night row, its seats (each with a fresh link) and its first host, in ``db``'s
+    open transaction; returns the night's id."""
+    night_id = db["nights"].insert(
+        {"key": new_token(), "created": created, "version": 0}).last_pk
+    for position, name in enumerate(names):
+        db["seats"].insert({
+            "night_id": night_id, "position": position, "name": name,
+            "token": new_token(), "device": None, "claimed_at": None,
+        })
+    db["hosts"].insert({"night_id": night_id, "device": device, "created": now()})
+    return int(night_id)
+
+
+def create_night(names: Iterable[str], device: str) -> Row:
+    """A new night with these players in seat order, hosted by ``device``."""
     db = get_db()
     with write(db):
-        night_id = db["nights"].insert(
-            {"key": new_token(), "created": now(), "version": 0}
-        ).last_pk
-        for position, name in enumerate(names):
-            db["seats"].insert({
-                "night_id": night_id, "position": position, "name": name,
-                "token": new_token(), "device": None, "claimed_at": None,
-            })
-        db["hosts"].insert({"night_id": night_id, "device": device(), "created": now()})
+        night_id = _insert_night(db, now(), names, device)
     return night(night_id)
 
 
-def night(night_id):
+def night(night_id: int) -> Row:
     return next(get_db().query("select * from nights where id = ?", [night_id]), None)
 
 
-def night_by_key(key):
+def night_by_key(key: str) -> Row | None:
     return next(get_db().query("select * from nights where key = ?", [key]), None)
 
 
-def is_host(night_row):
+def latest_night() -> Row | None:
+    return next(get_db().query("select * from nights order by id desc limit 1"), None)
+
+
+def is_host(night_row: Row, device: str) -> bool:
     return bool(next(get_db().query(
-        "select 1 from hosts where night_id = ? and device = ?", [night_row["id"], device()]
+        "select 1 from hosts where night_id = ? and device = ?", [night_row["id"], device]
     ), None))
 
 
-def hosted_night(key):
-    """The night with this key if this device hosts it; anyone else gets a plain 404."""
+def hosted_night(key: str, device: str) -> Row | None:
+    """The night with this key if ``device`` hosts it, else None."""
     row = night_by_key(key)
-    if row is None or not is_host(row):
-        abort(404)
+    if row is None or not is_host(row, device):
+        return None
     return row
 
 
-def hosted_nights():
+def hosted_nights(device: str) -> list[Row]:
     return list(get_db().query(
         "select n.* from nights n join hosts h on h.night_id = n.id "
-        "where h.device = ? order by n.id desc", [device()],
+        "where h.device = ? order by n.id desc", [device],
     ))
 
 
 # The two version checks are every quiet poll's only query: one statement each through
 # ``execute`` (``query`` wraps every read in a savepoint, three statements).
 
-def host_version(key):
-    """The night's version if this device hosts it (None otherwise): one indexed query."""
+def host_version(key: str, device: str) -> int | None:
+    """The night's version if ``device`` hosts it (None otherwise): one indexed query."""
     row = get_db().execute(
         "select n.version from nights n join hosts h on h.night_id = n.id "
-        "where n.key = ? and h.device = ?", [key, device()]).fetchone()
-    return None if row is None else row[0]
+        "where n.key = ? and h.device = ?", [key, device]).fetchone()
+    return None if row is None else int(row[0])
 
 
-def seat_version():
-    """The version of the night where this phone holds its seat (-1 without a seat)."""
+def seat_version(device: str) -> int:
+    """The version of the night where ``device`` holds its seat (-1 without a seat)."""
     row = get_db().execute(
         "select n.version from seats s join nights n on n.id = s.night_id "
         "where s.device = ? order by s.claimed_at desc, s.id desc limit 1",
-        [device()]).fetchone()
-    return -1 if row is None else row[0]
+        [device]).fetchone()
+    return -1 if row is None else int(row[0])
 
 
-def seats(night_id):
+def seats(night_id: int) -> list[Row]:
     return list(get_db().query(
         "select * from seats where night_id = ? order by position", [night_id]
     ))
 
 
-def names(night_id):
+def names(night_id: int) -> dict[int, str]:
     """Seat number → player name."""
     return {s["position"]: s["name"] for s in seats(night_id)}
 
 
-def seat_by_token(token):
+def seat_by_token(token: str) -> Row | None:
     return next(get_db().query("select * from seats where token = ?", [token]), None)
 
 
-def my_seat():
-    """The seat this phone holds in its latest night (or None)."""
+def my_seat(device: str) -> Row | None:
+    """The seat ``device`` holds in its latest night (or None)."""
     return next(get_db().query(
         "select * from seats where device = ? order by claimed_at desc, id desc limit 1",
-        [device()],
+        [device],
     ), None)
+
+
+def claim_seat(seat: Row, device: str) -> tuple[bool, str | None]:
+    """Give ``seat`` to ``device`` if it is free and the device holds no other seat of
+    that night. Returns (claimed, the name of the seat the device already holds)."""
+    db = get_db()
+    with write(db):
+        held = next(db.query("select name from seats where night_id = ? and device = ?",
+                             [seat["night_id"], device]), None)
+        if held is not None:
+            return False, held["name"]
+        updated = db.execute(
+            "update seats set device = ?, claimed_at = ? where id = ? and device is null",
+            [device, now(), seat["id"]],
+        ).rowcount
+        if updated:
+            log.bump(db, seat["night_id"])
+    return bool(updated), None
+
+
+def release_seat(night_id: int, position: int) -> None:
+    """Free a seat so another phone can claim it."""
+    db = get_db()
+    with write(db):
+        db.execute("update seats set device = null, claimed_at = null "
+                   "where night_id = ? and position = ?", [night_id, position])
+        log.bump(db, night_id)
+
+
+# --- host devices -----------------------------------------------------------------
+
+def invite_host(night_id: int) -> str:
+    """A one-time token that makes the device which opens it a host of the night."""
+    token = new_token()
+    get_db()["host_invites"].insert(
+        {"token": token, "night_id": night_id, "created": now(), "used_by": None})
+    return token
+
+
+def use_host_invite(token: str, device: str) -> Row | None:
+    """Make ``device`` a host with an unused invitation; returns the night (else None)."""
+    db = get_db()
+    with write(db):
+        invite = next(db.query(
+            "select * from host_invites where token = ? and used_by is null", [token]
+        ), None)
+        if invite is None:
+            return None
+        db.execute("update host_invites set used_by = ? where token = ?", [device, token])
+        db.execute("insert or ignore into hosts (night_id, device, created) values (?, ?, ?)",
+                   [invite["night_id"], device, now()])
+    return night(invite["night_id"])
+
+
+# --- a host's merges of two spellings of a name -----------------------------------
+
+def aliases(device: str) -> dict[str, str]:
+    """Folded spelling → folded name it was merged into, as ``device`` merged them."""
+    return {r["alias"]: r["canonical"] for r in get_db().query(
+        "select alias, canonical from aliases where device = ? order by alias", [device])}
+
+
+def merge_alias(device: str, alias: str, into: str) -> None:
+    db = get_db()
+    with write(db):
+        db.execute("update aliases set canonical = ? where device = ? and canonical = ?",
+                   [into, device, alias])
+        db.execute("insert or replace into aliases (device, alias, canonical, created) "
+                   "values (?, ?, ?, ?)", [device, alias, into, now()])
+
+
+def unmerge_alias(device: str, alias: str) -> None:
+    db = get_db()
+    with write(db):
+        db.execute("delete from aliases where device = ? and alias = ?", [device, alias])
+
+
+# --- an imported night ------------------------------------------------------------
+
+def import_night(document: dict[str, Any], device: str) -> str:
+    """Store a checked night (companion.exchange.parse_import) in one transaction; the
+    device hosts it and every seat gets a new link. Returns the new night's key."""
+    db = get_db()
+    with write(db):
+        night_id = _insert_night(db, document["created"], document["players"], device)
+        for game_ in document["games"]:
+            game_id = db["games"].insert({
+                "night_id": night_id, "number": game_["number"], "kind": game_["kind"],
+                "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
+                "created": game_["created"],
+            }).last_pk
+            for event in game_["events"]:
+                db["events"].insert({
+                    "game_id": game_id, "seq": event["seq"], "type": event["type"],
+                    "data": json.dumps(event["data"], ensure_ascii=False, sort_keys=True),
+                    "seat": event["seat"], "device": None, "created": event["created"],
+                })
+    return str(night(night_id)["key"])
 
 
 # --- games ------------------------------------------------------------------------
@@ -201,8 +312,13 @@ class Game:
         return log.undo_redo(self.events)[1]
 
     @property
-    def finished(self):
+    def finished(self) -> bool:
         return bool(self.state.get("finished"))
+
+    def plain(self) -> dict[str, Any]:
+        """The game as the pure tallies read it (companion/stats.py)."""
+        return {"number": self.number, "kind": self.kind, "setup": self.setup,
+                "state": self.state, "created": self.created, "events": self.events}
 
 
 # A game row with its log's length and last event, in one indexed query.
@@ -255,7 +371,7 @@ def current_game(night_id):
         GAME_SQL + "where g.night_id = ? order by g.number desc limit 1", [night_id]), None))
 
 
-def start_game(night_row, kind, players, options):
+def start_game(night_row: Row, kind: str, players: list[int], options: Any) -> "Game":
     """Start a game of ``kind`` for these seats; the rules validate the options."""
     rules = rules_for(kind)
     setup = rules.start(players, options)
@@ -275,7 +391,8 @@ def start_game(night_row, kind, players, options):
     return game(night_row["id"], number)
 
 
-def record(game_, type_, data, *, pos, seat=None):
+def record(game_: "Game", type_: str, data: dict[str, Any], *, pos: int | None,
+           device: str | None, seat: int | None = None) -> "Game":
     """Append one event after checking it against the rules; returns the fresh game.
 
     Raises RuleError (nothing recorded) or log.Stale (the table moved on).
@@ -294,7 +411,7 @@ def record(game_, type_, data, *, pos, seat=None):
         checked["events"] = events
 
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
-               pos=pos, seat=seat, device=device(), check=check)
+               pos=pos, seat=seat, device=device, check=check)
     # The write committed, so the log up to here is fixed: its state is known already.
     fresh = _with_events(game_, checked["events"])
     key = _state_key(fresh)

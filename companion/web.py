@@ -3,7 +3,6 @@
 import gzip
 import hashlib
 import re
-import secrets
 import sqlite3
 from pathlib import Path
 
@@ -20,16 +19,18 @@ from flask import (
 from flask_babel import get_locale, get_translations
 from flask_wtf.csrf import CSRFError
 from jinja2 import pass_context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
 
-from companion import LANGUAGES
+from companion import registry, store
 from companion.db import checkpoint_if_due, get_db
 from companion.lru import LRU
+from companion.tokens import new_token
 
 bp = Blueprint("web", __name__)
 
+LANGUAGES = ("ko", "en")
 DEVICE_COOKIE = "device"
 YEAR = 365 * 24 * 3600
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
@@ -41,11 +42,6 @@ CSP = (
 )
 
 
-def new_token():
-    """A long random token for a URL or a cookie: it cannot be guessed or counted."""
-    return secrets.token_urlsafe(32)
-
-
 def device():
     """This browser's id (an HttpOnly cookie), made on its first request."""
     if "device" not in g:
@@ -53,6 +49,27 @@ def device():
         g.new_device = not _TOKEN.match(value)
         g.device = new_token() if g.new_device else value
     return g.device
+
+
+def hosted_night(key):
+    """The night with this key if this device hosts it; anyone else gets a plain 404."""
+    night = store.hosted_night(key, device())
+    if night is None:
+        abort(404)
+    return night
+
+
+def my_seat():
+    """The seat this phone holds in its latest night (or None)."""
+    return store.my_seat(device())
+
+
+def select_locale():
+    """The language a person chose on this device, else the browser's, else Korean."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or current_app.config["LANGUAGE"]
 
 
 def is_htmx():
@@ -223,6 +240,23 @@ def shared(context, name):
     return html
 
 
+def game_title(kind):
+    """A game's title, for the templates."""
+    return registry.get(kind).title
+
+
+def game_assets(*kinds):
+    """The ``<link>`` and ``<script>`` tags of these games' own CSS and JS: a page loads
+    only the games it can show (base.html's ``assets`` block)."""
+    tags = []
+    for kind in kinds:
+        for name in registry.get(kind).assets:
+            url = escape(url_for("static", filename=name))
+            tags.append(f'<link rel="stylesheet" href="{url}">' if name.endswith(".css")
+                        else f'<script src="{url}" defer></script>')
+    return Markup("".join(tags))
+
+
 class SqliteInt(IntegerConverter):
     """An ``<int:…>`` URL segment SQLite can hold: a bigger number is a plain 404.
 
@@ -238,7 +272,8 @@ def init_app(app):
     app.url_map.converters["int"] = SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
-                                 shared=shared)
+                                 shared=shared, game_title=game_title,
+                                 game_kinds=registry.kinds, game_assets=game_assets)
 
     @app.url_defaults
     def version_static(endpoint, values):

@@ -75,7 +75,7 @@ def store_game(app, device, key, game):
         current = store.game(row["id"], number)
         for event in game["events"]:
             current = store.record(current, event["type"], event["data"], pos=current.pos,
-                                   seat=event["seat"])
+                                   device=device, seat=event["seat"])
         return current
 
 

@@ -1,15 +1,16 @@
 """Export and import: a night leaves as JSON and CSV, and comes back whole — or not at all.
 
-A running game never leaves with its secrets (RULES.md / DESIGN.md "Secrets"): an
-unfinished Kraken game is exported without its roles, an unfinished Crazy Time game
-without its laws' text, an unfinished Skull King game without the bids not yet revealed.
+A running game never leaves with its secrets (DESIGN.md "Secrets"): an unfinished Kraken
+game is exported without its roles (docs/rules.md#kraken-setup), an unfinished Crazy Time
+game without its laws' text (docs/rules.md#crazy-time-matches), an unfinished Skull King
+game without the bids not yet revealed (docs/rules.md#skull-king).
 """
 
 import json
 
 import pytest
 
-from companion import create_app, stats
+from companion import create_app, exchange
 from companion.db import get_db
 from tests.conftest import make_night
 from tests.test_stats import (
@@ -255,8 +256,8 @@ def test_a_huge_file_is_refused(app, evening):
 
 
 def test_a_file_just_over_the_export_limit_is_refused_by_the_reader():
-    with pytest.raises(stats.BadFile):
-        stats.parse_import(b" " * (stats.MAX_BYTES + 1))
+    with pytest.raises(exchange.BadFile):
+        exchange.parse_import(b" " * (exchange.MAX_BYTES + 1))
 
 
 def test_no_file_gets_a_message(evening):
@@ -266,13 +267,13 @@ def test_no_file_gets_a_message(evening):
 
 def test_too_many_events_are_refused():
     events = [{"seq": i + 1, "type": "marker", "data": {"seat": 0}, "seat": None,
-               "created": "2025-01-01T00:00:00Z"} for i in range(stats.MAX_EVENTS + 1)]
+               "created": "2025-01-01T00:00:00Z"} for i in range(exchange.MAX_EVENTS + 1)]
     document = {"format": "companion-night", "version": 1,
                 "night": {"created": "2025-01-01T00:00:00Z", "players": ["A", "B", "C"]},
                 "games": [{"number": 1, "kind": "kraken", "created": "2025-01-01T00:00:00Z",
                            "finished": False, "secrets_removed": True,
                            "setup": json.loads(json.dumps(kraken_game(
                                1, ROLES, [])["setup"])), "events": events}]}
-    with pytest.raises(stats.BadFile) as caught:
-        stats.parse_import(json.dumps(document).encode())
-    assert caught.value.params["most"] == stats.MAX_EVENTS
+    with pytest.raises(exchange.BadFile) as caught:
+        exchange.parse_import(json.dumps(document).encode())
+    assert caught.value.params["most"] == exchange.MAX_EVENTS

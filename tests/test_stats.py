@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from companion import stats
+from companion import charts, stats
 from companion.crazytime import rules as ct
+from companion.kraken import results as kraken_results
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
 
@@ -185,7 +186,7 @@ def test_each_loser_takes_a_token_and_three_tokens_end_the_series():
     # Explorers (0, 2) lose twice, then the Skeleton (1) loses: 0 and 2 have 2 tokens,
     # 1 has 1; a third Explorer loss gives 0 and 2 their third token: 1 wins the series.
     games = series_games(["explorer", "explorer", "skeleton", "explorer"])
-    (series,) = stats.kraken_series(games)
+    (series,) = kraken_results.series(games)
     assert series["tokens"] == {0: 3, 1: 1, 2: 3}
     assert series["over"] is True
     assert series["winners"] == [1]
@@ -193,7 +194,7 @@ def test_each_loser_takes_a_token_and_three_tokens_end_the_series():
 
 
 def test_a_series_still_going_has_no_winner():
-    (series,) = stats.kraken_series(series_games(["explorer", "skeleton"]))
+    (series,) = kraken_results.series(series_games(["explorer", "skeleton"]))
     assert series["tokens"] == {0: 1, 1: 1, 2: 1}
     assert series["over"] is False and series["winners"] == []
 
@@ -202,14 +203,14 @@ def test_an_unfinished_game_gives_no_token():
     games = series_games(["explorer"])
     roles = ["explorer", "skeleton", "explorer"]
     games.append(kraken_game(2, roles, kraken_kraken_first()[:1], "s1"))
-    (series,) = stats.kraken_series(games)
+    (series,) = kraken_results.series(games)
     assert series["tokens"] == {0: 1, 1: 0, 2: 1}
     assert series["unfinished"] == [2]
 
 
 def test_a_game_after_the_series_ended_gives_no_token():
     games = series_games(["explorer"] * 4)
-    (series,) = stats.kraken_series(games)
+    (series,) = kraken_results.series(games)
     assert series["tokens"] == {0: 3, 1: 0, 2: 3}
     assert series["ignored"] == [4]
 
@@ -219,7 +220,7 @@ def test_two_series_are_counted_apart_and_a_lone_game_is_in_none():
     games = [kraken_game(1, roles, kraken_kraken_first(), "a"),
              kraken_game(2, roles, kraken_all_treasure(), "b"),
              kraken_game(3, roles, kraken_all_treasure(), None)]
-    first, second = stats.kraken_series(games)
+    first, second = kraken_results.series(games)
     assert (first["id"], first["tokens"]) == ("a", {0: 1, 1: 0, 2: 1})
     assert (second["id"], second["tokens"]) == ("b", {0: 0, 1: 1, 2: 0})
 
@@ -259,11 +260,12 @@ def test_the_tally_counts_games_played_and_won_per_player():
 
 def test_the_tally_has_the_series_skull_king_totals_and_crazy_time_standings():
     tally = a_night()
-    assert tally["series"][0]["tokens"] == {0: 3, 1: 0, 2: 3}
-    assert tally["series"][0]["winners"] == [1]
-    assert tally["skullking"][0]["scores"] == {0: 10, 1: 30, 2: 30}
-    assert tally["crazytime"][0]["standings"] == [[2, 3], [0], [1]]
-    assert tally["crazytime"][0]["hours"] == {0: 4, 1: 2, 2: 0, 3: 0}
+    kinds = tally["kinds"]
+    assert kinds["kraken"]["series"][0]["tokens"] == {0: 3, 1: 0, 2: 3}
+    assert kinds["kraken"]["series"][0]["winners"] == [1]
+    assert kinds["skullking"]["games"][0]["scores"] == {0: 10, 1: 30, 2: 30}
+    assert kinds["crazytime"]["games"][0]["standings"] == [[2, 3], [0], [1]]
+    assert kinds["crazytime"]["games"][0]["hours"] == {0: 4, 1: 2, 2: 0, 3: 0}
 
 
 def test_a_night_without_games_has_an_empty_tally():
@@ -348,19 +350,19 @@ def test_crazy_time_statistics_count_matches_and_the_game_win():
 # --- the charts -------------------------------------------------------------------------
 
 def test_bars_are_as_long_as_their_values():
-    chart = stats.bar_chart([{"label": "A", "value": 10}, {"label": "B", "value": 5}])
+    chart = charts.bar_chart([{"label": "A", "value": 10}, {"label": "B", "value": 5}])
     a, b = chart["bars"]
     assert a["width"] == pytest.approx(2 * b["width"])
-    assert a["x"] == b["x"] == chart["zero"] == stats.LABEL_WIDTH
+    assert a["x"] == b["x"] == chart["zero"] == charts.LABEL_WIDTH
 
 
 def test_a_negative_bar_grows_left_of_zero():
-    chart = stats.bar_chart([{"label": "A", "value": 30}, {"label": "B", "value": -10}])
+    chart = charts.bar_chart([{"label": "A", "value": 30}, {"label": "B", "value": -10}])
     a, b = chart["bars"]
     assert b["x"] + b["width"] == pytest.approx(chart["zero"])
     assert a["width"] == pytest.approx(3 * b["width"])
 
 
 def test_all_zero_bars_do_not_divide_by_zero():
-    chart = stats.bar_chart([{"label": "A", "value": 0}])
+    chart = charts.bar_chart([{"label": "A", "value": 0}])
     assert chart["bars"][0]["width"] == 0

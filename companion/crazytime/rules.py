@@ -1,13 +1,13 @@
-"""Crazy Time, as the companion knows it (RULES.md §2).
+"""Crazy Time, as the companion knows it (docs/rules.md#crazy-time).
 
 The table plays the cards; the companion counts the penalty tokens of each match, names
 the winners who leave the room, keeps the hours, and — its real value — remembers which
 player knows which secret law.
 
-Public rules API (issue 5): :func:`penalty_tokens`, :func:`match_winners`,
-:func:`final_ranking`. The app contract every game follows: :func:`start`,
-:func:`replay`, :data:`HOST_EVENTS`, :data:`SEAT_EVENTS`, :func:`describe`, plus
-:func:`deal`, :func:`hours_for_match` and :func:`laws_for`.
+Public rules API: :func:`penalty_tokens`, :func:`match_winners`, :func:`final_ranking`.
+The app contract every game follows: :func:`start`, :func:`replay` (one handler per event
+type, in :data:`HANDLERS`), :data:`HOST_EVENTS`, :data:`SEAT_EVENTS`, :func:`describe`,
+plus :func:`deal`, :func:`hours_for_match` and :func:`laws_for`.
 
 Events (``{"type", "data", "seat"}``; ``seat`` is the phone that sent it, None = host):
 
@@ -17,15 +17,16 @@ Events (``{"type", "data", "seat"}``; ``seat`` is the phone that sent it, None =
                penalty token. ``reason`` is one of :data:`REASONS` (optional); ``law``
                only with ``"broke_law"``: a law made in this game (its id; ``law_name``,
                when given, must be its name, so the history can name it) or one of the
-               three laws in force from match 1 (:data:`BASIC_LAWS`); a break may also
-               be given without ``law``.
+               three laws in force from match 1 (:data:`BASIC_LAWS`,
+               docs/rules.md#crazy-time-basic-laws); a break may also be given
+               without ``law``.
 ``law``        ``{"name": str, "when": str, "what": str}`` — the new law (card text or
                card number). The host or a phone of a player at the table may send it.
 ``learn``      ``{"law": id, "seat": s, "law_name": str?}`` — the table told s the law
                (``law_name`` as for a penalty).
 ``next_match`` ``{}`` — the winners come back; the next match begins.
 
-Decisions where the rulebook is silent (documented for the docs page):
+Decisions where the rulebook is silent (docs/rules.md#crazy-time-decisions):
 
 * The deal: 63 time cards, ``63 // n`` each; the ``63 % n`` extra cards go one each to
   the players starting with the rabbit, clockwise (the first seat when no rabbit is
@@ -41,6 +42,10 @@ Decisions where the rulebook is silent (documented for the docs page):
   one), so a penalty may cite any of them.
 """
 
+import random
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import Any, TypeGuard, TypeVar
+
 from companion.errors import N_, RuleError
 
 TIME_CARDS = 63
@@ -51,23 +56,35 @@ SIDES = ("purple", "blue")
 BLUE_TOKENS = {1: 6, 2: 8, 3: 10, 4: 12}
 PURPLE_TOKENS = 12
 REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock", "broke_law", "other")
-BASIC_LAWS = ("reversal", "synchronisation", "overload")  # in force from match 1
+#: The laws in force from match 1 (docs/rules.md#crazy-time-basic-laws).
+BASIC_LAWS = ("reversal", "synchronisation", "overload")
 NAME_MAX = 60
 CARD_TEXT_MAX = 200
 
 HOST_EVENTS = frozenset({"rabbit", "penalty", "law", "learn", "next_match"})
 SEAT_EVENTS = frozenset({"law"})
 
+#: The setup ``start`` returns, the state ``replay`` folds, one event of the log: JSON.
+Setup = dict[str, Any]
+State = dict[str, Any]
+Event = Mapping[str, Any]
+#: Applies one event to the state (``replay`` looks them up in :data:`HANDLERS`).
+Handler = Callable[[Setup, State, Event], None]
+#: A player as the caller names them (a seat, a name...).
+Player = TypeVar("Player", bound=Hashable)
 
-def _is_int(value):
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """A whole number (a bool is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# --- The public rules API (issue 5) -------------------------------------------------
+# --- The public rules API -----------------------------------------------------------
 
 
-def penalty_tokens(match, side="purple"):
-    """Penalty tokens in play in ``match`` (1–4) on board ``side`` (RULES.md §2 Matches).
+def penalty_tokens(match: int, side: str = "purple") -> int:
+    """Penalty tokens in play in ``match`` (1–4) on board ``side``
+    (docs/rules.md#crazy-time-matches).
 
     A match ends when its tokens are all given out: 12 every match on the purple side;
     6, 8, 10, 12 for matches 1–4 on the blue side.
@@ -80,8 +97,9 @@ def penalty_tokens(match, side="purple"):
     return PURPLE_TOKENS if side == "purple" else BLUE_TOKENS[match]
 
 
-def match_winners(penalties):
-    """The winners of one match and whether they are rewarded (RULES.md §2 Matches).
+def match_winners(penalties: Mapping[Player, int]) -> tuple[list[Player], bool]:
+    """The winners of one match and whether they are rewarded
+    (docs/rules.md#crazy-time-matches).
 
     ``penalties`` maps each player to their penalties this match. The winners are the
     players with the fewest (ties all win), in the input's order. At least 2 players
@@ -100,8 +118,9 @@ def match_winners(penalties):
     return winners, rewarded
 
 
-def final_ranking(hours, penalties):
-    """The final places after match 4 (RULES.md §2 Final score).
+def final_ranking(hours: Mapping[Player, int],
+                  penalties: Mapping[Player, int]) -> list[list[Player]]:
+    """The final places after match 4 (docs/rules.md#crazy-time-final-score).
 
     Each player scores the hours won in matches 1–3 (``hours``) minus the penalties taken
     in match 4 (``penalties``). Highest first; a tie goes to fewer match-4 penalties;
@@ -118,10 +137,10 @@ def final_ranking(hours, penalties):
             raise RuleError(N_("%(player)s cannot have %(count)s penalties."),
                             player=player, count=penalties[player])
 
-    def key(player):
+    def key(player: Player) -> tuple[int, int]:
         return (-(hours[player] - penalties[player]), penalties[player])
 
-    places = []
+    places: list[list[Player]] = []
     for player in sorted(hours, key=key):  # sorted() is stable: input order within a tie
         if places and key(places[-1][0]) == key(player):
             places[-1].append(player)
@@ -133,17 +152,18 @@ def final_ranking(hours, penalties):
 # --- Helpers the app and the replay share --------------------------------------------
 
 
-def hours_for_match(match):
+def hours_for_match(match: int) -> int:
     """The hour token a match's winners take: 1h, 2h, 3h after matches 1–3, none after 4
-    (RULES.md §2 Matches)."""
+    (docs/rules.md#crazy-time-matches)."""
     if not _is_int(match) or not 1 <= match <= MATCHES:
         raise RuleError(N_("There is no match %(match)s: the game has matches 1 to 4."),
                         match=match)
     return match if match < MATCHES else 0
 
 
-def deal(players, rabbit=None):
-    """How many time cards each player gets: ``{str(seat): count}`` (RULES.md §2 Matches).
+def deal(players: Iterable[int], rabbit: int | None = None) -> dict[str, int]:
+    """How many time cards each player gets: ``{str(seat): count}``
+    (docs/rules.md#crazy-time-matches; the extra cards: docs/rules.md#crazy-time-decisions).
 
     The 63 time cards are dealt as evenly as possible. Where some get one more (the
     rulebook allows it without saying who), the extra cards go one each to the players
@@ -162,8 +182,9 @@ def deal(players, rabbit=None):
 # --- Setup ---------------------------------------------------------------------------
 
 
-def start(players, options, rng=None):
-    """Validate a new Crazy Time game and return its setup (RULES.md §2).
+def start(players: Iterable[int], options: Mapping[str, Any] | None,
+          rng: random.Random | None = None) -> Setup:
+    """Validate a new Crazy Time game and return its setup (docs/rules.md#crazy-time).
 
     ``players``: 4–7 distinct seat numbers in clockwise order. ``options``: ``side``
     (``"purple"``, the default, or ``"blue"``) and ``starting_law`` (bool, default
@@ -196,7 +217,8 @@ def start(players, options, rng=None):
 # --- Replay --------------------------------------------------------------------------
 
 
-def _new_state(setup):
+def _new_state(setup: Setup) -> State:
+    """The game before any event: match 1 being played, nobody penalised, no law yet."""
     players = list(setup["players"])
     side = setup["side"]
     return {
@@ -223,21 +245,26 @@ def _new_state(setup):
     }
 
 
-def _seat_in_game(state, data, key="seat"):
+def _seat_in_game(state: State, data: Mapping[str, Any], key: str = "seat") -> int:
+    """The seat ``data[key]`` names: a player of this game."""
     seat = data.get(key)
     if not _is_int(seat) or seat not in state["players"]:
         raise RuleError(N_("Seat %(seat)s is not in this game."), seat=seat)
     return seat
 
 
-def _refuse_if_finished(state):
+def _refuse_if_finished(state: State) -> None:
+    """Nothing is recorded after match 4."""
     if state["finished"]:
         raise RuleError(N_("The game is over."))
 
 
-def _law_by_id(state, law_id, data=None):
+def _law_by_id(state: State, law_id: object,
+               data: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The law made in this game with id ``law_id``; a ``law_name`` in ``data``, when
+    given, must be its name."""
     if _is_int(law_id) and 1 <= law_id <= len(state["laws"]):
-        law = state["laws"][law_id - 1]
+        law: dict[str, Any] = state["laws"][law_id - 1]
         if data is not None and "law_name" in data and data["law_name"] != law["name"]:
             raise RuleError(N_("Law %(law)s is not called %(name)s."),
                             law=law_id, name=data["law_name"])
@@ -245,8 +272,16 @@ def _law_by_id(state, law_id, data=None):
     raise RuleError(N_("There is no law %(law)s in this game."), law=law_id)
 
 
-def _apply_rabbit(state, data):
-    """The youngest player holds the rabbit and starts each match (RULES.md §2 Matches)."""
+def _data(event: Event) -> dict[str, Any]:
+    """An event's data (an empty dict when it has none)."""
+    return event.get("data") or {}
+
+
+def _on_rabbit(setup: Setup, state: State, event: Event) -> None:
+    """The youngest player holds the rabbit and starts each match
+    (docs/rules.md#crazy-time-matches); recorded or changed until the match's first
+    penalty (docs/rules.md#crazy-time-decisions)."""
+    data = _data(event)
     _refuse_if_finished(state)
     seat = _seat_in_game(state, data)
     current = state["penalties"][str(state["match"])]
@@ -256,9 +291,13 @@ def _apply_rabbit(state, data):
     state["deal"] = deal(state["players"], seat)
 
 
-def _apply_penalty(state, data):
-    """One penalty token to a player; the last token ends the match (RULES.md §2
-    Penalties, Matches, Final score)."""
+def _on_penalty(setup: Setup, state: State, event: Event) -> None:
+    """One penalty token to a player; the last token ends the match
+    (docs/rules.md#crazy-time-penalties, docs/rules.md#crazy-time-matches,
+    docs/rules.md#crazy-time-final-score). A broken law may be named: a basic law
+    (docs/rules.md#crazy-time-basic-laws) or any law made so far
+    (docs/rules.md#crazy-time-decisions)."""
+    data = _data(event)
     _refuse_if_finished(state)
     match = state["match"]
     if state["phase"] != "play":
@@ -285,8 +324,9 @@ def _apply_penalty(state, data):
         _end_match(state)
 
 
-def _end_match(state):
-    """The match's tokens are all given: name the winners (RULES.md §2 Matches)."""
+def _end_match(state: State) -> None:
+    """The match's tokens are all given: name the winners (docs/rules.md#crazy-time-matches);
+    after match 4, the final places (docs/rules.md#crazy-time-final-score)."""
     match = state["match"]
     by_seat = {seat: state["penalties"][str(match)][str(seat)] for seat in state["players"]}
     winners, rewarded = match_winners(by_seat)
@@ -312,7 +352,9 @@ def _end_match(state):
     state["made_by_all"] = not rewarded
 
 
-def _law_text(data, key, limit, message):
+def _law_text(data: Mapping[str, Any], key: str, limit: int, message: str) -> str:
+    """A law's name or card text, stripped: 1 to ``limit`` characters (a card number is
+    taken as its text)."""
     value = data.get(key)
     if _is_int(value):  # a card number
         value = str(value)
@@ -321,9 +363,12 @@ def _law_text(data, key, limit, message):
     return value.strip()
 
 
-def _apply_law(state, data, sender):
-    """A new law: made by the players at the table (RULES.md §2 Matches; the optional
-    harder start: one law by everyone before match 1)."""
+def _on_law(setup: Setup, state: State, event: Event) -> None:
+    """A new law: made by the players at the table (docs/rules.md#crazy-time-matches; the
+    optional harder start: one law by everyone before match 1). The host or the phone of a player
+    at the table sends it."""
+    data = _data(event)
+    sender = event.get("seat")
     _refuse_if_finished(state)
     if state["phase"] == "law":
         if state["law_made"]:
@@ -363,9 +408,11 @@ def _apply_law(state, data, sender):
         state["law_made"] = True
 
 
-def _apply_learn(state, data):
-    """The table tells a player a law: from now on they know it (RULES.md §2 Matches:
-    only players who know a law may look at its cards)."""
+def _on_learn(setup: Setup, state: State, event: Event) -> None:
+    """The table tells a player a law: from now on they know it
+    (docs/rules.md#crazy-time-matches: only players who know a law may look at its
+    cards)."""
+    data = _data(event)
     _refuse_if_finished(state)
     law = _law_by_id(state, data.get("law"), data)
     seat = _seat_in_game(state, data)
@@ -375,8 +422,8 @@ def _apply_learn(state, data):
     law["known_by"] = [s for s in state["players"] if s in law["known_by"] or s == seat]
 
 
-def _apply_next_match(state):
-    """The winners come back and the next match begins (RULES.md §2 Matches)."""
+def _on_next_match(setup: Setup, state: State, event: Event) -> None:
+    """The winners come back and the next match begins (docs/rules.md#crazy-time-matches)."""
     _refuse_if_finished(state)
     if state["phase"] != "law":
         raise RuleError(N_("Match %(match)s is still being played."), match=state["match"])
@@ -392,9 +439,19 @@ def _apply_next_match(state):
     state["deal"] = deal(state["players"], state["rabbit"])
 
 
-def replay(setup, events):
-    """Fold the game's events into its state (RULES.md §2); raise RuleError on the first
-    event the rules forbid.
+HANDLERS: dict[str, Handler] = {
+    "rabbit": _on_rabbit,
+    "penalty": _on_penalty,
+    "law": _on_law,
+    "learn": _on_learn,
+    "next_match": _on_next_match,
+}
+
+
+def replay(setup: Setup, events: Iterable[Event]) -> State:
+    """Fold the game's events into its state (docs/rules.md#crazy-time); raise RuleError on
+    the first event the rules forbid. Only a law may come from a phone
+    (docs/rules.md#event-log).
 
     The state holds every law's text: a view must show laws through :func:`laws_for`,
     never from ``state["laws"]`` directly.
@@ -402,31 +459,21 @@ def replay(setup, events):
     state = _new_state(setup)
     for event in events:
         kind = event.get("type")
-        data = event.get("data") or {}
-        sender = event.get("seat")
-        if kind not in HOST_EVENTS:
+        if kind not in HANDLERS:
             raise RuleError(N_("Crazy Time has no event %(type)s."), type=kind)
-        if sender is not None and kind not in SEAT_EVENTS:
+        if event.get("seat") is not None and kind not in SEAT_EVENTS:
             raise RuleError(N_("Only the host device can record this."))
-        if kind == "rabbit":
-            _apply_rabbit(state, data)
-        elif kind == "penalty":
-            _apply_penalty(state, data)
-        elif kind == "law":
-            _apply_law(state, data, sender)
-        elif kind == "learn":
-            _apply_learn(state, data)
-        else:
-            _apply_next_match(state)
+        HANDLERS[kind](setup, state, event)
     return state
 
 
 # --- What each screen may see ---------------------------------------------------------
 
 
-def laws_for(state, seat):
-    """The laws as ``seat``'s phone may show them (RULES.md §2 Matches: only players who
-    know a law may look at its cards; the winners coming back are told only the name).
+def laws_for(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """The laws as ``seat``'s phone may show them (docs/rules.md#crazy-time-matches: only
+    players who know a law may look at its cards; the winners coming back are told only
+    the name).
 
     A seat that knows a law gets it in full; other laws only as ``id``/``name``/``match``
     (no ``when``/``what`` keys at all). ``seat=None`` is the host screen: names only.
@@ -470,7 +517,8 @@ _BASIC_LAW_LINES = {
 }
 
 
-def describe(event, names=None, law_names=None):
+def describe(event: Event, names: Mapping[Any, str] | None = None,
+             law_names: Mapping[Any, str] | None = None) -> tuple[str, dict[str, Any]]:
     """A short history line for ``event``: ``(N_(message), params)``.
 
     ``names`` (optional) maps seat → the player's name, ``law_names`` law id → law name.
@@ -484,10 +532,10 @@ def describe(event, names=None, law_names=None):
     kind = event.get("type")
     data = event.get("data") or {}
 
-    def who(seat):
+    def who(seat: Any) -> Any:
         return names.get(seat, seat)
 
-    def law_name(law):
+    def law_name(law: Any) -> Any:
         known = law_names.get(law) if isinstance(law, int | str) else None
         return known or data.get("law_name") or law
 

@@ -1,4 +1,4 @@
-"""Blueprint: Crazy Time's screens and actions (issue 5, RULES.md §2).
+"""Blueprint: Crazy Time's screens and actions (docs/rules.md#crazy-time).
 
 The host (tablet) gives penalties in one tap, records the rabbit, the new laws and who
 learned a law, and starts the next match. A phone shows its player's penalties and
@@ -9,13 +9,17 @@ Every form value is parsed here defensively: anything odd becomes a RuleError wi
 message for the person, and nothing is recorded (never a 500).
 """
 
-from flask import Blueprint, abort, request
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint
+from flask_babel import lazy_gettext as _l
 
 from companion import store
 from companion.crazytime import rules
 from companion.errors import N_, RuleError
 from companion.forms import whole_number
-from companion.games import act, hosted_game, message, respond, seat_act
+from companion.games import Answer, host_action, no_data, seat_action
 
 bp = Blueprint("crazytime", __name__)
 
@@ -28,7 +32,7 @@ PLAIN_REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock")
 
 
 def parse_new(form, seats):
-    """Players and options for a new game, from the start form (RULES.md §2)."""
+    """Players and options for a new game, from the start form (docs/rules.md#crazy-time)."""
     players = [s["position"] for s in seats if form.get(f"seat{s['position']}")]
     if not players:
         raise RuleError(N_("Choose the players."))
@@ -60,7 +64,7 @@ def _law(game, raw):
     raise RuleError(N_("There is no such law in this game."))
 
 
-def penalty_data(form, game):
+def penalty_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
     """The penalty event's data: the player and the optional reason.
 
     ``reason`` is "" (none), one of :data:`PLAIN_REASONS`, ``basic:<law>`` (one of the
@@ -82,72 +86,56 @@ def penalty_data(form, game):
     return data
 
 
-def law_data(form):
+def law_data(game: store.Game, form: Mapping[str, Any], _seat: Any = None
+             ) -> dict[str, Any]:
     """The new law: its name, When card and What card (text or card number)."""
     return {key: str(form.get(key, "") or "")[:1000] for key in ("name", "when", "what")}
 
 
-def _host_action(key, number, build):
-    night, game = hosted_game(key, number)
-    if game.kind != KIND:
-        abort(404)
-    try:
-        type_, data = build(game)
-    except RuleError as error:
-        return respond(night, game, error=message(error), status=422)
-    return act(night, game, type_, data)
+def rabbit_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    return {"seat": _seat(form, game)}
+
+
+def learn_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    law = _law(game, form.get("law"))
+    return {"law": law["id"], "seat": _seat(form, game), "law_name": law["name"]}
 
 
 # --- the host's actions -------------------------------------------------------------
 
 
 @bp.post("/n/<key>/g/<int:number>/crazytime/rabbit")
-def rabbit(key, number):
-    return _host_action(key, number,
-                        lambda game: ("rabbit", {"seat": _seat(request.form, game)}))
+def rabbit(key: str, number: int) -> Answer:
+    return host_action(key, number, KIND, "rabbit", rabbit_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/crazytime/penalty")
-def penalty(key, number):
-    return _host_action(key, number, lambda game: ("penalty", penalty_data(request.form, game)))
+def penalty(key: str, number: int) -> Answer:
+    return host_action(key, number, KIND, "penalty", penalty_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/crazytime/law")
-def law(key, number):
-    return _host_action(key, number, lambda game: ("law", law_data(request.form)))
+def law(key: str, number: int) -> Answer:
+    return host_action(key, number, KIND, "law", law_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/crazytime/learn")
-def learn(key, number):
-    def build(game):
-        law = _law(game, request.form.get("law"))
-        seat = _seat(request.form, game)
-        return "learn", {"law": law["id"], "seat": seat, "law_name": law["name"]}
-
-    return _host_action(key, number, build)
+def learn(key: str, number: int) -> Answer:
+    return host_action(key, number, KIND, "learn", learn_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/crazytime/next")
-def next_match(key, number):
-    return _host_action(key, number, lambda game: ("next_match", {}))
+def next_match(key: str, number: int) -> Answer:
+    return host_action(key, number, KIND, "next_match", no_data)
 
 
 # --- the phone's action ----------------------------------------------------------------
 
 
 @bp.post("/me/crazytime/law")
-def seat_law():
+def seat_law() -> Answer:
     """A player at the table enters the new law from their phone."""
-    from companion.nights import seat_response
-
-    seat = store.my_seat()
-    if seat is None:
-        abort(404)
-    game = store.current_game(seat["night_id"])
-    if game is None or game.kind != KIND:
-        return seat_response(seat, error=message(RuleError(
-            N_("There is no Crazy Time game now."))), status=422)
-    return seat_act(seat, game, "law", law_data(request.form))
+    return seat_action(KIND, "law", law_data)
 
 
 # --- what the templates show -------------------------------------------------------------
@@ -203,6 +191,15 @@ def view(state, names, seat=None):
     }
 
 
-@bp.app_template_global("crazytime_view")
-def crazytime_view(state, names, seat=None):
-    return view(state, names, seat)
+def host_view(game: store.Game, names: dict[int, str]) -> dict[str, Any]:
+    """The host's screen: every law by name only."""
+    return view(game.state, names)
+
+
+def seat_view(game: store.Game, names: dict[int, str], seat: int) -> dict[str, Any]:
+    """A phone: the laws its player knows in full, the others by name."""
+    return view(game.state, names, seat)
+
+
+#: The statistics page's Crazy Time column.
+STAT_COLUMNS = ((_l("Crazy Time matches won"), lambda player: player["ct_matches_won"]),)

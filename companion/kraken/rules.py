@@ -1,16 +1,17 @@
-"""No Touch Kraken as the companion knows it: RULES.md §1, as pure functions.
+"""No Touch Kraken as the companion knows it: docs/rules.md#kraken, as pure functions.
 
 The real deck is on the table; this module only knows what the table tells it (who
 revealed whose card, and what it was) and what the rules say follows from that.
 
-Public rules API (issue 3):
+Public rules API:
 
 - ``setup(players, *, specials=False, curse=False)``: the deck and role cards for a count.
 - ``verdict(...)`` / ``outcome(...)``: who has won after a sequence of revealed cards. This
   is the one copy of the end rules; ``replay`` calls it after every reveal.
 
-App contract (notes/common.md): ``start``, ``replay``, ``HOST_EVENTS``, ``SEAT_EVENTS``,
-``describe``; and the token series: ``series_tokens``.
+App contract (what every game module provides): ``start``, ``replay`` (one handler per
+event type, in ``HANDLERS``), ``HOST_EVENTS``, ``SEAT_EVENTS``, ``describe``; and the token
+series: ``series_tokens``.
 
 State shape returned by ``replay`` (all JSON):
 
@@ -40,7 +41,10 @@ State shape returned by ``replay`` (all JSON):
     reveals            [{"seat", "card", "special", "round", "action"}, ...]
 """
 
+import random
 import secrets
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, TypedDict, cast
 
 from companion.errors import N_, RuleError
 
@@ -79,23 +83,30 @@ SPECIAL_LABELS = {
     "captains_obsession": N_("Captain's Obsession"),
 }
 
-# RULES.md §1 Components: what is in the box.
+# docs/rules.md#kraken-components: what is in the box.
 BOX = {"explorer": 6, "skeleton": 3, "empty": 31, "treasure": 8, "kraken": 1,
        "curse": 3, "special": 6}
-# RULES.md §1 Setup by player count: (Explorer cards, Skeleton cards) shuffled for the deal.
+# docs/rules.md#kraken-setup: (Explorer cards, Skeleton cards) shuffled for the deal.
 ROLE_CARDS = {3: (3, 2), 4: (3, 2), 5: (4, 2), 6: (4, 2), 7: (5, 3), 8: (6, 3)}
-# RULES.md §1 Expansion 2: 5 of the 6 Special cards go into the deck.
+# docs/rules.md#kraken-specials: 5 of the 6 Special cards go into the deck.
 SPECIALS_IN_DECK = 5
 
 HOST_EVENTS = frozenset({"marker", "reveal"})
-SEAT_EVENTS = frozenset()
+SEAT_EVENTS: frozenset[str] = frozenset()
+
+#: The setup ``start`` returns, the state ``replay`` folds, one event of the log: JSON.
+Setup = dict[str, Any]
+State = dict[str, Any]
+Event = Mapping[str, Any]
+#: Applies one event to the state (``replay`` looks them up in :data:`HANDLERS`).
+Handler = Callable[[Setup, State, Event], None]
 
 OPTION_NAMES = ("curse", "specials", "clockwise", "series")
 SERIES_ID_MAX = 100
 
 
-def _count(players):
-    """The player count, 3 to 8 (RULES.md §1: 3 to 8 players)."""
+def _count(players: object) -> int:
+    """The player count, 3 to 8 (docs/rules.md#kraken: 3 to 8 players)."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise RuleError(N_("The number of players must be a whole number."))
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -104,19 +115,19 @@ def _count(players):
     return players
 
 
-def setup(players, *, specials=False, curse=False):
-    """The role cards and exploration deck for ``players`` (RULES.md §1 Setup table).
+def setup(players: int, *, specials: bool = False, curse: bool = False) -> dict[str, int]:
+    """The role cards and exploration deck for ``players`` (docs/rules.md#kraken-setup).
 
     Keys: ``explorers``, ``skeletons`` (role cards shuffled for the deal),
     ``unused_roles`` (how many of those are set aside unseen), ``empty``, ``treasure``,
     ``kraken``, ``treasure_pile`` (always = players), ``cards_each`` (5, for round 1),
     ``total`` (exploration cards in the deck, = 5 × players); ``special`` (5) when
-    ``specials``: they replace 5 Empty cards (RULES.md §1 Expansion 2).
+    ``specials``: they replace 5 Empty cards (docs/rules.md#kraken-specials).
 
     With ``curse`` (Expansion 1) the treasure pile of ``players`` cards is 2 Treasure +
     1 Curse plus random Treasures/Curses, so the exact split is unknown: ``treasure`` and
     ``curse`` are then the most the deck can hold, ``treasure_min`` and ``curse_min`` the
-    least (6 players: 3-5 Treasures, 1-3 Curses, as RULES.md says).
+    least (6 players: 3-5 Treasures, 1-3 Curses, as docs/rules.md#kraken-curse says).
     """
     n = _count(players)
     explorers, skeletons = ROLE_CARDS[n]
@@ -143,13 +154,13 @@ def setup(players, *, specials=False, curse=False):
     return deck
 
 
-def kinds_in_play(*, curse=False, specials=False):
+def kinds_in_play(*, curse: bool = False, specials: bool = False) -> list[str]:
     """The exploration card kinds in this game, in CARD_KINDS order."""
     optional = {"curse": curse, "special": specials}
     return [kind for kind in CARD_KINDS if optional.get(kind, True)]
 
 
-def explorer_range(players):
+def explorer_range(players: int) -> tuple[int, int]:
     """(least, most) Explorers a table of ``players`` can have after the role deal."""
     n = _count(players)
     explorers, skeletons = ROLE_CARDS[n]
@@ -165,11 +176,13 @@ _TOO_MANY = {
 }
 
 
-def _end_of(n, counts, card, revealed, curse):
-    """RULES.md §1 "The game ends at once when" (and Expansion 1's Curse rules).
+def _end_of(n: int, counts: Mapping[str, int], card: str, revealed: int,
+            curse: bool) -> tuple[str | None, str | None]:
+    """docs/rules.md#kraken-end (and the Curse's rules, docs/rules.md#kraken-curse).
 
-    Returns (winning team, reason) or (None, None). The order matters only for the last
-    reveal of round 4: finding the last Treasure there is still an Explorer win.
+    Returns (winning team, reason) or (None, None). The order of the checks
+    (docs/rules.md#kraken-decisions) matters only for the last reveal of round 4: finding
+    the last Treasure there is still an Explorer win.
     """
     if card == "kraken":
         return "skeletons", "kraken"
@@ -183,15 +196,27 @@ def _end_of(n, counts, card, revealed, curse):
     return None, None
 
 
-def verdict(players, reveals, *, explorers=None, curse=False, specials=False):
-    """Judge a sequence of revealed cards (RULES.md §1 end of game, Expansions 1 and 2).
+class Verdict(TypedDict):
+    """What :func:`verdict` returns."""
+
+    outcome: str | None
+    team: str | None
+    reason: str | None
+    revealed: dict[str, int]
+
+
+def verdict(players: int, reveals: Iterable[str], *, explorers: int | None = None,
+            curse: bool = False, specials: bool = False) -> Verdict:
+    """Judge a sequence of revealed cards (docs/rules.md#kraken-end, and the expansions:
+    docs/rules.md#kraken-curse, docs/rules.md#kraken-specials).
 
     Returns ``{"outcome", "team", "reason", "revealed"}``: ``team`` is the team the rules
     make win ("explorers"/"skeletons"), ``outcome`` the same unless that team has no
     player at the table (``explorers`` = 0 or = players), in which case it is "nobody":
-    everybody loses (the 3-player all-Explorers Kraken rule, generalised as RULES.md
-    says). ``reason`` is "all_treasure", "kraken", "curse_first" or "rounds_over".
-    All three are None while the game goes on. ``revealed`` counts each kind in play.
+    everybody loses (the 3-player all-Explorers Kraken rule, generalised as
+    docs/rules.md#kraken-end says; "Nobody wins" in docs/rules.md#kraken-decisions).
+    ``reason`` is "all_treasure", "kraken", "curse_first" or "rounds_over". All three
+    are None while the game goes on. ``revealed`` counts each kind in play.
 
     Raises RuleError (a ValueError) for an impossible sequence: a reveal after the end,
     a card not in play, more of a kind than the deck holds.
@@ -199,26 +224,14 @@ def verdict(players, reveals, *, explorers=None, curse=False, specials=False):
     n = _count(players)
     deck = setup(n, specials=specials, curse=curse)
     if explorers is not None:
-        low, high = explorer_range(n)
-        if isinstance(explorers, bool) or not isinstance(explorers, int) \
-                or not low <= explorers <= high:
-            raise RuleError(
-                N_("A table of %(players)s has %(low)s to %(high)s Explorers, not %(count)s."),
-                players=n, low=low, high=high, count=explorers)
+        _check_explorers(n, explorers)
     counts = dict.fromkeys(kinds_in_play(curse=curse, specials=specials), 0)
-    team = reason = None
+    team: str | None = None
+    reason: str | None = None
     for index, card in enumerate(reveals):
         if team is not None:
             raise RuleError(N_("The game is already over: no more cards are revealed."))
-        if card not in CARD_KINDS:
-            raise RuleError(N_("There is no such exploration card: %(card)s."), card=card)
-        if card not in counts:
-            if card == "curse":
-                raise RuleError(N_("The Greedy Captain's Curse is not in this game."))
-            raise RuleError(N_("The Special cards are not in this game."))
-        counts[card] += 1
-        if counts[card] > deck[card]:
-            raise RuleError(_TOO_MANY[card], limit=deck[card])
+        _count_card(deck, counts, card)
         team, reason = _end_of(n, counts, card, index + 1, curse)
     result = team
     if explorers is not None and team is not None:
@@ -228,16 +241,44 @@ def verdict(players, reveals, *, explorers=None, curse=False, specials=False):
     return {"outcome": result, "team": team, "reason": reason, "revealed": counts}
 
 
-def outcome(players, reveals, *, explorers=None, curse=False, specials=False):
-    """Who has won after ``reveals`` (RULES.md §1): "explorers", "skeletons", "nobody", or
-    None while the game goes on. See ``verdict`` for the rules and the errors."""
+def _check_explorers(n: int, explorers: object) -> None:
+    """A table of ``n`` has as many Explorers as the role deal can give it."""
+    low, high = explorer_range(n)
+    if isinstance(explorers, bool) or not isinstance(explorers, int) \
+            or not low <= explorers <= high:
+        raise RuleError(
+            N_("A table of %(players)s has %(low)s to %(high)s Explorers, not %(count)s."),
+            players=n, low=low, high=high, count=explorers)
+
+
+def _count_card(deck: Mapping[str, int], counts: dict[str, int], card: str) -> None:
+    """Count one revealed ``card`` in ``counts``: a kind in play, no more of it than the
+    ``deck`` holds."""
+    if card not in CARD_KINDS:
+        raise RuleError(N_("There is no such exploration card: %(card)s."), card=card)
+    if card not in counts:
+        if card == "curse":
+            raise RuleError(N_("The Greedy Captain's Curse is not in this game."))
+        raise RuleError(N_("The Special cards are not in this game."))
+    counts[card] += 1
+    if counts[card] > deck[card]:
+        raise RuleError(_TOO_MANY[card], limit=deck[card])
+
+
+def outcome(players: int, reveals: Iterable[str], *, explorers: int | None = None,
+            curse: bool = False, specials: bool = False) -> str | None:
+    """Who has won after ``reveals`` (docs/rules.md#kraken-end): "explorers", "skeletons",
+    "nobody", or None while the game goes on. See ``verdict`` for the rules and the
+    errors."""
     return verdict(players, reveals, explorers=explorers, curse=curse,
                    specials=specials)["outcome"]
 
 
-def _hidden(n, deck, counts, curse):
+def _hidden(n: int, deck: Mapping[str, int], counts: Mapping[str, int],
+            curse: bool) -> tuple[dict[str, int], dict[str, list[int]]]:
     """Still face-down counts: exact ones, and [least, most] for every kind in play."""
-    hidden, ranges = {}, {}
+    hidden: dict[str, int] = {}
+    ranges: dict[str, list[int]] = {}
     for kind, seen in counts.items():
         if curse and kind in ("treasure", "curse"):
             continue
@@ -258,7 +299,8 @@ def _hidden(n, deck, counts, curse):
 # --- the app: start, replay, describe -----------------------------------------------
 
 
-def _check_seats(players):
+def _check_seats(players: object) -> list[int]:
+    """The seats as a sorted list: distinct seat numbers, 3 to 8 of them."""
     if not isinstance(players, list | tuple):
         raise RuleError(N_("The players must be a list of seats."))
     for seat in players:
@@ -270,12 +312,14 @@ def _check_seats(players):
     return sorted(players)
 
 
-def _check_options(options, n):
+def _check_options(options: Mapping[str, Any] | None, n: int) -> dict[str, Any]:
+    """The options, each checked and given its default: "curse", "specials", "clockwise"
+    (8 players only, docs/rules.md#kraken-play) as bools, "series" an id or None."""
     options = dict(options or {})
     for key in options:
         if key not in OPTION_NAMES:
             raise RuleError(N_("There is no option called %(option)s."), option=key)
-    checked = {}
+    checked: dict[str, Any] = {}
     for key in ("curse", "specials", "clockwise"):
         value = options.get(key, False)
         if not isinstance(value, bool):
@@ -291,8 +335,9 @@ def _check_options(options, n):
     return checked
 
 
-def start(players, options, rng=None):
-    """Set up a game (RULES.md §1 Setup): check the options and deal the roles.
+def start(players: Sequence[int], options: Mapping[str, Any] | None,
+          rng: random.Random | None = None) -> Setup:
+    """Set up a game (docs/rules.md#kraken-setup): check the options and deal the roles.
 
     ``players`` is the list of seat numbers (3 to 8). ``options`` may hold "curse"
     (Expansion 1), "specials" (Expansion 2), "clockwise" (the 8-player "everyone acts
@@ -316,102 +361,154 @@ def start(players, options, rng=None):
     }
 
 
-def role(setup_, seat):
+def role(setup_: Mapping[str, Any], seat: int) -> str:
     """The role dealt to ``seat`` (only ever shown to that seat before the end)."""
-    return setup_["roles"][str(seat)]
+    return cast(str, setup_["roles"][str(seat)])
 
 
-def _seat_of(data, seats):
+def _seat_of(data: Mapping[str, Any], seats: Collection[int]) -> int:
+    """The seat ``data`` names: one playing in this game."""
     seat = data.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
         raise RuleError(N_("That seat is not playing in this game."))
     return seat
 
 
-def _check_keys(data, allowed):
+def _check_keys(data: object, allowed: Collection[str]) -> dict[str, Any]:
+    """An event's data: a dict with no key but the ``allowed`` ones."""
     if not isinstance(data, dict):
         raise RuleError(N_("This event is not understood."))
     for key in data:
         if key not in allowed:
             raise RuleError(N_("This event is not understood."))
+    return data
 
 
-def replay(setup_, events):
-    """Fold the host's events into the table's state (RULES.md §1 Play, end, expansions).
+def _explorers(setup_: Setup) -> int:
+    """How many seats were dealt an Explorer."""
+    return sum(1 for s in setup_["players"] if setup_["roles"][str(s)] == "explorer")
 
-    Events: "marker" ``{"seat"}`` — who takes the action marker first, only before the
-    first reveal (re-recording it corrects it); "reveal" ``{"seat", "card", "special"}``
-    — the card in front of ``seat`` was revealed. See the module docstring for the state.
-    """
+
+def _new_state(setup_: Setup) -> State:
+    """The table before any event: no marker, 5 face-down cards in front of everyone
+    (docs/rules.md#kraken-play). ``replay``'s handlers fold the events into it and
+    ``_conclude`` turns it into the state ``replay`` returns."""
+    return {
+        "marker": None,
+        "cards": dict.fromkeys(setup_["players"], CARDS_PER_ROUND[0]),
+        "reveals": [],
+        "judged": {"outcome": None, "team": None, "reason": None},
+        "round_over_deal": None,
+    }
+
+
+def _revealed_cards(state: State) -> list[str]:
+    """The card kinds revealed so far, in order."""
+    return [r["card"] for r in state["reveals"]]
+
+
+def _check_host_event(state: State, event: Event) -> None:
+    """Every event is the host's, and none comes after the end of the game."""
+    if event.get("seat") is not None:
+        raise RuleError(N_("Only the host device records the table's actions."))
+    if state["judged"]["team"] is not None:
+        raise RuleError(N_("The game is over: nothing more can be recorded."))
+
+
+def _on_marker(setup_: Setup, state: State, event: Event) -> None:
+    """Who takes the action marker first: only before the first reveal (re-recording it
+    corrects it)."""
+    data = _check_keys(event.get("data"), ("seat",))
+    seat = _seat_of(data, list(setup_["players"]))
+    if state["reveals"]:
+        raise RuleError(N_(
+            "The first marker holder can only be set before the first reveal."))
+    state["marker"] = seat
+
+
+def _on_reveal(setup_: Setup, state: State, event: Event) -> None:
+    """The card in front of a seat was revealed (docs/rules.md#kraken-play); the game may
+    end at once (docs/rules.md#kraken-end)."""
     seats = list(setup_["players"])
     n = len(seats)
     options = setup_["options"]
-    curse, specials = options["curse"], options["specials"]
-    clockwise = options["clockwise"]
-    explorers = sum(1 for s in seats if setup_["roles"][str(s)] == "explorer")
-    deck = setup_["deck"]
-    marker = None
-    cards = dict.fromkeys(seats, CARDS_PER_ROUND[0])
-    reveals = []
-    kinds = []
-    judged = {"outcome": None, "team": None, "reason": None}
-    round_over_deal = None
+    data = _check_keys(event.get("data"), ("seat", "card", "special"))
+    marker = state["marker"]
+    if marker is None:
+        raise RuleError(N_("First record who takes the action marker."))
+    seat = _seat_of(data, seats)
+    if seat == marker:
+        raise RuleError(N_("The marker holder cannot reveal their own card."))
+    if state["cards"][seat] == 0:
+        raise RuleError(N_("That player has no face-down card left this round."))
+    card = data.get("card")
+    special = data.get("special")
+    if not isinstance(card, str):
+        raise RuleError(N_("Say which card was revealed."))
+    kinds = _revealed_cards(state)
+    judged = verdict(n, kinds + [card], explorers=_explorers(setup_),
+                     curse=options["curse"], specials=options["specials"])
+    state["judged"] = judged
+    _check_special(card, special, state["reveals"])
+    round_ = len(kinds) // n + 1
+    done = len(kinds) + 1
+    state["cards"][seat] -= 1
+    state["reveals"].append({"seat": seat, "card": card, "special": special,
+                             "round": round_, "action": done - (round_ - 1) * n})
+    state["round_over_deal"] = None
+    if options["clockwise"]:
+        # The 8-player rule (docs/rules.md#kraken-play, docs/rules.md#kraken-decisions):
+        # each acts once, clockwise, whoever's card was revealed.
+        state["marker"] = seats[(seats.index(marker) + 1) % n]
+    else:
+        state["marker"] = seat
+    if judged["team"] is None and done % n == 0:
+        # docs/rules.md#kraken-play: gather the face-down cards, shuffle, deal 4, 3, 2 each.
+        state["round_over_deal"] = CARDS_PER_ROUND[done // n]
+        state["cards"] = dict.fromkeys(seats, state["round_over_deal"])
 
-    for event in events:
-        kind = event.get("type")
-        data = event.get("data")
-        if kind not in HOST_EVENTS:
-            raise RuleError(N_("This event is not understood."))
-        if event.get("seat") is not None:
-            raise RuleError(N_("Only the host device records the table's actions."))
-        if judged["team"] is not None:
-            raise RuleError(N_("The game is over: nothing more can be recorded."))
-        if kind == "marker":
-            _check_keys(data, ("seat",))
-            seat = _seat_of(data, seats)
-            if reveals:
-                raise RuleError(N_(
-                    "The first marker holder can only be set before the first reveal."))
-            marker = seat
-            continue
-        # A reveal (RULES.md §1 Play).
-        _check_keys(data, ("seat", "card", "special"))
-        if marker is None:
-            raise RuleError(N_("First record who takes the action marker."))
-        seat = _seat_of(data, seats)
-        if seat == marker:
-            raise RuleError(N_("The marker holder cannot reveal their own card."))
-        if cards[seat] == 0:
-            raise RuleError(N_("That player has no face-down card left this round."))
-        card = data.get("card")
-        special = data.get("special")
-        if not isinstance(card, str):
-            raise RuleError(N_("Say which card was revealed."))
-        judged = verdict(n, kinds + [card], explorers=explorers, curse=curse,
-                         specials=specials)
-        if card == "special":
-            if special not in SPECIAL_NAMES:
-                raise RuleError(N_("Say which Special card was revealed."))
-            if any(r["special"] == special for r in reveals):
-                raise RuleError(N_("That Special card has already been revealed."))
-        elif special is not None:
-            raise RuleError(N_("Only a Special card has a name."))
-        round_ = len(kinds) // n + 1
-        kinds.append(card)
-        cards[seat] -= 1
-        reveals.append({"seat": seat, "card": card, "special": special,
-                        "round": round_, "action": len(kinds) - (round_ - 1) * n})
-        round_over_deal = None
-        if clockwise:
-            # The 8-player rule: each acts once, clockwise, whoever's card was revealed.
-            marker = seats[(seats.index(marker) + 1) % n]
-        else:
-            marker = seat
-        if judged["team"] is None and len(kinds) % n == 0:
-            # RULES.md §1: gather the face-down cards, shuffle, deal 4, 3, 2 each.
-            round_over_deal = CARDS_PER_ROUND[len(kinds) // n]
-            cards = dict.fromkeys(seats, round_over_deal)
 
+def _check_special(card: str, special: object, reveals: Iterable[Mapping[str, Any]]) -> None:
+    """A Special card is named, once per game (docs/rules.md#kraken-specials,
+    docs/rules.md#kraken-decisions); no other card has a name."""
+    if card == "special":
+        if special not in SPECIAL_NAMES:
+            raise RuleError(N_("Say which Special card was revealed."))
+        if any(r["special"] == special for r in reveals):
+            raise RuleError(N_("That Special card has already been revealed."))
+    elif special is not None:
+        raise RuleError(N_("Only a Special card has a name."))
+
+
+HANDLERS: dict[str, Handler] = {"marker": _on_marker, "reveal": _on_reveal}
+
+
+def _winners_losers(setup_: Setup, result: str | None) -> tuple[list[int], list[int]]:
+    """(winners, losers) for an outcome: the winning team's seats and the others; everyone
+    loses when "nobody" won (docs/rules.md#kraken-end); both empty while the game goes
+    on."""
+    seats = list(setup_["players"])
+    if result in ("explorers", "skeletons"):
+        role_won = {"explorers": "explorer", "skeletons": "skeleton"}[result]
+        winners = [s for s in seats if setup_["roles"][str(s)] == role_won]
+        losers = [s for s in seats if setup_["roles"][str(s)] != role_won]
+        return winners, losers
+    if result == "nobody":
+        return [], seats
+    return [], []
+
+
+def _conclude(setup_: Setup, state: State) -> State:
+    """The state ``replay`` returns, from the table after the last event: where the game
+    is (at the end: where the last reveal left it), what is still face-down, and (once
+    over) who won and every role (docs/rules.md#kraken-decisions)."""
+    seats = list(setup_["players"])
+    n = len(seats)
+    options = setup_["options"]
+    curse = options["curse"]
+    reveals = state["reveals"]
+    kinds = _revealed_cards(state)
+    judged = state["judged"]
     finished = judged["team"] is not None
     if finished:
         round_ = reveals[-1]["round"]
@@ -419,32 +516,25 @@ def replay(setup_, events):
     else:
         round_ = len(kinds) // n + 1
         action = len(kinds) % n + 1
-    counts = verdict(n, kinds, curse=curse, specials=specials)["revealed"]
-    hidden, ranges = _hidden(n, deck, counts, curse)
+    counts = verdict(n, kinds, curse=curse, specials=options["specials"])["revealed"]
+    hidden, ranges = _hidden(n, setup_["deck"], counts, curse)
     found = counts["treasure"] + (counts["curse"] if curse else 0)
     result = judged["outcome"]
-    if result in ("explorers", "skeletons"):
-        role_won = {"explorers": "explorer", "skeletons": "skeleton"}[result]
-        winners = [s for s in seats if setup_["roles"][str(s)] == role_won]
-        losers = [s for s in seats if setup_["roles"][str(s)] != role_won]
-    elif result == "nobody":
-        winners, losers = [], list(seats)
-    else:
-        winners, losers = [], []
+    winners, losers = _winners_losers(setup_, result)
     return {
         "players": seats,
         "options": dict(options),
         "round": round_,
         "action": action,
         "actions_per_round": n,
-        "marker": marker,
-        "cards_in_front": {str(s): cards[s] for s in seats},
+        "marker": state["marker"],
+        "cards_in_front": {str(s): state["cards"][s] for s in seats},
         "revealed": counts,
         "hidden": hidden,
         "hidden_range": ranges,
         "special_revealed": [r["special"] for r in reveals if r["card"] == "special"],
         "treasures_to_find": n - found,
-        "round_over_deal": round_over_deal,
+        "round_over_deal": state["round_over_deal"],
         "outcome": result,
         "reason": judged["reason"],
         "winners": winners,
@@ -454,6 +544,24 @@ def replay(setup_, events):
         "unused_roles": list(setup_["unused_roles"]) if finished else None,
         "reveals": reveals,
     }
+
+
+def replay(setup_: Setup, events: Iterable[Event]) -> State:
+    """Fold the host's events into the table's state (docs/rules.md#kraken-play,
+    docs/rules.md#kraken-end and the expansions).
+
+    Events: "marker" ``{"seat"}`` — who takes the action marker first, only before the
+    first reveal (re-recording it corrects it); "reveal" ``{"seat", "card", "special"}``
+    — the card in front of ``seat`` was revealed. See the module docstring for the state.
+    """
+    state = _new_state(setup_)
+    for event in events:
+        kind = event.get("type")
+        if kind not in HANDLERS:
+            raise RuleError(N_("This event is not understood."))
+        _check_host_event(state, event)
+        HANDLERS[kind](setup_, state, event)
+    return _conclude(setup_, state)
 
 
 _REVEAL_LINES = {
@@ -475,7 +583,7 @@ _SPECIAL_LINES = {
 }
 
 
-def describe(event):
+def describe(event: Event) -> tuple[str, dict[str, Any]]:
     """A history line for an event, as (N_(message), params). ``seat`` in the params is
     the seat number the line is about (the view shows that player's name). Cards are
     public; a role never appears here."""
@@ -493,11 +601,12 @@ def describe(event):
     return N_("Something was recorded."), {}
 
 
-# --- the token series (RULES.md §1 Token series) --------------------------------------
+# --- the token series (docs/rules.md#kraken-series) -----------------------------------
 
 
-def series_tokens(players, results):
-    """Tokens in a series (RULES.md §1 Token series).
+def series_tokens(players: Iterable[int],
+                  results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Tokens in a series (docs/rules.md#kraken-series).
 
     ``players`` is the list of seats in the series; ``results`` the finished games in
     order, each ``{"losers": [seat, ...]}`` (every player of the losing team; everyone

@@ -1,4 +1,4 @@
-"""Blueprint: No Touch Kraken's own screens and actions (issue 3, RULES.md §1).
+"""Blueprint: No Touch Kraken's own screens and actions (docs/rules.md#kraken).
 
 The host records two things: who takes the action marker first, and each reveal (whose
 card, and what it was). Everything else — rounds, marker moves, the end, the roles — the
@@ -7,14 +7,17 @@ rules derive from that log. A token series is a random id kept in the game's opt
 """
 
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, redirect, url_for
+from flask_babel import lazy_gettext as _l
 
 from companion import store
 from companion.errors import N_, RuleError
 from companion.forms import whole_number
-from companion.games import act, hosted_game, message, respond
-from companion.kraken import rules
+from companion.games import Answer, host_action, hosted_game, message, respond
+from companion.kraken import results, rules
 
 bp = Blueprint("kraken", __name__)
 
@@ -23,12 +26,12 @@ OPTIONS = ("curse", "specials", "clockwise")
 SPECIAL_PREFIX = "special:"
 
 
-def parse_new(form, seats):
+def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int], Any]:
     """Players and options for a new game, from the start form (new.html).
 
     Players are the ticked seats (the rules refuse fewer than 3 or more than 8); the
     options are the ticked boxes; a ticked "token series" starts a new series with a
-    fresh random id (RULES.md §1 Token series).
+    fresh random id (docs/rules.md#kraken-series).
     """
     players = [s["position"] for s in seats if form.get(f"seat{s['position']}")]
     if not players:
@@ -38,7 +41,7 @@ def parse_new(form, seats):
     return players, options
 
 
-def _seat_number(value, game):
+def _seat_number(value: Any, game: store.Game) -> int:
     """A seat number from the form (a RuleError for anything else)."""
     seat = whole_number(value, N_("Say whose card was revealed."))
     if seat not in game.setup["players"]:
@@ -46,7 +49,7 @@ def _seat_number(value, game):
     return seat
 
 
-def _card(value):
+def _card(value: Any) -> tuple[str, str | None]:
     """(card kind, special name or None) from a card button's value."""
     value = str(value or "")
     if value.startswith(SPECIAL_PREFIX):
@@ -59,49 +62,45 @@ def _card(value):
     return value, None
 
 
+def marker_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """Who was at sea most recently: they take the marker first."""
+    return {"seat": _seat_number(form.get("seat"), game)}
+
+
+def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """One reveal: whose card (tap 1) and what it was (tap 2)."""
+    if not form.get("seat"):
+        raise RuleError(N_("Say whose card was revealed."))
+    seat = _seat_number(form.get("seat"), game)
+    card, special = _card(form.get("card"))
+    data: dict[str, Any] = {"seat": seat, "card": card}
+    if special is not None:
+        data["special"] = special
+    return data
+
+
 @bp.post("/n/<key>/g/<int:number>/kraken/marker")
-def marker(key, number):
-    """The table says who was at sea most recently: they take the marker first."""
-    night, game = hosted_game(key, number)
-    _kind(game)
-    try:
-        seat = _seat_number(request.form.get("seat"), game)
-    except RuleError as error:
-        return respond(night, game, error=message(error), status=422)
-    return act(night, game, "marker", {"seat": seat})
+def marker(key: str, number: int) -> Answer:
+    return host_action(key, number, "kraken", "marker", marker_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/kraken/reveal")
-def reveal(key, number):
-    """One action: whose card was revealed (tap 1) and what it was (tap 2)."""
-    night, game = hosted_game(key, number)
-    _kind(game)
-    try:
-        if not request.form.get("seat"):
-            raise RuleError(N_("Say whose card was revealed."))
-        seat = _seat_number(request.form.get("seat"), game)
-        card, special = _card(request.form.get("card"))
-    except RuleError as error:
-        return respond(night, game, error=message(error), status=422)
-    data = {"seat": seat, "card": card}
-    if special is not None:
-        data["special"] = special
-    return act(night, game, "reveal", data)
+def reveal(key: str, number: int) -> Answer:
+    return host_action(key, number, "kraken", "reveal", reveal_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/kraken/next")
-def next_game(key, number):
+def next_game(key: str, number: int) -> Answer:
     """Deal fresh roles to the same seats with the same options (and series)."""
-    night, game = hosted_game(key, number)
-    _kind(game)
+    night, game = hosted_game(key, number, "kraken")
     latest = store.current_game(night["id"])
-    if latest.number != game.number:
+    if latest is not None and latest.number != game.number:
         # Someone already started the next game (a double tap, another host device).
         return redirect(url_for("games.page", key=key, number=latest.number), 303)
     if not game.finished:
         return respond(night, game, error=message(RuleError(
             N_("Finish this game before starting the next one."))), status=422)
-    series = series_of(game)
+    series = _series(game)
     if series is not None and series["over"]:
         return respond(night, game, error=message(RuleError(
             N_("The token series is already over."))), status=422)
@@ -110,47 +109,21 @@ def next_game(key, number):
     return redirect(url_for("games.page", key=key, number=new.number), 303)
 
 
-def _kind(game):
-    if game.kind != "kraken":
-        abort(404)
+# --- what the templates show ---------------------------------------------------------
 
-
-# --- what the templates ask for -----------------------------------------------------
-
-def series_of(game):
-    """The token series this game belongs to, as of this game (RULES.md §1 Token series).
-
-    Counts the night's finished Kraken games with the same series id, in game order, up
-    to this one; an unfinished game never counts, and nothing after the series ended.
-    Returns None when the game is not part of a series, else ``rules.series_tokens``'s
-    dict plus "numbers" (the games counted).
-    """
-    series_id = game.setup["options"].get("series")
-    if not series_id:
+def _series(game: store.Game) -> dict[str, Any] | None:
+    """The token series this game belongs to, as of this game."""
+    if not game.setup["options"].get("series"):
         return None
-    players = list(game.setup["players"])
-    results, numbers = [], []
-    tally = rules.series_tokens(players, [])
-    for other in store.games(game.night_id):
-        if other.number > game.number:
-            break
-        if other.kind != "kraken" or other.setup["options"].get("series") != series_id:
-            continue
-        if not other.finished:
-            continue
-        results.append({"losers": list(other.state["losers"])})
-        numbers.append(other.number)
-        tally = rules.series_tokens(players, results)
-        if tally["over"]:
-            break
-    return {**tally, "numbers": numbers}
+    games = [g.plain() for g in store.games(game.night_id) if g.number <= game.number]
+    return results.series_of(game.plain(), games)
 
 
-@bp.app_template_global()
-def kraken_view(game):
-    """What the Kraken templates show beside the state: labels, series, the next game."""
+def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
+    """What the Kraken screens show beside the state: labels, series, the next game.
+    The same for the host and every phone (a phone's own role comes from the setup)."""
     latest = store.latest_number(game.night_id)
-    series = series_of(game)
+    series = _series(game)
     return {
         "series": series,
         "later": latest if latest > game.number else None,
@@ -165,3 +138,18 @@ def kraken_view(game):
         "special_prefix": SPECIAL_PREFIX,
         "rounds": rules.ROUNDS,
     }
+
+
+def _role_record(role: str) -> Any:
+    def cell(player: dict[str, Any]) -> str:
+        record = player["kraken_roles"][role]
+        return f"{record['wins']} / {record['games']}"
+    return cell
+
+
+#: The statistics page's Kraken columns: wins per role dealt, token series won.
+STAT_COLUMNS = (
+    *((_l("Kraken wins as %(role)s", role=_l(rules.ROLE_LABELS[role])), _role_record(role))
+      for role in rules.ROLE_NAMES),
+    (_l("Kraken token series won"), lambda player: player["series_won"]),
+)

@@ -1,6 +1,7 @@
 """Skull King as the scorekeeper's tablet knows it: pure functions, no Flask, no SQL.
 
-Authority: RULES.md §3 (the seed's classic edition, and "The 2021 edition" section).
+Authority: docs/rules.md#skull-king (the seed's classic edition, scored as
+docs/rules.md#skull-king-scoring says, and the 2021 edition, docs/rules.md#skull-king-2021).
 The app never sees the cards; it records bids, tricks won and bonus counters, and scores
 every round through :func:`round_score` only.
 
@@ -11,12 +12,14 @@ Conventions (shared by the setup, the events and the state):
 * An event's ``data["round"]`` is the round **number** (1-based, ``rounds[i]["number"]``);
   ``state["current"]`` is the 0-based **index** of the current round in ``state["rounds"]``.
 
-Decisions where the rules are silent (each repeated where it is implemented):
+Decisions where the rules are silent (docs/rules.md#skull-king-decisions; each repeated
+where it is implemented):
 
 * Rascal's scoring with a bid of 0 uses the same formula on ``|bid - won|``.
 * Under Rascal's scoring bonuses are paid in full on a direct hit, halved on a glancing
-  blow (off by one), and not at all otherwise. Loot is the exception: RULES.md says it pays
-  "only if both bid exactly", so it is never halved.
+  blow (off by one), and not at all otherwise. Loot is the exception:
+  docs/rules.md#skull-king-2021 says it pays "only if both bid exactly", so it is never
+  halved.
 * The Rascal of Roatan wager is a side bet outside Rascal's "never negative": a lost wager
   can take a round below zero.
 * A named way to play whose rounds deal more cards than the deck allows for this table is
@@ -26,6 +29,10 @@ Decisions where the rules are silent (each repeated where it is implemented):
 * Shared ranks are competition ranks: totals 50, 50, 20 rank 1, 1, 3.
 """
 
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeGuard, cast
+
 from companion.errors import N_, RuleError
 
 EDITIONS = ("classic", "2021")
@@ -33,7 +40,8 @@ SCORINGS = ("skull_king", "rascal")
 SHOTS = (None, "grapeshot", "cannonball")
 WAGERS = (0, 10, 20)
 
-#: Cards in the deck per edition (RULES.md §3 "Cards" and "The 2021 edition").
+#: Cards in the deck per edition (docs/rules.md#skull-king-cards,
+#: docs/rules.md#skull-king-2021).
 DECK = {"classic": 66, "2021": 70}
 #: Players per edition: classic 2–6 (the seed), 2021 2–8.
 PLAYERS = {"classic": (2, 6), "2021": (2, 8)}
@@ -43,7 +51,7 @@ MOST_CARDS = 10
 MOST_ROUNDS = 20
 
 #: Ways to play, in the order a menu shows them: name -> cards dealt per round
-#: (RULES.md §3, 2021 edition, "Ways to play"; the 10-round Even Keeled and Whirlpool).
+#: (docs/rules.md#skull-king-2021, "Ways to play"; the 10-round Even Keeled and Whirlpool).
 WAYS = {
     "standard": list(range(1, 11)),
     "even_keeled": [2, 2, 4, 4, 6, 6, 8, 8, 10, 10],
@@ -55,7 +63,8 @@ WAYS = {
 }
 CUSTOM = "custom"
 
-#: Bonus points per counter, per edition (RULES.md §3 scoring; 2021 bonuses).
+#: Bonus points per counter, per edition (docs/rules.md#skull-king-scoring;
+#: docs/rules.md#skull-king-2021).
 BONUS = {
     "classic": {"pirates_by_skull_king": 30, "skull_king_by_mermaid": 50},
     "2021": {
@@ -99,12 +108,23 @@ RESULT_KEYS = ("won", *COUNTERS, "harry", "wager")
 HOST_EVENTS = frozenset({"bid", "reveal_bids", "result", "correct"})
 SEAT_EVENTS = frozenset({"bid"})
 
+#: The setup ``start`` returns, the state ``replay`` folds, one event of the log: JSON.
+Setup = dict[str, Any]
+State = dict[str, Any]
+Event = Mapping[str, Any]
+#: Applies one event to the state (``replay`` looks them up in :data:`HANDLERS`).
+Handler = Callable[[Setup, State, Event], None]
+#: A seat's bid, shot and wager: {str(seat): (bid, shot, wager)}.
+Bids = dict[str, tuple[int, str | None, int | None]]
 
-def _is_int(value):
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """A whole number (a bool is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _count(value, name, **params):
+def _count(value: object, name: str, **params: Any) -> int:
+    """A bonus counter: a whole number, 0 or more."""
     if not _is_int(value) or value < 0:
         raise RuleError(N_("A count must be a whole number, 0 or more."), counter=name,
                         **params)
@@ -114,10 +134,13 @@ def _count(value, name, **params):
 # --------------------------------------------------------------------------- scoring
 
 
-def round_score(*, cards, bid, won, edition="2021", scoring="skull_king", shot=None,
-                fourteens=0, black_fourteen=0, mermaids_by_pirate=0,
-                pirates_by_skull_king=0, skull_king_by_mermaid=0, loot=0, wager=None):
-    """One player's points for one round (RULES.md §3 "Scoring each round", 2021 edition).
+def round_score(*, cards: int, bid: int, won: int, edition: str = "2021",
+                scoring: str = "skull_king", shot: str | None = None, fourteens: int = 0,
+                black_fourteen: int = 0, mermaids_by_pirate: int = 0,
+                pirates_by_skull_king: int = 0, skull_king_by_mermaid: int = 0, loot: int = 0,
+                wager: int | None = None) -> int:
+    """One player's points for one round (docs/rules.md#skull-king-scoring,
+    docs/rules.md#skull-king-2021; decisions: docs/rules.md#skull-king-decisions).
 
     Skull King scoring (both editions):
       * bid ≥ 1, exact: 20 × bid plus bonuses; missed: −10 × |bid − won|, no bonus;
@@ -133,9 +156,10 @@ def round_score(*, cards, bid, won, edition="2021", scoring="skull_king", shot=N
     hit") pays all of it, off by 1 ("glancing blow") half, off by 2 or more nothing. A bid
     of 0 is scored by the same formula on |bid − won| (decision: the rules are silent).
     Bonuses are scaled the same (decision): in full on a direct hit, halved on a glancing
-    blow, none otherwise — except Loot, which RULES.md pays only on an exact bid. Never
-    negative. ``shot="cannonball"``: 15 × cards on an exact bid plus full bonuses,
-    otherwise 0. ``shot="grapeshot"`` (or None) is the normal Rascal's scoring.
+    blow, none otherwise — except Loot, which docs/rules.md#skull-king-2021 pays only on
+    an exact bid. Never negative. ``shot="cannonball"``: 15 × cards on an exact bid plus
+    full bonuses, otherwise 0. ``shot="grapeshot"`` (or None) is the normal Rascal's
+    scoring.
 
     Rascal of Roatan (2021 ability) ``wager`` of 0, 10 or 20: +wager on an exact bid,
     −wager otherwise (under Rascal's scoring an off-by-one loses it too). The wager is a
@@ -150,6 +174,34 @@ def round_score(*, cards, bid, won, edition="2021", scoring="skull_king", shot=N
     Mermaids taken by Pirates, Loot, wagers); a capture with no trick won; capturing with
     the Skull King and capturing the Skull King in the same round; a wager not 0/10/20.
     """
+    _check_scoring(edition, scoring, shot)
+    _check_hand(cards, bid, won, edition)
+    counts = {
+        "fourteens": fourteens,
+        "black_fourteen": black_fourteen,
+        "mermaids_by_pirate": mermaids_by_pirate,
+        "pirates_by_skull_king": pirates_by_skull_king,
+        "skull_king_by_mermaid": skull_king_by_mermaid,
+        "loot": loot,
+    }
+    _check_counters(counts, won, edition)
+    _check_round_wager(wager, edition)
+
+    off = abs(bid - won)
+    captures, looted = _bonuses(counts, edition)
+    if scoring == "skull_king":
+        points = _skull_king_points(cards, bid, off, captures + looted)
+    else:
+        points = _rascal_points(cards, off, shot, captures, looted)
+    if wager:
+        points += wager if off == 0 else -wager
+    return points
+
+
+def _check_scoring(edition: str, scoring: str, shot: str | None) -> None:
+    """The edition, scoring and shot exist, and go together: Rascal's scoring is 2021
+    only, and a shot (Grapeshot/Cannonball) belongs to Rascal's scoring
+    (docs/rules.md#skull-king-2021)."""
     if edition not in EDITIONS:
         raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
     if scoring not in SCORINGS:
@@ -160,6 +212,11 @@ def round_score(*, cards, bid, won, edition="2021", scoring="skull_king", shot=N
         raise RuleError(N_("Rascal's scoring belongs to the 2021 edition."))
     if shot is not None and scoring != "rascal":
         raise RuleError(N_("Grapeshot and Cannonball belong to Rascal's scoring."))
+
+
+def _check_hand(cards: int, bid: int, won: int, edition: str) -> None:
+    """Cards dealt are 1..deck/2; the bid and the tricks won are 0..cards
+    (docs/rules.md#skull-king-2021, "Checks a scorekeeper needs")."""
     most_cards = DECK[edition] // 2
     if not _is_int(cards) or not 1 <= cards <= most_cards:
         raise RuleError(N_("A round deals between 1 and %(most)s cards."), most=most_cards)
@@ -168,14 +225,12 @@ def round_score(*, cards, bid, won, edition="2021", scoring="skull_king", shot=N
     if not _is_int(won) or not 0 <= won <= cards:
         raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards)
 
-    counts = {
-        "fourteens": fourteens,
-        "black_fourteen": black_fourteen,
-        "mermaids_by_pirate": mermaids_by_pirate,
-        "pirates_by_skull_king": pirates_by_skull_king,
-        "skull_king_by_mermaid": skull_king_by_mermaid,
-        "loot": loot,
-    }
+
+def _check_counters(counts: Mapping[str, int], won: int, edition: str) -> None:
+    """One player's bonus counters: whole numbers the edition scores, no more of a card
+    than the deck holds, captures only with a trick won, and the one Skull King never
+    both capturing and captured (docs/rules.md#skull-king-cards,
+    docs/rules.md#skull-king-2021)."""
     for name, value in counts.items():
         _count(value, name)
         if value and name not in BONUS[edition]:
@@ -185,59 +240,79 @@ def round_score(*, cards, bid, won, edition="2021", scoring="skull_king", shot=N
             raise RuleError(TOO_MANY[name], counter=name)
     if won == 0 and any(counts[name] for name in CAPTURES):
         raise RuleError(N_("A capture bonus needs a trick won."))
-    if pirates_by_skull_king and skull_king_by_mermaid:
+    if counts["pirates_by_skull_king"] and counts["skull_king_by_mermaid"]:
         raise RuleError(N_("There is one Skull King: it cannot both capture and be captured."))
-    if wager is not None:
-        if edition == "classic":
-            raise RuleError(N_("The classic edition has no Rascal of Roatan wager."))
-        if not _is_int(wager) or wager not in WAGERS:
-            raise RuleError(N_("A wager is 0, 10 or 20."))
 
-    off = abs(bid - won)
+
+def _check_round_wager(wager: int | None, edition: str) -> None:
+    """The Rascal of Roatan wager (2021 only, docs/rules.md#skull-king-2021) is None, or
+    0, 10 or 20."""
+    if wager is None:
+        return
+    if edition == "classic":
+        raise RuleError(N_("The classic edition has no Rascal of Roatan wager."))
+    if not _is_int(wager) or wager not in WAGERS:
+        raise RuleError(N_("A wager is 0, 10 or 20."))
+
+
+def _bonuses(counts: Mapping[str, int], edition: str) -> tuple[int, int]:
+    """(capture bonus points, Loot points) the counters are worth in this edition
+    (docs/rules.md#skull-king-scoring, docs/rules.md#skull-king-2021)."""
     captures = sum(counts[name] * BONUS[edition].get(name, 0) for name in CAPTURES)
-    looted = loot * BONUS[edition].get("loot", 0)
-    if scoring == "skull_king":
-        if off:
-            points = -10 * cards if bid == 0 else -10 * off
-        else:
-            points = (10 * cards if bid == 0 else 20 * bid) + captures + looted
-    elif shot == "cannonball":
-        points = 15 * cards + captures + looted if off == 0 else 0
-    elif off == 0:
-        points = 10 * cards + captures + looted
-    elif off == 1:
-        points = (10 * cards + captures) // 2
-    else:
-        points = 0
-    if wager:
-        points += wager if off == 0 else -wager
-    return points
+    looted = counts["loot"] * BONUS[edition].get("loot", 0)
+    return captures, looted
+
+
+def _skull_king_points(cards: int, bid: int, off: int, bonus: int) -> int:
+    """Skull King scoring (docs/rules.md#skull-king-scoring): an exact bid of b ≥ 1 pays
+    20 × b plus ``bonus``, a missed one −10 per trick off; a bid of 0 pays ±10 × cards
+    dealt (plus ``bonus`` when exact)."""
+    if off:
+        return -10 * cards if bid == 0 else -10 * off
+    return (10 * cards if bid == 0 else 20 * bid) + bonus
+
+
+def _rascal_points(cards: int, off: int, shot: str | None, captures: int,
+                   looted: int) -> int:
+    """Rascal's scoring (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-decisions):
+    10 × cards with full bonuses on a direct hit, half of it (never the Loot) on a
+    glancing blow, nothing otherwise; a Cannonball pays 15 × cards plus the bonuses on a
+    direct hit, else nothing."""
+    if shot == "cannonball":
+        return 15 * cards + captures + looted if off == 0 else 0
+    if off == 0:
+        return 10 * cards + captures + looted
+    if off == 1:
+        return (10 * cards + captures) // 2
+    return 0
 
 
 # --------------------------------------------------------------------------- setup
 
 
-def max_cards(players, edition):
-    """The most cards a round may deal to each hand at this table (RULES.md §3, 2021).
+def max_cards(players: int | Sequence[int], edition: str) -> int:
+    """The most cards a round may deal to each hand at this table
+    (docs/rules.md#skull-king-2021).
 
     ``players`` is a count (or the list of seats). The deck (classic 66, 2021 70) must
     cover every hand, Graybeard's ghost included in a 2-player 2021 game, and no official
     way deals more than 10: so 8 players get at most 8 cards, 7 players 10.
     """
-    count = players if _is_int(players) else len(players)
+    count = players if _is_int(players) else len(cast("Sequence[int]", players))
     if edition not in EDITIONS:
         raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
     hands = count + 1 if _has_ghost(count, edition) else count
     return min(MOST_CARDS, DECK[edition] // max(hands, 1))
 
 
-def _has_ghost(count, edition):
+def _has_ghost(count: int, edition: str) -> bool:
     """Two players in the 2021 edition deal a third hand to Graybeard's ghost."""
     return edition == "2021" and count == 2
 
 
-def start(players, options, rng=None):
-    """Validate the options and return the game's setup (RULES.md §3).
+def start(players: Iterable[int], options: Mapping[str, Any] | None,
+          rng: random.Random | None = None) -> Setup:
+    """Validate the options and return the game's setup (docs/rules.md#skull-king).
 
     ``options``: ``edition`` ("2021" by default, or "classic"), ``scoring``
     ("skull_king" or "rascal", 2021 only), ``way`` (a key of :data:`WAYS` or "custom"
@@ -255,53 +330,13 @@ def start(players, options, rng=None):
         raise RuleError(N_("Unknown option: %(option)s."), option=stray[0])
     options = {key: value for key, value in options.items() if value is not None}
     edition = options.get("edition", "2021")
-    if edition not in EDITIONS:
-        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
     scoring = options.get("scoring", "skull_king")
-    if scoring not in SCORINGS:
-        raise RuleError(N_("Unknown scoring: %(scoring)s."), scoring=str(scoring))
-    if scoring == "rascal" and edition == "classic":
-        raise RuleError(N_("Rascal's scoring belongs to the 2021 edition."))
-
-    players = list(players)
-    if not all(_is_int(seat) and seat >= 0 for seat in players):
-        raise RuleError(N_("Players are seat numbers."))
-    if len(set(players)) != len(players):
-        raise RuleError(N_("A seat can play only once."))
-    low, high = PLAYERS[edition]
-    if not low <= len(players) <= high:
-        raise RuleError(N_("This edition is for %(low)s to %(high)s players."),
-                        low=low, high=high)
-
-    advanced = {}
-    for name in ADVANCED:
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise RuleError(N_("The advanced options are yes or no."), option=name)
-        if value and edition == "classic":
-            raise RuleError(N_("Loot, Kraken, White Whale and the pirate abilities belong "
-                               "to the 2021 edition."), option=name)
-        advanced[name] = value
-
+    _check_edition(edition, scoring)
+    players = _check_players(players, edition)
+    advanced = _advanced(options, edition)
     cap = max_cards(len(players), edition)
     way = options.get("way", "standard")
-    if way == CUSTOM:
-        rounds = options.get("rounds")
-        if not isinstance(rounds, list) or not 1 <= len(rounds) <= MOST_ROUNDS:
-            raise RuleError(N_("A custom game has 1 to %(most)s rounds."), most=MOST_ROUNDS)
-        for cards in rounds:
-            if not _is_int(cards) or not 1 <= cards <= cap:
-                raise RuleError(N_("Each round deals 1 to %(cap)s cards at this table."),
-                                cap=cap)
-        capped = False
-    elif way in WAYS:
-        if "rounds" in options:
-            raise RuleError(N_("Only a custom game takes a list of rounds."))
-        rounds = [min(cards, cap) for cards in WAYS[way]]
-        capped = rounds != WAYS[way]
-    else:
-        raise RuleError(N_("Unknown way to play: %(way)s."), way=str(way))
-
+    rounds, capped = _rounds(options, way, cap)
     first_dealer = options.get("first_dealer", players[0])
     if first_dealer not in players or not _is_int(first_dealer):
         raise RuleError(N_("The first dealer must be one of the players."))
@@ -320,12 +355,75 @@ def start(players, options, rng=None):
     }
 
 
+def _check_edition(edition: object, scoring: object) -> None:
+    """The edition and scoring exist, and Rascal's scoring is played with the 2021
+    edition only (docs/rules.md#skull-king-2021)."""
+    if edition not in EDITIONS:
+        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
+    if scoring not in SCORINGS:
+        raise RuleError(N_("Unknown scoring: %(scoring)s."), scoring=str(scoring))
+    if scoring == "rascal" and edition == "classic":
+        raise RuleError(N_("Rascal's scoring belongs to the 2021 edition."))
+
+
+def _check_players(players: Iterable[int], edition: str) -> list[int]:
+    """The players as a list: distinct seat numbers, as many as the edition allows
+    (classic 2–6, docs/rules.md#skull-king; 2021 2–8, docs/rules.md#skull-king-2021)."""
+    players = list(players)
+    if not all(_is_int(seat) and seat >= 0 for seat in players):
+        raise RuleError(N_("Players are seat numbers."))
+    if len(set(players)) != len(players):
+        raise RuleError(N_("A seat can play only once."))
+    low, high = PLAYERS[edition]
+    if not low <= len(players) <= high:
+        raise RuleError(N_("This edition is for %(low)s to %(high)s players."),
+                        low=low, high=high)
+    return players
+
+
+def _advanced(options: Mapping[str, Any], edition: str) -> dict[str, bool]:
+    """The 2021 advanced options (Loot, Kraken, White Whale, pirate abilities) as bools,
+    off by default; the classic edition has none of them (docs/rules.md#skull-king-2021)."""
+    advanced: dict[str, bool] = {}
+    for name in ADVANCED:
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise RuleError(N_("The advanced options are yes or no."), option=name)
+        if value and edition == "classic":
+            raise RuleError(N_("Loot, Kraken, White Whale and the pirate abilities belong "
+                               "to the 2021 edition."), option=name)
+        advanced[name] = value
+    return advanced
+
+
+def _rounds(options: Mapping[str, Any], way: object, cap: int) -> tuple[list[int], bool]:
+    """(cards dealt per round, capped) for the way to play (docs/rules.md#skull-king-2021,
+    "Ways to play"): a named way's rounds capped at ``cap`` cards, or a custom list of
+    1..MOST_ROUNDS rounds within the cap (docs/rules.md#skull-king-decisions)."""
+    if way == CUSTOM:
+        rounds = options.get("rounds")
+        if not isinstance(rounds, list) or not 1 <= len(rounds) <= MOST_ROUNDS:
+            raise RuleError(N_("A custom game has 1 to %(most)s rounds."), most=MOST_ROUNDS)
+        for cards in rounds:
+            if not _is_int(cards) or not 1 <= cards <= cap:
+                raise RuleError(N_("Each round deals 1 to %(cap)s cards at this table."),
+                                cap=cap)
+        return rounds, False
+    if way in WAYS:
+        if "rounds" in options:
+            raise RuleError(N_("Only a custom game takes a list of rounds."))
+        rounds = [min(cards, cap) for cards in WAYS[way]]
+        return rounds, rounds != WAYS[way]
+    raise RuleError(N_("Unknown way to play: %(way)s."), way=str(way))
+
+
 # --------------------------------------------------------------------------- replay
 
 
-def _new_round(setup, index):
+def _new_round(setup: Setup, index: int) -> dict[str, Any]:
     """Round ``index``: cards from the way to play; the dealer moves one seat clockwise
-    each round from the first dealer, and the player left of the dealer leads (RULES.md §3)."""
+    each round from the first dealer, and the player left of the dealer leads
+    (docs/rules.md#skull-king)."""
     players = setup["players"]
     first = players.index(setup["first_dealer"])
     dealer = players[(first + index) % len(players)]
@@ -350,14 +448,16 @@ def _new_round(setup, index):
     }
 
 
-def _round_for(state, data):
+def _round_for(state: State, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The round ``data["round"]`` names (a 1-based number)."""
     number = data.get("round")
     if not _is_int(number) or not 1 <= number <= len(state["rounds"]):
         raise RuleError(N_("There is no round %(round)s."), round=str(number))
-    return state["rounds"][number - 1]
+    rnd: dict[str, Any] = state["rounds"][number - 1]
+    return rnd
 
 
-def _seat_key(setup, key):
+def _seat_key(setup: Setup, key: object) -> int:
     """A results/bids key: ``str(seat)`` of a player in this game."""
     if isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in setup["players"]:
         return int(key)
@@ -366,9 +466,11 @@ def _seat_key(setup, key):
     raise RuleError(N_("That seat is not in this game."))
 
 
-def _check_bid(setup, rnd, seat, bid, shot, wager):
-    """A bid is 0..cards (RULES.md §3); a shot only under Rascal's scoring; a wager only
-    with the pirate abilities, and only 0, 10 or 20."""
+def _check_bid(setup: Setup, rnd: Mapping[str, Any], seat: int, bid: object, shot: object,
+               wager: object) -> tuple[int, str | None, int | None]:
+    """A bid is 0..cards; a shot only under Rascal's scoring; a wager only with the
+    pirate abilities, and only 0, 10 or 20 (docs/rules.md#skull-king-2021). Returns
+    (bid, shot, wager)."""
     if not _is_int(bid) or not 0 <= bid <= rnd["cards"]:
         raise RuleError(N_("A bid must be between 0 and %(cards)s."), cards=rnd["cards"],
                         seat=seat)
@@ -376,21 +478,25 @@ def _check_bid(setup, rnd, seat, bid, shot, wager):
         raise RuleError(N_("Unknown shot: %(shot)s."), shot=str(shot), seat=seat)
     if shot is not None and setup["scoring"] != "rascal":
         raise RuleError(N_("Grapeshot and Cannonball belong to Rascal's scoring."), seat=seat)
-    _check_wager(setup, wager, seat)
+    return bid, shot, _check_wager(setup, wager, seat)
 
 
-def _check_wager(setup, wager, seat):
+def _check_wager(setup: Setup, wager: object, seat: int) -> int | None:
+    """A wager is None, or 0, 10 or 20 with the pirate abilities (Rascal of Roatan,
+    docs/rules.md#skull-king-2021)."""
     if wager is None:
-        return
+        return None
     if not setup["abilities"]:
         raise RuleError(N_("A wager needs the pirate abilities."), seat=seat)
     if not _is_int(wager) or wager not in WAGERS:
         raise RuleError(N_("A wager is 0, 10 or 20."), seat=seat)
+    return wager
 
 
-def _on_bid(setup, state, event):
-    """A bid for round r: only while r is the current round and before the reveal; a new
-    bid before the reveal replaces the earlier one. A phone bids for its own seat only."""
+def _on_bid(setup: Setup, state: State, event: Event) -> None:
+    """A bid for round r (docs/rules.md#skull-king): only while r is the current round
+    and before the reveal; a new bid before the reveal replaces the earlier one. A phone
+    bids for its own seat only (docs/rules.md#event-log)."""
     data = event["data"]
     rnd = _round_for(state, data)
     seat = data.get("seat")
@@ -417,8 +523,10 @@ def _on_bid(setup, state, event):
     rnd["bid_done"] = [s for s in setup["players"] if str(s) in rnd["bids"]]
 
 
-def _on_reveal(setup, state, event):
-    """"Yo-ho-ho!": all bids are shown at once, only when every player has bid."""
+def _on_reveal(setup: Setup, state: State, event: Event) -> None:
+    """"Yo-ho-ho!": all bids are shown at once, only when every player has bid
+    (docs/rules.md#skull-king); only then is their total known
+    (docs/rules.md#skull-king-decisions)."""
     rnd = _round_for(state, event["data"])
     if state["finished"] or rnd["number"] != state["current"] + 1:
         raise RuleError(N_("Round %(round)s is not the round being bid."), round=rnd["number"])
@@ -432,9 +540,12 @@ def _on_reveal(setup, state, event):
     rnd["bid_total"] = sum(rnd["bids"].values())
 
 
-def _parse_results(setup, rnd, results, discarded, bids):
-    """Validate a round's results across the table (RULES.md §3, "Validation a
-    scorekeeper needs") and return (normalised results, final bids, points).
+def _parse_results(setup: Setup, rnd: Mapping[str, Any], results: object, discarded: object,
+                   bids: Bids) -> tuple[dict[str, dict[str, Any]], dict[str, int],
+                                        dict[str, int]]:
+    """Validate a round's results across the table (docs/rules.md#skull-king-2021, "Checks
+    a scorekeeper needs", and the table checks of docs/rules.md#skull-king-decisions) and
+    return (normalised results, final bids, points).
 
     Each player's tricks are 0..cards and the tricks add up to the cards dealt minus the
     tricks Kraken/White Whale discarded (one each, only when in play); with Graybeard's
@@ -447,38 +558,61 @@ def _parse_results(setup, rnd, results, discarded, bids):
     each; Harry's changed bid stays within 0..cards (the original bid stays on record).
     """
     cards = rnd["cards"]
+    parsed = _parse_rows(setup, cards, results)
+    discarded = _check_discarded(setup, cards, discarded)
+    _check_tricks(setup, parsed, cards - discarded)
+    _check_table_counters(setup, parsed)
+    final_bids, points = _score_rows(setup, cards, parsed, bids)
+    return parsed, final_bids, points
+
+
+def _parse_rows(setup: Setup, cards: int, results: object) -> dict[str, dict[str, Any]]:
+    """Every player's results, each checked on its own: {str(seat): row}."""
     if not isinstance(results, dict):
         raise RuleError(N_("Results are missing."))
     parsed = {}
     for key, entry in results.items():
         seat = _seat_key(setup, key)
-        if not isinstance(entry, dict):
-            raise RuleError(N_("Results are missing."), seat=seat)
-        stray = sorted(set(entry) - set(RESULT_KEYS))
-        if stray:
-            raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
-        won = entry.get("won")
-        if not _is_int(won) or not 0 <= won <= cards:
-            raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards,
-                            seat=seat)
-        row = {"won": won}
-        for name in COUNTERS:
-            row[name] = _count(entry.get(name, 0), name, seat=seat)
-        harry = entry.get("harry", 0)
-        if harry not in (-1, 0, 1) or not _is_int(harry):
-            raise RuleError(N_("Harry the Giant changes a bid by −1, 0 or +1."), seat=seat)
-        if harry and not setup["abilities"]:
-            raise RuleError(N_("Harry the Giant needs the pirate abilities."), seat=seat)
-        row["harry"] = harry
-        if "wager" in entry:
-            _check_wager(setup, entry["wager"], seat)
-            row["wager"] = entry["wager"]
-        if row["loot"] and not setup["loot"]:
-            raise RuleError(N_("Loot is not in play."), seat=seat)
-        parsed[str(seat)] = row
+        parsed[str(seat)] = _parse_row(setup, cards, seat, entry)
     if len(parsed) != len(setup["players"]):
         raise RuleError(N_("Every player needs a result."))
+    return parsed
 
+
+def _parse_row(setup: Setup, cards: int, seat: int, entry: object) -> dict[str, Any]:
+    """One player's results: tricks won 0..cards, whole counters, Harry's −1/0/+1 and the
+    wager only with the pirate abilities, Loot only when in play
+    (docs/rules.md#skull-king-2021)."""
+    if not isinstance(entry, dict):
+        raise RuleError(N_("Results are missing."), seat=seat)
+    stray = sorted(set(entry) - set(RESULT_KEYS))
+    if stray:
+        raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
+    won = entry.get("won")
+    if not _is_int(won) or not 0 <= won <= cards:
+        raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards,
+                        seat=seat)
+    row = {"won": won}
+    for name in COUNTERS:
+        row[name] = _count(entry.get(name, 0), name, seat=seat)
+    harry = entry.get("harry", 0)
+    if harry not in (-1, 0, 1) or not _is_int(harry):
+        raise RuleError(N_("Harry the Giant changes a bid by −1, 0 or +1."), seat=seat)
+    if harry and not setup["abilities"]:
+        raise RuleError(N_("Harry the Giant needs the pirate abilities."), seat=seat)
+    row["harry"] = harry
+    if "wager" in entry:
+        _check_wager(setup, entry["wager"], seat)
+        row["wager"] = entry["wager"]
+    if row["loot"] and not setup["loot"]:
+        raise RuleError(N_("Loot is not in play."), seat=seat)
+    return row
+
+
+def _check_discarded(setup: Setup, cards: int, discarded: object) -> int:
+    """Tricks discarded by the Kraken and the White Whale (docs/rules.md#skull-king-2021):
+    one each, only when in play (docs/rules.md#skull-king-decisions), never more than the
+    cards dealt. Returns the count."""
     if not _is_int(discarded) or discarded < 0:
         raise RuleError(N_("Discarded tricks cannot be negative."))
     most_discarded = int(setup["kraken"]) + int(setup["white_whale"])
@@ -489,8 +623,13 @@ def _parse_results(setup, rnd, results, discarded, bids):
                         most=most_discarded)
     if discarded > cards:
         raise RuleError(N_("Too many discarded tricks: at most %(most)s."), most=cards)
+    return discarded
+
+
+def _check_tricks(setup: Setup, parsed: Mapping[str, Mapping[str, Any]], played: int) -> None:
+    """The tricks won add up to the tricks ``played`` (at most that with Graybeard's
+    ghost, who may win some) (docs/rules.md#skull-king-2021)."""
     tricks = sum(row["won"] for row in parsed.values())
-    played = cards - discarded
     if setup["ghost"]:
         if tricks > played:
             raise RuleError(N_("The tricks won add up to %(tricks)s, more than %(played)s."),
@@ -499,7 +638,14 @@ def _parse_results(setup, rnd, results, discarded, bids):
         raise RuleError(N_("The tricks won add up to %(tricks)s, not %(played)s."),
                         tricks=tricks, played=played)
 
-    def total(name):
+
+def _check_table_counters(setup: Setup, parsed: Mapping[str, Mapping[str, Any]]) -> None:
+    """The counters across the table fit the deck: 3 standard 14s, 1 black 14, 2 Mermaids,
+    1 Skull King (captured, or capturing for one player only and at most one card of
+    every other hand), 2 Loot cards paying at most 4 players, one Harry the Giant
+    (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-decisions)."""
+
+    def total(name: str) -> int:
         return sum(row[name] for row in parsed.values())
 
     for name in ("fourteens", "black_fourteen", "skull_king_by_mermaid"):
@@ -521,6 +667,11 @@ def _parse_results(setup, rnd, results, discarded, bids):
     if sum(1 for row in parsed.values() if row["harry"]) > 1:
         raise RuleError(N_("Only one player can play Harry the Giant."))
 
+
+def _score_rows(setup: Setup, cards: int, parsed: Mapping[str, Mapping[str, Any]],
+                bids: Bids) -> tuple[dict[str, int], dict[str, int]]:
+    """(final bids, points) per player: each bid moved by Harry, scored by
+    :func:`round_score`; only one player may wager (docs/rules.md#skull-king-2021)."""
     final_bids, points, wagers = {}, {}, 0
     for key, row in parsed.items():
         seat = int(key)
@@ -541,12 +692,13 @@ def _parse_results(setup, rnd, results, discarded, bids):
             raise RuleError(err.message, **err.params, seat=seat) from None
     if wagers > 1:
         raise RuleError(N_("Only one player can wager with the Rascal of Roatan."))
-    return parsed, final_bids, points
+    return final_bids, points
 
 
-def _on_result(setup, state, event):
+def _on_result(setup: Setup, state: State, event: Event) -> None:
     """The tricks and bonuses of the current round, only after the reveal; the round is
-    scored and the next round starts (or the game ends after the last)."""
+    scored (docs/rules.md#skull-king-scoring, docs/rules.md#skull-king-2021) and the next
+    round starts (or the game ends after the last)."""
     data = event["data"]
     rnd = _round_for(state, data)
     if state["finished"] or rnd["number"] != state["current"] + 1:
@@ -570,7 +722,7 @@ def _on_result(setup, state, event):
         state["current"] += 1
 
 
-def _on_correct(setup, state, event):
+def _on_correct(setup: Setup, state: State, event: Event) -> None:
     """Reopen a scored round and replace its bids and results; every later total is
     recomputed. ``bids`` values are a bid, or ``{"bid", "shot", "wager"}``; a plain bid
     keeps the shot and wager on record for that seat."""
@@ -581,24 +733,7 @@ def _on_correct(setup, state, event):
     stray = sorted(set(data) - {"round", "bids", "results", "discarded"})
     if stray:
         raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
-    new_bids = data.get("bids")
-    if not isinstance(new_bids, dict):
-        raise RuleError(N_("Every player needs a bid."))
-    bids = {}
-    for key, value in new_bids.items():
-        seat = _seat_key(setup, key)
-        shot, wager = rnd["shots"].get(str(seat)), rnd["wagers"].get(str(seat))
-        if isinstance(value, dict):
-            stray = sorted(set(value) - {"bid", "shot", "wager"})
-            if stray:
-                raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
-            bid, shot, wager = value.get("bid"), value.get("shot"), value.get("wager")
-        else:
-            bid = value
-        _check_bid(setup, rnd, seat, bid, shot, wager)
-        bids[str(seat)] = (bid, shot, wager)
-    if len(bids) != len(setup["players"]):
-        raise RuleError(N_("Every player needs a bid."))
+    bids = _corrected_bids(setup, rnd, data.get("bids"))
     discarded = data.get("discarded", 0)
     results, final_bids, points = _parse_results(setup, rnd, data.get("results"), discarded,
                                                  bids)
@@ -613,19 +748,41 @@ def _on_correct(setup, state, event):
     )
 
 
-HANDLERS = {"bid": _on_bid, "reveal_bids": _on_reveal, "result": _on_result,
-            "correct": _on_correct}
+def _corrected_bids(setup: Setup, rnd: Mapping[str, Any], new_bids: object) -> Bids:
+    """Every player's corrected bid, each a bid (keeping the shot and wager on record) or
+    ``{"bid", "shot", "wager"}``, checked as a bid is."""
+    if not isinstance(new_bids, dict):
+        raise RuleError(N_("Every player needs a bid."))
+    bids: Bids = {}
+    for key, value in new_bids.items():
+        seat = _seat_key(setup, key)
+        shot, wager = rnd["shots"].get(str(seat)), rnd["wagers"].get(str(seat))
+        if isinstance(value, dict):
+            stray = sorted(set(value) - {"bid", "shot", "wager"})
+            if stray:
+                raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
+            bid, shot, wager = value.get("bid"), value.get("shot"), value.get("wager")
+        else:
+            bid = value
+        bids[str(seat)] = _check_bid(setup, rnd, seat, bid, shot, wager)
+    if len(bids) != len(setup["players"]):
+        raise RuleError(N_("Every player needs a bid."))
+    return bids
 
 
-def ranks(totals):
+HANDLERS: dict[str, Handler] = {"bid": _on_bid, "reveal_bids": _on_reveal,
+                                "result": _on_result, "correct": _on_correct}
+
+
+def ranks(totals: Mapping[str, int]) -> dict[str, int]:
     """Shared (competition) ranks, 1-based: totals 50, 50, 20 rank 1, 1, 3."""
     return {key: 1 + sum(1 for other in totals.values() if other > value)
             for key, value in totals.items()}
 
 
-def replay(setup, events):
-    """Fold the events into the game's state (RULES.md §3); raise RuleError on the first
-    event the rules forbid.
+def replay(setup: Setup, events: Iterable[Event]) -> State:
+    """Fold the events into the game's state (docs/rules.md#skull-king); raise RuleError on
+    the first event the rules forbid.
 
     State: ``players``, ``edition``, ``scoring``, ``way``, ``ghost``, ``capped``, the
     options; ``rounds`` (every round of the way to play, each with ``number``, ``cards``,
@@ -638,7 +795,20 @@ def replay(setup, events):
     ``bid_total`` of the current round, ``totals`` and ``ranks`` {str(seat): int},
     ``leader`` [seats] (empty before any round is scored), ``finished``.
     """
-    state = {
+    state = _new_state(setup)
+    for event in events:
+        kind = event.get("type")
+        if kind not in HANDLERS:
+            raise RuleError(N_("Unknown event: %(type)s."), type=str(kind))
+        _check_envelope(kind, event)
+        HANDLERS[kind](setup, state, event)
+    _conclude(setup, state)
+    return state
+
+
+def _new_state(setup: Setup) -> State:
+    """The game before any event: the options, every round unplayed, round 1 current."""
+    return {
         "players": list(setup["players"]),
         "edition": setup["edition"],
         "scoring": setup["scoring"],
@@ -654,16 +824,21 @@ def replay(setup, events):
         "current": 0,
         "finished": False,
     }
-    for event in events:
-        kind = event.get("type")
-        if kind not in HANDLERS:
-            raise RuleError(N_("Unknown event: %(type)s."), type=str(kind))
-        if event.get("seat") is not None and kind not in SEAT_EVENTS:
-            raise RuleError(N_("Only the host can record that."))
-        if not isinstance(event.get("data"), dict):
-            raise RuleError(N_("The event has no data."))
-        HANDLERS[kind](setup, state, event)
 
+
+def _check_envelope(kind: str, event: Event) -> None:
+    """Only a bid may come from a phone (docs/rules.md#event-log), and every event carries
+    a data dict."""
+    if event.get("seat") is not None and kind not in SEAT_EVENTS:
+        raise RuleError(N_("Only the host can record that."))
+    if not isinstance(event.get("data"), dict):
+        raise RuleError(N_("The event has no data."))
+
+
+def _conclude(setup: Setup, state: State) -> None:
+    """After the last event: running totals per scored round, the game's totals, ranks
+    and leaders, and the phase, round, cards and bid total of the current round (the
+    total only once the bids are revealed, docs/rules.md#skull-king-decisions)."""
     running = {str(seat): 0 for seat in setup["players"]}
     scored = False
     for rnd in state["rounds"]:
@@ -682,10 +857,9 @@ def replay(setup, events):
         rnd = state["rounds"][state["current"]]
         state.update(phase="tricks" if rnd["revealed"] else "bidding", round=rnd["number"],
                      cards=rnd["cards"], bid_total=rnd["bid_total"])
-    return state
 
 
-def describe(event):
+def describe(event: Event) -> tuple[str, dict[str, Any]]:
     """A history line ``(N_(message), params)``. ``player`` in the params is a seat number
     (the view shows that player's name). Never a bid's value: it is secret until revealed."""
     data = event.get("data") or {}

@@ -1,4 +1,4 @@
-"""Blueprint: Skull King's own screens and actions (issue 4, RULES.md §3).
+"""Blueprint: Skull King's own screens and actions (docs/rules.md#skull-king).
 
 The host's tablet records bids (or shows who has bid on their phone), reveals them all at
 once ("Yo-ho-ho!"), records each round's tricks and bonuses through a structured editor,
@@ -6,23 +6,16 @@ and reopens any scored round for a correction. Every form value is parsed defens
 anything unreadable becomes a RuleError with a message, nothing is recorded, never a 500.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 
-from companion import log, store
+from companion import store
 from companion.errors import N_, RuleError
 from companion.forms import whole_number
-from companion.games import (
-    OUT_OF_DATE,
-    STALE,
-    TITLES,
-    act,
-    form_pos,
-    hosted_game,
-    message,
-    respond,
-    seat_act,
-)
+from companion.games import Answer, host_action, hosted_game, seat_action, title
 from companion.skullking import rules
 
 bp = Blueprint("skullking", __name__)
@@ -40,7 +33,7 @@ WAY_NAMES = {
 }
 
 #: The bonus counters of the results editor, with their labels and the most one player
-#: can have (RULES.md §3; rules.MOST).
+#: can have (docs/rules.md#skull-king; rules.MOST).
 COUNTER_LABELS = {
     "fourteens": _l("Standard 14s"),
     "black_fourteen": _l("Black 14"),
@@ -153,7 +146,7 @@ def _bid_data(game, form, seat):
 
 @bp.app_template_global("skullking_counters")
 def counters_for(setup):
-    """The bonus counters this game's edition and options score (RULES.md §3)."""
+    """The bonus counters this game's edition and options score (docs/rules.md#skull-king)."""
     names = [name for name in rules.BONUS[setup["edition"]] if name != "loot"]
     if setup["loot"]:
         names.append("loot")
@@ -182,12 +175,11 @@ def _discarded(setup, form):
 # --------------------------------------------------------------------------- the table
 
 
-@bp.app_template_global()
 def skullking_table(state, setup, names):
     """Everything the score table and the chart show, from the replayed state.
 
     Bids appear only for revealed rounds: before "Yo-ho-ho!" a row says who has bid, never
-    what (RULES.md §3; issue 4).
+    what (docs/rules.md#skull-king).
     """
     players = setup["players"]
     rows = []
@@ -260,120 +252,118 @@ def _nice_step(span):
 # --------------------------------------------------------------------------- host actions
 
 
-def _guarded(night, game, type_, build):
-    """Parse the form with ``build()`` and record; a parse failure is a 422 message."""
-    try:
-        data = build()
-    except RuleError as error:
-        return respond(night, game, error=message(error), status=422)
-    return act(night, game, type_, data)
+def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
+    """The score table and chart, the same on the tablet and every phone."""
+    return skullking_table(game.state, game.setup, names)
 
 
-def _skullking_game(key, number):
-    night, game = hosted_game(key, number)
-    if game.kind != "skullking":
-        abort(404)
-    return night, game
+def host_bid_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """The host enters one player's bid on the tablet (the tablet then shows only ✓)."""
+    seat = _int(form.get("seat"))
+    if seat not in game.setup["players"]:
+        raise RuleError(N_("That seat is not in this game."))
+    return _bid_data(game, form, seat)
+
+
+def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    return {"round": _int(form.get("round"))}
+
+
+def result_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """The tricks won and bonuses of the round just played: one "result" event."""
+    return {"round": _int(form.get("round")), "results": _results(game.setup, form),
+            "discarded": _discarded(game.setup, form)}
+
+
+def correct_data(game: store.Game, form: Mapping[str, Any], round_number: int
+                 ) -> dict[str, Any]:
+    """A scored round as corrected: every bid and result again, in one event."""
+    setup = game.setup
+    bids = {}
+    for seat in setup["players"]:
+        entry = {"bid": _int(form.get(f"bid-{seat}"))}
+        if setup["scoring"] == "rascal":
+            entry["shot"] = _shot(game, form.get(f"shot-{seat}"))
+        if setup["abilities"]:
+            entry["wager"] = _wager(form.get(f"wager-{seat}"))
+        bids[str(seat)] = entry
+    return {"round": round_number, "bids": bids, "results": _results(setup, form),
+            "discarded": _discarded(setup, form)}
 
 
 @bp.post("/n/<key>/g/<int:number>/skullking/bid")
-def bid(key, number):
-    """The host enters one player's bid on the tablet (the tablet then shows only ✓)."""
-    night, game = _skullking_game(key, number)
-
-    def build():
-        seat = _int(request.form.get("seat"))
-        if seat not in game.setup["players"]:
-            raise RuleError(N_("That seat is not in this game."))
-        return _bid_data(game, request.form, seat)
-
-    return _guarded(night, game, "bid", build)
+def bid(key: str, number: int) -> Answer:
+    return host_action(key, number, "skullking", "bid", host_bid_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/skullking/reveal")
-def reveal(key, number):
+def reveal(key: str, number: int) -> Answer:
     """"Yo-ho-ho!": every bid of the round is shown at once."""
-    night, game = _skullking_game(key, number)
-    return _guarded(night, game, "reveal_bids",
-                    lambda: {"round": _int(request.form.get("round"))})
+    return host_action(key, number, "skullking", "reveal_bids", reveal_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/skullking/result")
-def result(key, number):
-    """The tricks won and bonuses of the round just played: one "result" event."""
-    night, game = _skullking_game(key, number)
-
-    def build():
-        return {"round": _int(request.form.get("round")),
-                "results": _results(game.setup, request.form),
-                "discarded": _discarded(game.setup, request.form)}
-
-    return _guarded(night, game, "result", build)
+def result(key: str, number: int) -> Answer:
+    return host_action(key, number, "skullking", "result", result_data)
 
 
-def _correct_page(night, game, number, *, error=None, form=None, status=200):
-    rnd = game.state["rounds"][number - 1]
-    return render_template(
-        "skullking/correct.html", night=night, game=game, setup=game.setup,
-        state=game.state, rnd=rnd, names=store.names(night["id"]), title=TITLES["skullking"],
-        error=error, form=form, counters=counters_for(game.setup),
-    ), status
+def _scored_round(game: store.Game, round_number: int) -> dict[str, Any]:
+    """A round of the game that has been scored (404 otherwise)."""
+    rounds = game.state["rounds"]
+    if not 1 <= round_number <= len(rounds) or rounds[round_number - 1]["results"] is None:
+        abort(404)
+    rnd: dict[str, Any] = rounds[round_number - 1]
+    return rnd
 
 
 @bp.route("/n/<key>/g/<int:number>/skullking/correct/<int:round_number>",
           methods=["GET", "POST"])
-def correct(key, number, round_number):
+def correct(key: str, number: int, round_number: int) -> Answer:
     """Reopen a scored round: a form prefilled with its bids and results; saving it
-    records one "correct" event and every later total recomputes (RULES.md §3)."""
-    night, game = _skullking_game(key, number)
-    rounds = game.state["rounds"]
-    if not 1 <= round_number <= len(rounds) or rounds[round_number - 1]["results"] is None:
-        abort(404)
+    records one "correct" event and every later total recomputes (docs/rules.md#skull-king)."""
+    night, game = hosted_game(key, number, "skullking")
+    _scored_round(game, round_number)
+
+    def page(night: store.Row, game: store.Game, *, error: str | None = None,
+             status: int = 200) -> Answer:
+        if error is None and request.method == "POST":
+            return redirect(url_for("games.page", key=key, number=number), 303)
+        typed = request.form if status == 422 else None
+        return render_template(
+            "skullking/correct.html", night=night, game=game, setup=game.setup,
+            state=game.state, rnd=_scored_round(game, round_number),
+            names=store.names(night["id"]), title=title("skullking"), error=error,
+            form=typed, counters=counters_for(game.setup),
+        ), status
+
     if request.method == "GET":
-        return _correct_page(night, game, round_number)
-    form = request.form
-    if form_pos() is None:
-        return _correct_page(night, game, round_number, status=422, error=str(OUT_OF_DATE))
-    try:
-        setup = game.setup
-        bids = {}
-        for seat in setup["players"]:
-            entry = {"bid": _int(form.get(f"bid-{seat}"))}
-            if setup["scoring"] == "rascal":
-                entry["shot"] = _shot(game, form.get(f"shot-{seat}"))
-            if setup["abilities"]:
-                entry["wager"] = _wager(form.get(f"wager-{seat}"))
-            bids[str(seat)] = entry
-        data = {"round": round_number, "bids": bids, "results": _results(setup, form),
-                "discarded": _discarded(setup, form)}
-        store.record(game, "correct", data, pos=form_pos())
-    except log.Stale:
-        fresh = store.game(night["id"], number)
-        return _correct_page(night, fresh, round_number, status=409, error=str(STALE))
-    except RuleError as error:
-        return _correct_page(night, game, round_number, error=message(error), form=form,
-                             status=422)
-    return redirect(url_for("games.page", key=key, number=number), 303)
+        return page(night, game)
+    return host_action(key, number, "skullking", "correct",
+                       lambda game, form: correct_data(game, form, round_number), page=page)
 
 
 # --------------------------------------------------------------------------- phones
 
 
-@bp.post("/me/skullking/bid")
-def my_bid():
+def my_bid_data(game: store.Game, form: Mapping[str, Any], seat: store.Row
+                ) -> dict[str, Any]:
     """A player's secret bid from their own phone (only ✓ shows elsewhere until the
     reveal). The seat in the form must be the phone's own: the rules refuse any other."""
-    seat = store.my_seat()
-    if seat is None:
-        abort(404)
-    game = store.current_game(seat["night_id"])
-    if game is None or game.kind != "skullking":
-        abort(404)
-    from companion.nights import seat_response
+    claimed = _int(form.get("seat"), required=False, default=seat["position"])
+    return _bid_data(game, form, claimed)
 
-    try:
-        claimed = _int(request.form.get("seat"), required=False, default=seat["position"])
-        data = _bid_data(game, request.form, claimed)
-    except RuleError as error:
-        return seat_response(seat, error=message(error), status=422)
-    return seat_act(seat, game, "bid", data)
+
+@bp.post("/me/skullking/bid")
+def my_bid() -> Answer:
+    return seat_action("skullking", "bid", my_bid_data)
+
+
+def _or_dash(value: Any) -> Any:
+    return "—" if value is None else value
+
+
+#: The statistics page's Skull King columns.
+STAT_COLUMNS = (
+    (_l("Skull King best"), lambda player: _or_dash(player["sk_best"])),
+    (_l("Skull King average"), lambda player: _or_dash(player["sk_average"])),
+)

@@ -1,0 +1,70 @@
+"""Crazy Time after match 4: a game's result, tonight's standings, statistics and what
+an export may carry. Pure functions: no Flask, no SQL."""
+
+import json
+from typing import Any
+
+from companion.charts import score_bars
+
+#: What an exported running game shows instead of a law's When and What text.
+MASK = "?"
+
+
+def _seat_map(mapping: dict[str, Any]) -> dict[int, Any]:
+    return {int(key): value for key, value in mapping.items()}
+
+
+def result(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """A finished game: the standings (first place first, ties shared), each player's
+    hours won in matches 1–3, penalties in match 4 and final score, and each match's
+    winners (docs/rules.md#crazy-time-final-score)."""
+    standings = [list(place) for place in state["standings"]]
+    places = {}
+    for index, place in enumerate(standings):
+        for seat in place:
+            places[seat] = 1 + sum(len(p) for p in standings[:index])
+    last = state["penalties"][str(len(state["match_results"]))]
+    return {
+        "scores": _seat_map(state["scores"]), "places": places,
+        "winners": list(standings[0]) if standings else [],
+        "standings": standings, "hours": _seat_map(state["hours"]),
+        "last_penalties": _seat_map(last),
+        "matches": [{"match": m["match"], "winners": list(m["winners"]), "hours": m["hours"]}
+                    for m in state["match_results"]],
+    }
+
+
+def night_tally(games: list[dict[str, Any]], results: list[dict[str, Any]],
+                names: dict[int, str]) -> dict[str, Any] | None:
+    """Tonight's finished Crazy Time games: hours, standings and a chart each."""
+    keys = ("number", "hours", "last_penalties", "scores", "places", "standings",
+            "winners", "matches")
+    finished = [r for r in results if r["finished"]]
+    if not finished:
+        return None
+    return {"player_columns": [], "games": [{**{k: r[k] for k in keys},
+                       "chart": score_bars(r["scores"], names, r["winners"])}
+                      for r in finished]}
+
+
+def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
+    """Matches a player won (the fewest penalties of the match) in finished games."""
+    return {"ct_matches_won": sum(1 for play in plays for m in play["result"]["matches"]
+                                  if play["seat"] in m["winners"])}
+
+
+def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]
+         ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A running game leaves with every law's name (public) but not its When and What
+    text (docs/rules.md#crazy-time-matches: only those who know a law see its cards)."""
+    setup, events = json.loads(json.dumps(setup)), json.loads(json.dumps(events))
+    for event in events:
+        if event["type"] == "law" and isinstance(event["data"], dict):
+            for key in ("when", "what"):
+                if key in event["data"]:
+                    event["data"][key] = MASK
+    return setup, events
+
+
+def options(setup: dict[str, Any]) -> dict[str, Any]:
+    return {"side": setup.get("side"), "starting_law": setup.get("starting_law")}

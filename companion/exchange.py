@@ -1,0 +1,218 @@
+"""A night as one file: export to JSON (and CSV rows) and import back, checked.
+
+The export of a night is one JSON document, deterministic (sorted keys, fixed
+indentation, no ids, tokens or devices), so export → import → export is byte-for-byte
+equal. A game still running never leaves the machine with its secrets: each kind's
+``mask`` (companion/registry.py) takes them out, and the game is marked
+``"secrets_removed": true``:
+
+* Kraken: the setup loses "roles" and "unused_roles". Importing such a game deals fresh
+  roles for the same table (the log of reveals is public and replays the same), so the
+  game comes back unfinished with new, unseen roles.
+* Crazy Time: every "law" event keeps its name (public) but its When/What text becomes
+  "?".
+* Skull King: every bid for a round whose bids are not revealed becomes 0, with no
+  shot and no wager.
+
+A finished game is exported whole. Pure functions: no Flask, no SQL.
+"""
+
+import json
+import random
+import re
+from typing import Any
+
+from companion import log, registry
+from companion.errors import N_, RuleError
+from companion.stats import fold
+
+FORMAT = "companion-night"
+FORMAT_VERSION = 1
+
+# The same limits as the roster form (companion.nights): 3 to 8 players, 30 characters.
+MIN_PLAYERS, MAX_PLAYERS, NAME_LENGTH = 3, 8, 30
+MAX_GAMES = 100
+MAX_EVENTS = 1000
+MAX_BYTES = 2 * 1024 * 1024
+_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+_GAME_KEYS = {"number", "kind", "created", "finished", "secrets_removed", "setup", "events"}
+_EVENT_KEYS = {"seq", "type", "data", "seat", "created"}
+
+
+class BadFile(RuleError):
+    """An import that is not a night this app exported, or one that cannot have happened.
+
+    The message is an English sentence (marked N_) for the view to translate; the param
+    ``game`` (when present) is the number of the game in the file that is wrong."""
+
+
+NOT_ALLOWED = N_("Its event log is not one the rules allow.")
+
+
+def _clean_event(event):
+    return {"seq": event["seq"], "type": event["type"], "data": event["data"],
+            "seat": event["seat"], "created": event["created"]}
+
+
+def mask_game(kind: str, setup: dict[str, Any], events: list[dict[str, Any]],
+              state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
+    """(setup, events, secrets_removed) as a game may leave the machine: whole once
+    finished, through its kind's ``mask`` while it runs."""
+    events = [_clean_event(e) for e in events]
+    if state.get("finished"):
+        return json.loads(json.dumps(setup)), json.loads(json.dumps(events)), False
+    setup, events = registry.get(kind).mask(setup, events, state)
+    return setup, events, True
+
+
+def export_document(night_created, players, games):
+    """The export of a night: ``players`` the names in seat order, ``games`` dicts with
+    ``number, kind, created, setup, events`` (the full log, undo/redo included) and
+    ``state`` (the replayed state)."""
+    out = []
+    for game in games:
+        setup, events, masked = mask_game(game["kind"], game["setup"], game["events"],
+                                          game["state"])
+        out.append({
+            "number": game["number"], "kind": game["kind"], "created": game["created"],
+            "finished": bool(game["state"].get("finished")), "secrets_removed": masked,
+            "setup": setup, "events": events,
+        })
+    return {"format": FORMAT, "version": FORMAT_VERSION,
+            "night": {"created": night_created, "players": list(players)},
+            "games": out}
+
+
+def dumps(document):
+    """The export's bytes: UTF-8 JSON with sorted keys and fixed indentation."""
+    text = json.dumps(document, ensure_ascii=False, sort_keys=True, indent=1,
+                      separators=(",", ": "))
+    return (text + "\n").encode("utf-8")
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _canonical_setup(kind: str, setup: Any, players_in_night: int,
+                     rng: random.Random) -> dict[str, Any]:
+    """The setup the rules would make for the file's setup (its kind's ``restore``), or
+    BadFile."""
+    if not isinstance(setup, dict):
+        raise BadFile(N_("Game setup is not readable."))
+    players = setup.get("players")
+    if not isinstance(players, list) or not all(
+            _is_int(s) and 0 <= s < players_in_night for s in players):
+        raise BadFile(N_("A game names a seat that is not at this night's table."))
+    try:
+        return registry.get(kind).restore(setup, players, rng)
+    except registry.SetupMismatch as error:
+        raise BadFile(error.message) from None
+
+
+def _check_names(players):
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise BadFile(N_("A night has 3 to 8 players."))
+    folded = set()
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or name != name.strip() \
+                or len(name) > NAME_LENGTH:
+            raise BadFile(N_("A player's name is not readable."))
+        folded.add(fold(name))
+    if len(folded) != len(players):
+        raise BadFile(N_("Two players have the same name."))
+    return list(players)
+
+
+def _check_events(kind, events, seats):
+    rules = registry.get(kind).rules
+    if not isinstance(events, list):
+        raise BadFile(N_("A game's event log is not readable."))
+    if len(events) > MAX_EVENTS:
+        raise BadFile(N_("A game has more than %(most)s events."), most=MAX_EVENTS)
+    checked = []
+    for index, event in enumerate(events):
+        if not isinstance(event, dict) or set(event) != _EVENT_KEYS \
+                or event["seq"] != index + 1 or not _is_int(event["seq"]) \
+                or not isinstance(event["type"], str) or not isinstance(event["data"], dict) \
+                or not isinstance(event["created"], str) or not _TIME.match(event["created"]):
+            raise BadFile(N_("A game's event log is not readable."))
+        seat = event["seat"]
+        if seat is not None and (not _is_int(seat) or not 0 <= seat < seats):
+            raise BadFile(N_("An event names a seat that is not at this night's table."))
+        undo_redo = event["type"] in (log.UNDO, log.REDO)
+        allowed = rules.HOST_EVENTS if seat is None else rules.SEAT_EVENTS
+        if not (event["type"] in allowed or (undo_redo and seat is None)):
+            raise BadFile(N_("An event is not part of this game."))
+        if undo_redo and event["data"]:
+            raise BadFile(N_("A game's event log is not readable."))
+        checked.append(dict(event))
+    return checked
+
+
+def _replay_each(kind, setup, events):
+    """Replay the log as it was recorded: after every event, the log so far must be one
+    the rules allow (as the app checked when it recorded it). Returns the final state."""
+    rules = registry.get(kind).rules
+    state = rules.replay(setup, [])
+    for end in range(1, len(events) + 1):
+        state = rules.replay(setup, log.effective(events[:end]))
+    return state
+
+
+def parse_import(raw, rng=None):
+    """Read an exported night from ``raw`` bytes and check every part of it.
+
+    Returns ``{"created", "players", "games": [{"number", "kind", "created", "setup",
+    "events", "state"}]}`` ready to store (Kraken games exported without roles get a
+    fresh deal). Raises BadFile, with a message for a person, for anything that is not a
+    night this app exported or that the rules say cannot have happened: nothing of a bad
+    file is ever stored.
+    """
+    if not isinstance(raw, bytes | bytearray) or len(raw) > MAX_BYTES:
+        raise BadFile(N_("The file is too large to be a night's export."))
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BadFile(N_("This file is not a night exported from the companion "
+                         "(it is not JSON).")) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise BadFile(N_("This file is not a night exported from the companion."))
+    if document.get("version") != FORMAT_VERSION or not _is_int(document.get("version")):
+        raise BadFile(N_("This export was made by another version of the companion."))
+    if set(document) != {"format", "version", "night", "games"}:
+        raise BadFile(N_("This file is not a night exported from the companion."))
+    night, games = document["night"], document["games"]
+    if not isinstance(night, dict) or set(night) != {"created", "players"} \
+            or not isinstance(night["created"], str) or not _TIME.match(night["created"]):
+        raise BadFile(N_("The night in this file is not readable."))
+    players = _check_names(night["players"])
+    if not isinstance(games, list) or len(games) > MAX_GAMES:
+        raise BadFile(N_("The games in this file are not readable."))
+    rng = rng if rng is not None else random.SystemRandom()
+    out = []
+    for index, game in enumerate(games):
+        if not isinstance(game, dict) or set(game) != _GAME_KEYS \
+                or game["number"] != index + 1 or not _is_int(game["number"]) \
+                or not isinstance(game["created"], str) or not _TIME.match(game["created"]) \
+                or not isinstance(game["finished"], bool) \
+                or not isinstance(game["secrets_removed"], bool):
+            raise BadFile(N_("This game is not readable."), game=index + 1)
+        kind = game["kind"]
+        if not isinstance(kind, str) or kind not in registry.games():
+            raise BadFile(N_("This companion does not know that kind of game."),
+                          game=index + 1)
+        try:
+            setup = _canonical_setup(kind, game["setup"], len(players), rng)
+            events = _check_events(kind, game["events"], len(players))
+            state = _replay_each(kind, setup, events)
+        except BadFile as error:
+            raise BadFile(error.message, **error.params, game=index + 1) from None
+        except (RuleError, TypeError, ValueError, KeyError, AttributeError,
+                IndexError, RecursionError):
+            raise BadFile(NOT_ALLOWED, game=index + 1) from None
+        if bool(state.get("finished")) != game["finished"]:
+            raise BadFile(NOT_ALLOWED, game=index + 1)
+        out.append({"number": game["number"], "kind": kind, "created": game["created"],
+                    "setup": setup, "events": events, "state": state})
+    return {"created": night["created"], "players": players, "games": out}

@@ -1,0 +1,68 @@
+"""Skull King after the last round: a game's result, tonight's totals, statistics and
+what an export may carry. Pure functions: no Flask, no SQL."""
+
+import json
+from typing import Any
+
+from companion.charts import score_bars
+from companion.skullking import rules
+
+#: The options a setup was started with (read back from it for an import).
+OPTION_KEYS = ("edition", "scoring", "way", "loot", "kraken", "white_whale", "abilities",
+               "first_dealer")
+
+
+def _seat_map(mapping: dict[str, Any]) -> dict[int, Any]:
+    return {int(key): value for key, value in mapping.items()}
+
+
+def result(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """A finished game: the final totals, the shared ranks (1,1,3) and the players in
+    first place (docs/rules.md#skull-king-scoring)."""
+    places = _seat_map(state["ranks"])
+    return {"scores": _seat_map(state["totals"]), "places": places,
+            "winners": [s for s in setup["players"] if places[s] == 1]}
+
+
+def night_tally(games: list[dict[str, Any]], results: list[dict[str, Any]],
+                names: dict[int, str]) -> dict[str, Any] | None:
+    """Tonight's finished Skull King games: totals, places and a chart each."""
+    finished = [r for r in results if r["finished"]]
+    if not finished:
+        return None
+    return {"player_columns": [],
+            "games": [{"number": r["number"], "scores": r["scores"], "places": r["places"],
+                       "winners": r["winners"],
+                       "chart": score_bars(r["scores"], names, r["winners"])}
+                      for r in finished]}
+
+
+def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
+    """A player's best final total and average (one decimal), None before a game."""
+    scores = [play["result"]["scores"][play["seat"]] for play in plays]
+    if not scores:
+        return {"sk_best": None, "sk_average": None}
+    return {"sk_best": max(scores), "sk_average": round(sum(scores) / len(scores), 1)}
+
+
+def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]
+         ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A running game leaves without the bids not yet revealed: each such bid becomes 0,
+    with no shot and no wager (docs/rules.md#skull-king-decisions)."""
+    setup, events = json.loads(json.dumps(setup)), json.loads(json.dumps(events))
+    hidden = {r["number"] for r in state["rounds"] if not r["revealed"]}
+    for event in events:
+        data = event["data"]
+        if event["type"] == "bid" and isinstance(data, dict) and data.get("round") in hidden:
+            data["bid"] = 0
+            for key in ("shot", "wager"):
+                if key in data:
+                    data[key] = None
+    return setup, events
+
+
+def options(setup: dict[str, Any]) -> dict[str, Any]:
+    found = {key: setup.get(key) for key in OPTION_KEYS}
+    if setup.get("way") == rules.CUSTOM:
+        found["rounds"] = setup.get("rounds")
+    return found
