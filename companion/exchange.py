@@ -160,15 +160,8 @@ def _replay_each(kind, setup, events):
     return state
 
 
-def parse_import(raw, rng=None):
-    """Read an exported night from ``raw`` bytes and check every part of it.
-
-    Returns ``{"created", "players", "games": [{"number", "kind", "created", "setup",
-    "events", "state"}]}`` ready to store (Kraken games exported without roles get a
-    fresh deal). Raises BadFile, with a message for a person, for anything that is not a
-    night this app exported or that the rules say cannot have happened: nothing of a bad
-    file is ever stored.
-    """
+def _read_document(raw: Any) -> dict[str, Any]:
+    """The export's JSON document, if ``raw`` is one of this app's format."""
     if not isinstance(raw, bytes | bytearray) or len(raw) > MAX_BYTES:
         raise BadFile(N_("The file is too large to be a night's export."))
     try:
@@ -182,37 +175,55 @@ def parse_import(raw, rng=None):
         raise BadFile(N_("This export was made by another version of the companion."))
     if set(document) != {"format", "version", "night", "games"}:
         raise BadFile(N_("This file is not a night exported from the companion."))
-    night, games = document["night"], document["games"]
+    night = document["night"]
     if not isinstance(night, dict) or set(night) != {"created", "players"} \
             or not isinstance(night["created"], str) or not _TIME.match(night["created"]):
         raise BadFile(N_("The night in this file is not readable."))
-    players = _check_names(night["players"])
-    if not isinstance(games, list) or len(games) > MAX_GAMES:
+    if not isinstance(document["games"], list) or len(document["games"]) > MAX_GAMES:
         raise BadFile(N_("The games in this file are not readable."))
+    return document
+
+
+def _check_game(number: int, game: Any, players: list[str], rng: random.Random
+                ) -> dict[str, Any]:
+    """Game ``number`` of the file, replayed and checked, ready to store."""
+    if not isinstance(game, dict) or set(game) != _GAME_KEYS \
+            or game["number"] != number or not _is_int(game["number"]) \
+            or not isinstance(game["created"], str) or not _TIME.match(game["created"]) \
+            or not isinstance(game["finished"], bool) \
+            or not isinstance(game["secrets_removed"], bool):
+        raise BadFile(N_("This game is not readable."), game=number)
+    kind = game["kind"]
+    if not isinstance(kind, str) or kind not in registry.games():
+        raise BadFile(N_("This companion does not know that kind of game."), game=number)
+    try:
+        setup = _canonical_setup(kind, game["setup"], len(players), rng)
+        events = _check_events(kind, game["events"], len(players))
+        state = _replay_each(kind, setup, events)
+    except BadFile as error:
+        raise BadFile(error.message, **error.params, game=number) from None
+    except (RuleError, TypeError, ValueError, KeyError, AttributeError,
+            IndexError, RecursionError):
+        raise BadFile(NOT_ALLOWED, game=number) from None
+    if bool(state.get("finished")) != game["finished"]:
+        raise BadFile(NOT_ALLOWED, game=number)
+    return {"number": game["number"], "kind": kind, "created": game["created"],
+            "setup": setup, "events": events, "state": state}
+
+
+def parse_import(raw: Any, rng: random.Random | None = None) -> dict[str, Any]:
+    """Read an exported night from ``raw`` bytes and check every part of it.
+
+    Returns ``{"created", "players", "games": [{"number", "kind", "created", "setup",
+    "events", "state"}]}`` ready to store (Kraken games exported without roles get a
+    fresh deal). Raises BadFile, with a message for a person, for anything that is not a
+    night this app exported or that the rules say cannot have happened: nothing of a bad
+    file is ever stored.
+    """
+    document = _read_document(raw)
+    night = document["night"]
+    players = _check_names(night["players"])
     rng = rng if rng is not None else random.SystemRandom()
-    out = []
-    for index, game in enumerate(games):
-        if not isinstance(game, dict) or set(game) != _GAME_KEYS \
-                or game["number"] != index + 1 or not _is_int(game["number"]) \
-                or not isinstance(game["created"], str) or not _TIME.match(game["created"]) \
-                or not isinstance(game["finished"], bool) \
-                or not isinstance(game["secrets_removed"], bool):
-            raise BadFile(N_("This game is not readable."), game=index + 1)
-        kind = game["kind"]
-        if not isinstance(kind, str) or kind not in registry.games():
-            raise BadFile(N_("This companion does not know that kind of game."),
-                          game=index + 1)
-        try:
-            setup = _canonical_setup(kind, game["setup"], len(players), rng)
-            events = _check_events(kind, game["events"], len(players))
-            state = _replay_each(kind, setup, events)
-        except BadFile as error:
-            raise BadFile(error.message, **error.params, game=index + 1) from None
-        except (RuleError, TypeError, ValueError, KeyError, AttributeError,
-                IndexError, RecursionError):
-            raise BadFile(NOT_ALLOWED, game=index + 1) from None
-        if bool(state.get("finished")) != game["finished"]:
-            raise BadFile(NOT_ALLOWED, game=index + 1)
-        out.append({"number": game["number"], "kind": kind, "created": game["created"],
-                    "setup": setup, "events": events, "state": state})
-    return {"created": night["created"], "players": players, "games": out}
+    games = [_check_game(index + 1, game, players, rng)
+             for index, game in enumerate(document["games"])]
+    return {"created": night["created"], "players": players, "games": games}

@@ -268,110 +268,123 @@ class SqliteInt(IntegerConverter):
         super().__init__(map, fixed_digits, min, max, signed)
 
 
+@bp.app_url_defaults
+def version_static(endpoint, values):
+    if endpoint == "static" and "filename" in values and "v" not in values:
+        values["v"] = static_version(values["filename"])
+
+
+@bp.after_app_request
+def checkpoint_later(response):
+    """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
+    if request.method == "POST":
+        db, path = get_db(), current_app.config["DATABASE"]
+        response.call_on_close(lambda: checkpoint_if_due(db, path))
+    return response
+
+
+@bp.after_app_request
+def headers(response):
+    if g.get("new_device") and g.get("device"):
+        response.set_cookie(
+            DEVICE_COOKIE, g.device, max_age=YEAR, httponly=True, samesite="Lax"
+        )
+    h = response.headers
+    h.setdefault("Content-Security-Policy", CSP)
+    h["Referrer-Policy"] = "no-referrer"
+    h["X-Content-Type-Options"] = "nosniff"
+    h["X-Frame-Options"] = "DENY"
+    if request.endpoint == "static":
+        h["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    else:
+        h["Cache-Control"] = "no-store"
+        h.add("Vary", "Cookie")
+    return compress(response)
+
+
+@bp.app_context_processor
+def globals_():
+    return {"languages": LANGUAGES, "htmx": is_htmx(), "get_locale": get_locale,
+            "translations": _translations()}
+
+
+def error_page(message, status):
+    return render_template("error.html", message=message, status=status), status
+
+
+@bp.app_errorhandler(CSRFError)
+def csrf_error(_error):
+    return error_page(
+        _("This page was open too long or came from elsewhere. Reload it and try again."),
+        400,
+    )
+
+
+@bp.app_errorhandler(400)
+def bad_request(_error):
+    return error_page(_("That request could not be read. Reload the page and try again."),
+                      400)
+
+
+@bp.app_errorhandler(403)
+def forbidden(_error):
+    return error_page(_("Only the host device can do that."), 403)
+
+
+@bp.app_errorhandler(404)
+def not_found(_error):
+    return error_page(_("There is nothing here."), 404)
+
+
+@bp.app_errorhandler(405)
+def not_allowed(_error):
+    return error_page(_("There is nothing here."), 405)
+
+
+@bp.app_errorhandler(413)
+def too_large(_error):
+    return error_page(_("That was too much text to send."), 413)
+
+
+@bp.app_errorhandler(sqlite3.OperationalError)
+def not_stored(error):
+    """The database refused (disk full, read-only file, locked too long): say so.
+
+    Nothing was stored (every write is one transaction, rolled back), and what was
+    stored before is untouched. An htmx form gets the message on top of its #live
+    region, keeping the page it came from; a poll gets nothing to swap.
+    """
+    current_app.logger.error("database error on %s %s: %s", request.method,
+                             request.endpoint, error)
+    if request.method == "GET":
+        text = _("The table's records could not be read just now. Try again in a moment.")
+    else:
+        text = _("This could not be stored: the laptop's disk may be full or the "
+                 "database cannot be written. Everything recorded before is safe. "
+                 "Make room and try again.")
+    if is_htmx():
+        response = current_app.make_response(
+            (render_template("_error.html", error=text), 503))
+        if request.method == "GET":
+            response.headers["HX-Reswap"] = "none"
+        else:
+            response.headers["HX-Retarget"] = "#live"
+            response.headers["HX-Reswap"] = "afterbegin"
+        return response
+    return error_page(text, 503)
+
+
+@bp.app_errorhandler(500)
+def server_error(_error):
+    return error_page(_("Something went wrong. Nothing was recorded; try again."), 500)
+
+
 def init_app(app):
     app.url_map.converters["int"] = SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
                                  shared=shared, game_title=game_title,
                                  game_kinds=registry.kinds, game_assets=game_assets)
-
-    @app.url_defaults
-    def version_static(endpoint, values):
-        if endpoint == "static" and "filename" in values and "v" not in values:
-            values["v"] = static_version(values["filename"])
-
-    @app.after_request
-    def checkpoint_later(response):
-        """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
-        if request.method == "POST":
-            db, path = get_db(), current_app.config["DATABASE"]
-            response.call_on_close(lambda: checkpoint_if_due(db, path))
-        return response
-
-    @app.after_request
-    def headers(response):
-        if g.get("new_device") and g.get("device"):
-            response.set_cookie(
-                DEVICE_COOKIE, g.device, max_age=YEAR, httponly=True, samesite="Lax"
-            )
-        h = response.headers
-        h.setdefault("Content-Security-Policy", CSP)
-        h["Referrer-Policy"] = "no-referrer"
-        h["X-Content-Type-Options"] = "nosniff"
-        h["X-Frame-Options"] = "DENY"
-        if request.endpoint == "static":
-            h["Cache-Control"] = f"public, max-age={YEAR}, immutable"
-        else:
-            h["Cache-Control"] = "no-store"
-            h.add("Vary", "Cookie")
-        return compress(response)
-
-    @app.context_processor
-    def globals_():
-        return {"languages": LANGUAGES, "htmx": is_htmx(), "get_locale": get_locale,
-                "translations": _translations()}
-
-    def error_page(message, status):
-        return render_template("error.html", message=message, status=status), status
-
-    @app.errorhandler(CSRFError)
-    def csrf_error(_error):
-        return error_page(
-            _("This page was open too long or came from elsewhere. Reload it and try again."),
-            400,
-        )
-
-    @app.errorhandler(400)
-    def bad_request(_error):
-        return error_page(_("That request could not be read. Reload the page and try again."),
-                          400)
-
-    @app.errorhandler(403)
-    def forbidden(_error):
-        return error_page(_("Only the host device can do that."), 403)
-
-    @app.errorhandler(404)
-    def not_found(_error):
-        return error_page(_("There is nothing here."), 404)
-
-    @app.errorhandler(405)
-    def not_allowed(_error):
-        return error_page(_("There is nothing here."), 405)
-
-    @app.errorhandler(413)
-    def too_large(_error):
-        return error_page(_("That was too much text to send."), 413)
-
-    @app.errorhandler(sqlite3.OperationalError)
-    def not_stored(error):
-        """The database refused (disk full, read-only file, locked too long): say so.
-
-        Nothing was stored (every write is one transaction, rolled back), and what was
-        stored before is untouched. An htmx form gets the message on top of its #live
-        region, keeping the page it came from; a poll gets nothing to swap.
-        """
-        current_app.logger.error("database error on %s %s: %s", request.method,
-                                 request.endpoint, error)
-        if request.method == "GET":
-            text = _("The table's records could not be read just now. Try again in a moment.")
-        else:
-            text = _("This could not be stored: the laptop's disk may be full or the "
-                     "database cannot be written. Everything recorded before is safe. "
-                     "Make room and try again.")
-        if is_htmx():
-            response = current_app.make_response(
-                (render_template("_error.html", error=text), 503))
-            if request.method == "GET":
-                response.headers["HX-Reswap"] = "none"
-            else:
-                response.headers["HX-Retarget"] = "#live"
-                response.headers["HX-Reswap"] = "afterbegin"
-            return response
-        return error_page(text, 503)
-
-    @app.errorhandler(500)
-    def server_error(_error):
-        return error_page(_("Something went wrong. Nothing was recorded; try again."), 500)
 
 
 __all__ = ["abort", "device", "is_htmx", "new_token", "safe_next"]

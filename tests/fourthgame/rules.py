@@ -1,0 +1,86 @@
+"""Secret Number's rules as pure functions (no Flask, no SQL)."""
+
+import random
+from typing import Any
+
+from companion.errors import N_, RuleError
+from companion.registry import SetupMismatch
+
+HOST_EVENTS = frozenset({"point", "finish"})
+SEAT_EVENTS = frozenset({"ready"})
+
+
+def start(players: list[int], options: Any, rng: Any = None) -> dict[str, Any]:
+    """Deal each player a secret number from 1 to ``options["top"]`` (2 to 9)."""
+    if not 2 <= len(players) <= 8 or len(set(players)) != len(players):
+        raise RuleError(N_("Choose the players."))
+    top = (options or {}).get("top")
+    if not isinstance(top, int) or isinstance(top, bool) or not 2 <= top <= 9:
+        raise RuleError(N_("Choose the players."))
+    rng = rng or random.SystemRandom()
+    return {"players": list(players), "top": top,
+            "secrets": {str(seat): rng.randint(1, top) for seat in players}}
+
+
+def _point(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) -> None:
+    seat = (event.get("data") or {}).get("seat")
+    if seat not in setup["players"]:
+        raise RuleError(N_("That seat is not playing in this game."))
+    state["points"][str(seat)] += 1
+
+
+def _finish(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) -> None:
+    state["finished"] = True
+
+
+def _ready(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) -> None:
+    if event.get("seat") not in state["ready"]:
+        state["ready"].append(event.get("seat"))
+
+
+HANDLERS = {"point": _point, "finish": _finish, "ready": _ready}
+
+
+def replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    state: dict[str, Any] = {"points": {str(s): 0 for s in setup["players"]},
+                             "ready": [], "finished": False}
+    for event in events:
+        if state["finished"]:
+            raise RuleError(N_("The game is over."))
+        HANDLERS[event["type"]](setup, state, event)
+    return state
+
+
+def describe(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return "%(seat)s: " + event["type"], {"seat": (event.get("data") or {}).get("seat")}
+
+
+def result(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The most points win; places are shared (1, 1, 3)."""
+    scores = {int(s): n for s, n in state["points"].items()}
+    places = {s: 1 + sum(1 for other in scores.values() if other > n)
+              for s, n in scores.items()}
+    return {"scores": scores, "places": places,
+            "winners": [s for s in setup["players"] if places[s] == 1]}
+
+
+def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]
+         ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return {k: v for k, v in setup.items() if k != "secrets"}, [dict(e) for e in events]
+
+
+def options(setup: dict[str, Any]) -> dict[str, Any]:
+    return {"top": setup.get("top")}
+
+
+def restore(setup: dict[str, Any], players: list[int], rng: Any) -> dict[str, Any]:
+    fresh = start(players, options(setup), rng)
+    if "secrets" not in setup:
+        return fresh
+    secrets = setup["secrets"]
+    if set(setup) != set(fresh) or not isinstance(secrets, dict) \
+            or set(secrets) != set(fresh["secrets"]) \
+            or not all(isinstance(n, int) and 1 <= n <= fresh["top"]
+                       for n in secrets.values()):
+        raise SetupMismatch()
+    return {**fresh, "secrets": dict(secrets)}

@@ -1,0 +1,237 @@
+"""The contract every registered game keeps (companion/registry.py), checked for each one,
+and the proof that a new game is one folder and one line: a minimal fourth game defined
+only under tests/ (tests/fourthgame) works through every page of the core.
+"""
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages import pofile
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import create_app, exchange, registry
+from companion.errors import RuleError
+from tests.conftest import make_night
+
+ROOT = Path(__file__).resolve().parent.parent
+FOURTH = "tests.fourthgame"
+ALL = (*registry.INSTALLED, FOURTH)
+SEATS = [{"position": p, "name": f"P{p}"} for p in range(5)]
+EVERY_SEAT = {f"seat{p}": "on" for p in range(5)}
+
+
+def game_of(kind):
+    return registry.load(ALL)[kind]
+
+
+def all_games():
+    return list(registry.load(ALL).values())
+
+
+@pytest.fixture
+def app4(tmp_path):
+    """An app with the fourth game registered beside the three."""
+    return create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
+        "GAMES": list(ALL),
+    })
+
+
+# --- every registered game ---------------------------------------------------------------
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.kind)
+def test_its_templates_exist(app4, game):
+    env = app4.jinja_env
+    for name in ("new.html", "_host.html", "_seat.html", "rules.html"):
+        assert env.get_template(f"{game.kind}/{name}")
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.kind)
+def test_a_fresh_setup_from_its_start_form_replays(game):
+    players, options = game.parse_new(EVERY_SEAT, SEATS)
+    setup = game.rules.start(players, options)
+    state = game.rules.replay(setup, [])
+    assert not state.get("finished")
+    assert game.restore(setup, players, random.Random(1)) == setup
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.kind)
+def test_its_start_form_refuses_no_players(game):
+    with pytest.raises(RuleError):
+        players, options = game.parse_new({}, SEATS)
+        game.rules.start(players, options)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("module", registry.INSTALLED)
+def test_its_title_is_translated(module, lang):
+    title = game_of(module.rsplit(".", 1)[-1]).title
+    path = ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as f:
+        message = pofile.read_po(f)[title._args[0]]
+    assert message is not None and message.string
+
+
+# --- the mask of a running game, property-based ------------------------------------------
+#
+# A random running game of each kind, played from a seed through its own rules; then the
+# export of it must carry none of the game's secrets.
+
+def _kraken(rng):
+    game = game_of("kraken")
+    players = list(range(rng.randint(3, 8)))
+    setup = game.rules.start(players, {"curse": rng.random() < .5,
+                                       "specials": rng.random() < .5}, rng=rng)
+    events = [{"type": "marker", "data": {"seat": rng.choice(players)}, "seat": None}]
+    for _ in range(rng.randint(0, 12)):
+        card = rng.choice(["empty", "empty", "empty", "treasure"])
+        events.append({"type": "reveal", "data": {"seat": rng.choice(players), "card": card},
+                       "seat": None})
+    # The deal: who holds which role, and the role cards left out ("unused_roles" is
+    # also a public count, a number; the secret is the list of cards).
+    secrets = [json.dumps(setup["roles"], sort_keys=True), '"roles": {', '"unused_roles": [']
+    return "kraken", setup, events, secrets
+
+
+def _crazytime(rng):
+    game = game_of("crazytime")
+    players = list(range(rng.randint(4, 7)))
+    setup = game.rules.start(players, {"side": "purple", "starting_law": False}, rng=rng)
+    events, secrets = [{"type": "rabbit", "data": {"seat": 0}, "seat": None}], []
+    for number in range(rng.randint(1, 3)):
+        when, what = f"when-{rng.getrandbits(40):x}", f"what-{rng.getrandbits(40):x}"
+        secrets += [when, what]
+        events.append({"type": "law", "data": {"name": f"Law {number}", "when": when,
+                                               "what": what}, "seat": None})
+    return "crazytime", setup, events, secrets
+
+
+def _skullking(rng):
+    game = game_of("skullking")
+    players = list(range(rng.randint(3, 6)))
+    setup = game.rules.start(players, {"edition": "2021", "scoring": "skull_king",
+                                       "way": "broadside"})
+    bids = {seat: rng.randint(1, 10) for seat in players}
+    events = [{"type": "bid", "data": {"round": 1, "seat": seat, "bid": bid}, "seat": seat}
+              for seat, bid in bids.items()]
+    return "skullking", setup, events, [f'"bid": {bid}' for bid in bids.values()]
+
+
+def _fourth(rng):
+    game = game_of("secretnumber")
+    players = list(range(rng.randint(2, 8)))
+    setup = game.rules.start(players, {"top": 9}, rng=rng)
+    events = [{"type": "point", "data": {"seat": rng.choice(players)}, "seat": None}
+              for _ in range(rng.randint(0, 5))]
+    return "secretnumber", setup, events, ['"secrets"']
+
+
+PLAYS = {"kraken": _kraken, "crazytime": _crazytime, "skullking": _skullking,
+         "secretnumber": _fourth}
+
+
+def test_every_registered_game_has_a_random_play_here():
+    assert set(PLAYS) == {game.kind for game in all_games()}
+
+
+@pytest.mark.parametrize("kind", PLAYS)
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_the_export_of_a_running_game_carries_none_of_its_secrets(app4, kind, seed):
+    kind, setup, events, secrets = PLAYS[kind](random.Random(seed))
+    logged = [{**e, "seq": i + 1, "created": "2026-11-30T20:00:00Z"}
+              for i, e in enumerate(events)]
+    with app4.app_context():
+        rules = registry.get(kind).rules
+        try:
+            state = rules.replay(setup, logged)
+        except RuleError:
+            return  # a random play the rules refuse is no running game
+        if state.get("finished"):
+            return
+        document = exchange.export_document(
+            "2026-11-30T20:00:00Z", [f"P{i}" for i in range(8)],
+            [{"number": 1, "kind": kind, "created": "2026-11-30T20:00:00Z",
+              "setup": setup, "events": logged, "state": state}])
+    text = exchange.dumps(document).decode()
+    assert document["games"][0]["secrets_removed"] is True
+    for secret in secrets:
+        assert secret not in text
+
+
+# --- the fourth game through every page -------------------------------------------------
+
+def test_a_fourth_game_needs_no_line_in_the_core():
+    """Nothing in companion/ names the fourth game; only the registry lists the three."""
+    for path in (ROOT / "companion").rglob("*.py"):
+        assert "secretnumber" not in path.read_text()
+    for path in (ROOT / "templates").rglob("*.html"):
+        text = path.read_text()
+        if path.parent.name not in ("kraken", "skullking", "crazytime"):
+            assert not re.search(r"kraken|skullking|crazytime", text), path
+
+
+def pos(client, url):
+    return int(re.search(r'name="pos" value="(\d+)"', client.get(url).data.decode()).group(1))
+
+
+def test_the_fourth_game_plays_tallies_and_travels(app4):
+    night = make_night(app4, names=["Ann", "Bo", "Cy"])
+    phones = [night.phone(p) for p in range(3)]
+    start = night.host.get(f"{night.url}/new/secretnumber")
+    assert start.status_code == 200 and "Secret Number" in start.data.decode()
+    game_url = night.start("secretnumber", seat0="on", seat1="on", seat2="on", top="9")
+    with app4.test_request_context():
+        from companion import store
+
+        game = store.game(store.night_by_key(night.key)["id"], 1)
+        secrets = {int(s): n for s, n in game.setup["secrets"].items()}
+
+    # Each phone sees its own number; the host's page does not carry any.
+    for seat, phone in enumerate(phones):
+        html = phone.get("/me").data.decode()
+        assert f"<strong data-secret>{secrets[seat]}</strong>" in html
+    assert "data-secret" not in night.host.get(game_url).data.decode()
+
+    # The one pipeline: a host action, a stale one, a phone's move.
+    point = f"{game_url}/secretnumber/point"
+    assert night.host.post(point, data={"seat": 1, "pos": pos(night.host, game_url)}
+                           ).status_code == 303
+    assert night.host.post(point, data={"seat": 1, "pos": 0}).status_code == 409
+    assert night.host.post(point, data={"seat": 7, "pos": pos(night.host, game_url)}
+                           ).status_code == 422
+    assert phones[0].post("/me/secretnumber/ready").status_code == 200
+    assert phones[0].post(point, data={"seat": 0, "pos": 2}).status_code == 404
+
+    # While it runs, its export carries no secret.
+    running = night.host.get(f"{night.url}/export.json")
+    document = json.loads(running.data)
+    assert document["games"][0]["secrets_removed"] is True
+    assert "secrets" not in document["games"][0]["setup"]
+
+    night.host.post(f"{game_url}/secretnumber/finish", data={"pos": pos(night.host, game_url)})
+    for url in (game_url, f"{night.url}", f"{night.url}/tally", f"{night.url}/tally/live",
+                "/history", "/stats", f"{night.url}/export.csv", "/rules/secretnumber"):
+        response = night.host.get(url)
+        assert response.status_code == 200, url
+    tally = night.host.get(f"{night.url}/tally").data.decode()
+    assert "Secret Number" in tally and "won by" in tally
+    assert phones[2].get("/me/tally").status_code == 200
+    csv_rows = night.host.get(f"{night.url}/export.csv").data.decode("utf-8-sig").splitlines()
+    assert csv_rows[1:] == ["1,Secret Number,{},Ann,lost,0".format(csv_rows[1].split(",")[2]),
+                            "1,Secret Number,{},Bo,won,1".format(csv_rows[1].split(",")[2]),
+                            "1,Secret Number,{},Cy,lost,0".format(csv_rows[1].split(",")[2])]
+
+    # Finished, it travels whole: export → import → export is the same file.
+    exported = night.host.get(f"{night.url}/export.json").data
+    imported = night.host.post("/import", data={"file": (__import__("io").BytesIO(exported),
+                                                         "night.json")})
+    assert imported.status_code == 303
+    key = imported.headers["Location"].split("/")[2]
+    assert night.host.get(f"/n/{key}/export.json").data == exported
