@@ -1,0 +1,296 @@
+"""The performance budgets, defined once.
+
+``BUDGETS`` is the only place they are written: the bench's summary judges a run by
+them, and the budget table of docs/performance.md is printed from them and a saved
+report (``bench/bench.py --json``):
+
+    .venv/bin/python -m bench.budgets docs/bench-2026-11-29.json
+    .venv/bin/python bench/bench.py --table docs/bench-2026-11-29.json     # the same
+
+Each budget names the figures it reads by their path in the saved report (``{setup}``
+stands for the setup it is judged on), how they make the one value judged, the limit
+and the setup. A budget passes only on a measured figure inside its limit: a figure
+missing from the report (a setup or level not run or skipped, an empty percentile, no
+sample at all) FAILs as "not measured".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CAFE = "gunicorn"  # the café setup: several gunicorn workers (`companion serve` is "waitress")
+
+SETUP_NAMES = {"gunicorn": "the café setup (gunicorn)", "waitress": "`companion serve` (waitress)"}
+
+OPS = {"<": (lambda a, b: a < b), "<=": (lambda a, b: a <= b),
+       ">=": (lambda a, b: a >= b), "==": (lambda a, b: a == b)}
+OP_TEXT = {"<": "<", "<=": "≤", ">=": "≥", "==": "="}
+
+# How a budget's figures make its one judged value.
+HOW = ("max", "sum", "ratio", "growth", "max-age")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One budget. ``keys``: (label, path) of each figure read, the label a format
+    string for the figure's text; ``samples``: paths of sample counts whose sum must be
+    positive; ``shown``: (label, path) of context printed beside it, never judged."""
+
+    name: str
+    keys: tuple[tuple[str, str], ...]
+    how: str
+    op: str
+    limit: float
+    unit: str
+    setup: str = CAFE
+    samples: tuple[str, ...] = ()
+    shown: tuple[tuple[str, str], ...] = ()
+    limit_text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.how not in HOW or self.op not in OPS:
+            raise ValueError(f"{self.name}: how {self.how!r}, op {self.op!r}")
+
+    def limit_str(self) -> str:
+        return self.limit_text or f"{OP_TEXT[self.op]} {number(self.limit)} {self.unit}"
+
+
+def level(count: int, figure: str) -> str:
+    return f"servers.{{setup}}.levels.{count}.{figure}"
+
+
+FIRST_LOAD = "servers.{setup}.first_load_bytes."
+SOAK = "servers.{setup}.soak."
+REQUESTS = {"poll": "polls", "live": "polls with a change", "write": "writes",
+            "page": "pages"}
+
+BUDGETS: tuple[Budget, ...] = (
+    Budget("100 tables (900 phones + 100 host screens polling every 2 s): poll p99",
+           keys=(("quiet poll {} ms", level(100, "poll.p99")),
+                 ("poll with a change {} ms", level(100, "live.p99"))),
+           how="max", op="<", limit=50, unit="ms",
+           samples=(level(100, "poll.n"), level(100, "live.n")),
+           shown=(("writes {} ms", level(100, "write.p99")),
+                  ("pages {} ms", level(100, "page.p99")))),
+    Budget("100 tables: no errors",
+           keys=tuple((f"{label} {{}}", level(100, f"{kind}.errors"))
+                      for kind, label in REQUESTS.items()),
+           how="sum", op="==", limit=0, unit="errors",
+           samples=tuple(level(100, f"{kind}.n") for kind in REQUESTS)),
+    Budget("a no-change poll's throughput, saturated, against the floor's hello",
+           keys=(("{} req/s", "servers.{setup}.saturation_poll.rps"),
+                 ("floor {} req/s", "floor.{setup}.saturation.rps")),
+           how="ratio", op=">=", limit=0.5, unit="× the floor",
+           shown=(("{}", "servers.{setup}.saturation_poll.tool"),)),
+    Budget("10 tables: a write and a full host page, p99",
+           keys=(("write {} ms", level(10, "write.p99")),
+                 ("page {} ms", level(10, "page.p99"))),
+           how="max", op="<", limit=20, unit="ms",
+           shown=(("{} writes", level(10, "write.n")), ("{} pages", level(10, "page.n")))),
+    Budget("seat page first load (HTML + CSS + JS, gzipped, headers included)",
+           keys=(("{} B", FIRST_LOAD + "total (html+css+js)"),),
+           how="max", op="<", limit=150 * 1024, unit="B", limit_text="< 150 KB",
+           shown=(("HTML {} B", FIRST_LOAD + "html"), ("CSS {} B", FIRST_LOAD + "css"),
+                  ("JS {} B", FIRST_LOAD + "js"))),
+    Budget("a poll with no change, on the wire (204, headers only)",
+           keys=(("{} B", level("*", "no_change_poll_bytes")),),
+           how="max", op="<", limit=1024, unit="B", limit_text="< 1 KB"),
+    Budget("static files cached a year",
+           keys=(("`{}`", FIRST_LOAD + "cache"),),
+           how="max-age", op=">=", limit=31_536_000, unit="s",
+           limit_text="max-age ≥ 31,536,000 s, immutable"),
+    Budget("static file URLs carry their content's version (`?v=`)",
+           keys=(("{} without", FIRST_LOAD + "unversioned"),),
+           how="sum", op="==", limit=0, unit="URLs without one",
+           samples=(FIRST_LOAD + "static_urls",),
+           shown=(("of {} static URLs", FIRST_LOAD + "static_urls"),)),
+    Budget("the soak lasts 10 minutes",
+           keys=(("{} s", SOAK + "seconds"),),
+           how="max", op=">=", limit=600, unit="s",
+           shown=(("{} tables", SOAK + "tables"), ("{} requests", SOAK + "requests"))),
+    Budget("memory flat over the soak (RSS of all the server's processes)",
+           keys=(("{} MB", SOAK + "rss_first_mb"), ("{} MB", SOAK + "rss_last_mb")),
+           how="growth", op="<", limit=5, unit="%",
+           shown=(("max {} MB", SOAK + "rss_max_mb"), ("polls p99 {} ms", SOAK + "poll.p99"))),
+    Budget("the soak: no errors",
+           keys=(("{}", SOAK + "errors"),),
+           how="sum", op="==", limit=0, unit="errors",
+           samples=(SOAK + "requests",),
+           shown=(("{} requests", SOAK + "requests"),)),
+)
+
+
+class NotMeasured(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Verdict:
+    budget: Budget
+    setup: str
+    passed: bool
+    value: float | None
+    figure: str          # this run's figure, as text (or why it was not measured)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"budget": self.budget.name, "setup": self.setup,
+                "limit": self.budget.limit_str(), "value": self.value, "figure": self.figure,
+                "verdict": "PASS" if self.passed else "FAIL"}
+
+
+def number(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 1000:
+        value = int(value)
+    return f"{value:,}"
+
+
+def resolve(report: dict[str, Any], path: str) -> list[Any]:
+    """The values at a path of the report (``*`` matches every level not skipped).
+
+    Raises NotMeasured if nothing is there: a missing key, a skipped level, None.
+    """
+    nodes: list[Any] = [report]
+    parts = path.split(".")
+    for i, part in enumerate(parts):
+        here = ".".join(parts[:i + 1])
+        found = []
+        for node in nodes:
+            if not isinstance(node, dict):
+                continue
+            if part == "*":
+                found += [v for v in node.values() if not skipped(v)]
+            elif part in node:
+                if skipped(node[part]):
+                    raise NotMeasured(f"{here} skipped: {node[part]['skipped']}")
+                found.append(node[part])
+        nodes = [v for v in found if v is not None]
+        if not nodes:
+            raise NotMeasured(f"{here} is empty" if found else f"no {here}")
+    return nodes
+
+
+def skipped(node: Any) -> bool:
+    return isinstance(node, dict) and "skipped" in node
+
+
+def judge_one(budget: Budget, report: dict[str, Any], setup: str | None = None) -> Verdict:
+    """One budget against a report (JSON-shaped: as saved by ``bench.py --json``)."""
+    setup = setup or budget.setup
+
+    def values(path: str) -> list[Any]:
+        return resolve(report, path.format(setup=setup))
+
+    try:
+        if setup not in report.get("servers", {}):
+            raise NotMeasured(f"{setup} was not run")
+        if budget.samples:
+            count = sum(sum(values(path)) for path in budget.samples)
+            if count <= 0:
+                raise NotMeasured("no sample")
+        figures = [(label, values(path)) for label, path in budget.keys]
+        flat = [v for _, vs in figures for v in vs]
+        texts = [label.format(number(max(vs) if len(vs) > 1 else vs[0]))
+                 for label, vs in figures]
+        if budget.how == "max":
+            value = max(flat)
+            text = ", ".join(texts)
+            if len(flat) > 1 and len(figures) == 1:
+                text = f"{figures[0][0].format(number(value))} (the largest of {len(flat)} levels)"
+        elif budget.how == "sum":
+            value = sum(flat)
+            text = f"{number(value)} {budget.unit}"
+            if len(texts) > 1:
+                text += f" ({', '.join(texts)})"
+        elif budget.how == "ratio":
+            if not flat[1]:
+                raise NotMeasured(f"{budget.keys[1][1].format(setup=setup)} is 0")
+            value = flat[0] / flat[1]  # judged unrounded: 0.497 is not 0.50
+            text = f"{value:.2f} {budget.unit} ({' / '.join(texts)})"
+        elif budget.how == "growth":
+            if not flat[0]:
+                raise NotMeasured(f"{budget.keys[0][1].format(setup=setup)} is 0")
+            value = (flat[1] / flat[0] - 1) * 100
+            text = f"{' → '.join(texts)} ({value:+.1f} %)"
+        elif budget.how == "max-age":
+            value = max_age(flat[0])
+            text = texts[0]
+        else:
+            raise ValueError(f"unknown way to judge: {budget.how}")
+        shown = []
+        for label, path in budget.shown:
+            try:
+                shown.append(label.format(number(values(path)[0])))
+            except NotMeasured:
+                pass
+        if shown:
+            text += f"; {', '.join(shown)}"
+    except NotMeasured as why:
+        return Verdict(budget, setup, False, None, f"not measured ({why})")
+    passed = OPS[budget.op](value, budget.limit)  # NaN never passes
+    return Verdict(budget, setup, passed, value, text)
+
+
+def max_age(cache_control: str) -> int:
+    """The shortest max-age of one or more Cache-Control values (" | " between them);
+    0 if any of them is not ``immutable``."""
+    ages = []
+    for value in str(cache_control).split(" | "):
+        directives = [d.strip().lower() for d in value.split(",")]
+        if "immutable" not in directives:
+            return 0
+        age = [d.split("=", 1)[1] for d in directives if d.startswith("max-age=")]
+        ages.append(int(age[0]) if age and age[0].isdigit() else 0)
+    return min(ages, default=0)
+
+
+def normalized(report: dict[str, Any]) -> dict[str, Any]:
+    """The report as it is saved (its level counts as strings)."""
+    return json.loads(json.dumps(report))
+
+
+def judge(report: dict[str, Any], setup: str | None = None) -> list[Verdict]:
+    """Every budget against a report: on its own setup, or all on ``setup``."""
+    report = normalized(report)
+    return [judge_one(budget, report, setup) for budget in BUDGETS]
+
+
+def markdown_table(report: dict[str, Any], setup: str | None = None,
+                   source: str | None = None) -> str:
+    """The budget table of docs/performance.md, for one report."""
+    verdicts = judge(report, setup)
+    lines = []
+    if source:
+        lines.append(f"<!-- generated by `python -m bench.budgets {source}`"
+                     " from bench/budgets.py: do not edit by hand -->")
+    lines += ["| budget | limit | judged on | figure (path in the report) | this run | |",
+              "|---|---|---|---|---|---|"]
+    for v in verdicts:
+        paths = "<br>".join(f"`{path.format(setup=v.setup)}`" for _, path in v.budget.keys)
+        verdict = "PASS" if v.passed else "**FAIL**"
+        lines.append(f"| {v.budget.name} | {v.budget.limit_str()} | "
+                     f"{SETUP_NAMES.get(v.setup, v.setup)} | {paths} | {v.figure} | {verdict} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.budgets",
+        description="Print the markdown budget table of a saved bench report.")
+    parser.add_argument("report", help="a report saved by `bench/bench.py --json`")
+    parser.add_argument("--setup", choices=sorted(SETUP_NAMES),
+                        help="judge every budget on this setup (default: each on its own)")
+    args = parser.parse_args(argv)
+    report = json.loads(Path(args.report).read_text())
+    print(markdown_table(report, args.setup, source=args.report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
