@@ -1,0 +1,74 @@
+"""The layers of docs/architecture.md hold: checked on the source, so a shortcut fails here."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+COMPANION = Path(__file__).resolve().parent.parent / "companion"
+MODULES = {".".join(p.relative_to(COMPANION.parent).with_suffix("").parts)
+           .removesuffix(".__init__"): p for p in COMPANION.rglob("*.py")}
+PURE = [name for name in MODULES
+        if name.endswith((".rules", ".results"))
+        or name in ("companion.stats", "companion.exchange", "companion.charts",
+                    "companion.errors", "companion.forms")]
+STORAGE = ("companion.store", "companion.db", "companion.log")
+
+
+def imports(name):
+    """The companion modules ``name`` imports, and the line of any import in a function."""
+    found, nested = set(), []
+    for node in ast.walk(ast.parse(MODULES[name].read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.add(full if full in MODULES else node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        if isinstance(node, ast.Import | ast.ImportFrom) and node.col_offset > 0:
+            nested.append(node.lineno)
+    return {m for m in found if m in MODULES and m != name}, nested
+
+
+def test_no_module_imports_inside_a_function():
+    assert {name: imports(name)[1] for name in MODULES if imports(name)[1]} == {}
+
+
+def test_no_import_cycle():
+    graph = {name: imports(name)[0] for name in MODULES}
+    done, cycles = set(), []
+
+    def visit(name, path):
+        for other in graph[name]:
+            if other in path:
+                cycles.append(path[path.index(other):] + [other])
+            elif other not in done:
+                visit(other, [*path, other])
+        done.add(name)
+
+    for name in graph:
+        visit(name, [name])
+    assert cycles == []
+
+
+@pytest.mark.parametrize("name", sorted(PURE))
+def test_rules_and_results_are_pure(name):
+    """No Flask, no database, no web module in a pure module."""
+    source = MODULES[name].read_text()
+    assert not re.search(r"^(from|import) (flask|sqlite|werkzeug)", source, re.M)
+    assert not imports(name)[0] & {"companion.store", "companion.db", "companion.web",
+                                   "companion.games"}
+
+
+@pytest.mark.parametrize("name", sorted(set(MODULES) - set(STORAGE)))
+def test_sql_lives_in_the_store(name):
+    source = MODULES[name].read_text()
+    assert not re.search(r"\.(query|execute)\(|\]\.insert\(|\bselect .* from\b", source), name
+
+
+def test_the_store_never_answers_http():
+    names, _ = imports("companion.store")
+    source = MODULES["companion.store"].read_text()
+    assert "companion.web" not in names
+    assert not re.search(r"^from flask import .*\b(abort|request|g)\b", source, re.M)
