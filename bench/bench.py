@@ -117,6 +117,20 @@ class Device:
         raise AssertionError("unreachable")
 
     async def _once(self, method, path, form, headers):
+        """One request on the open connection: send it, read the answer, undo gzip."""
+        self.writer.write(self._request_bytes(method, path, form, headers))
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status, got = self._parse_head(head)
+        raw = await self._read_body(method, status, got)
+        wire = len(head) + len(raw)
+        if got.get("connection", "").lower() == "close":
+            self.close()
+        if got.get("content-encoding") == "gzip":
+            raw = gzip.decompress(raw)
+        return status, got, raw.decode("utf-8", "replace"), wire
+
+    def _request_bytes(self, method, path, form, headers) -> bytes:
+        """The request on the wire: request line, headers (cookies too), form body."""
         body = b""
         lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
                  "Accept-Encoding: gzip", "Accept-Language: en"]
@@ -128,8 +142,10 @@ class Device:
             body = urllib.parse.urlencode(form, doseq=True).encode()
             lines.append("Content-Type: application/x-www-form-urlencoded")
             lines.append(f"Content-Length: {len(body)}")
-        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        head = await self.reader.readuntil(b"\r\n\r\n")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+    def _parse_head(self, head: bytes) -> tuple[int, dict[str, str]]:
+        """Status and headers (lower-case names) of an answer; keeps the cookies it sets."""
         status_line, *header_lines = head.decode("latin-1").split("\r\n")
         status = int(status_line.split()[1])
         got = {}
@@ -141,24 +157,26 @@ class Device:
                     name, value = v.split(";", 1)[0].split("=", 1)
                     self.cookies[name.strip()] = value.strip()
                 got[k] = v
+        return status, got
+
+    async def _read_body(self, method: str, status: int, got: dict[str, str]) -> bytes:
+        """The raw body of an answer: chunked, none (204, 304, HEAD) or Content-Length."""
         if got.get("transfer-encoding") == "chunked":
-            raw = b""
-            while True:
-                size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
-                chunk = await self.reader.readexactly(size + 2)
-                raw += chunk[:-2]
-                if size == 0:
-                    break
-        elif status in (204, 304) or method == "HEAD":
-            raw = b""
-        else:
-            raw = await self.reader.readexactly(int(got.get("content-length", 0)))
-        wire = len(head) + len(raw)
-        if got.get("connection", "").lower() == "close":
-            self.close()
-        if got.get("content-encoding") == "gzip":
-            raw = gzip.decompress(raw)
-        return status, got, raw.decode("utf-8", "replace"), wire
+            return await self._read_chunked()
+        if status in (204, 304) or method == "HEAD":
+            return b""
+        return await self.reader.readexactly(int(got.get("content-length", 0)))
+
+    async def _read_chunked(self) -> bytes:
+        """A chunked body, up to and with its last (empty) chunk."""
+        raw = b""
+        while True:
+            size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
+            chunk = await self.reader.readexactly(size + 2)
+            raw += chunk[:-2]
+            if size == 0:
+                break
+        return raw
 
 
 # --- measurements ---------------------------------------------------------------------
@@ -748,6 +766,7 @@ async def saturate_poll(port: int, table: Table,
 
 
 async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """Every table count (and the soak) on one setup, then its bare-Flask floor."""
     print(f"\n== {kind} ==", flush=True)
     workdir = tempfile.mkdtemp(prefix="companion-bench-")
     database = str(Path(workdir) / "bench.sqlite")
@@ -762,34 +781,14 @@ async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, An
                                                       " tables"}
                 print(f"T={count}: skipped ({result['levels'][count]['skipped']})", flush=True)
                 continue
-            tables, setup_failed = await build_tables(server.port, database, count, tables)
-            # Long enough for --min-writes writes, so a write's p99 is not just its slowest.
-            seconds = max(args.seconds, args.min_writes * args.write_every / len(tables))
-            run, elapsed = await load_level(server.port, tables, args, args.warmup, seconds)
-            level = {k: s.summary(elapsed) for k, s in run.stats.items() if k != "hello"}
-            level["seen_ms"] = {"p50": percentile(run.seen_ms, 50),
-                                "p95": percentile(run.seen_ms, 95),
-                                "max": percentile(run.seen_ms, 100), "n": len(run.seen_ms)}
-            level["no_change_poll_bytes"] = max(run.no_change_bytes, default=None)
-            level["peak_rss_mb"] = round(server.peak_rss / 2**20, 1)
-            level["tables_set_up"], level["setup_failed"] = len(tables), setup_failed
-            level["cpu_ms_after"] = cpu_ms()
+            tables, level = await measure_level(server, database, count, tables, args)
             result["levels"][count] = level
-            print(f"T={count}: " + json.dumps({k: level[k] for k in (
-                "poll", "write", "live", "page", "seen_ms", "peak_rss_mb", "cpu_ms_after")}),
-                  flush=True)
             if "first_load_bytes" not in result:
                 # While the server is calm (after the smallest count): bytes and saturation.
                 result["first_load_bytes"] = await first_load(server.port, tables[0])
                 result["saturation_poll"] = await saturate_poll(server.port, tables[0], args)
                 print("saturation poll:", result["saturation_poll"], flush=True)
-            failed = sum(level[k]["errors"] for k in ("poll", "live", "write", "page"))
-            median = level["poll"]["p50"]
-            if median is None:  # no quiet poll answered: every answer had a change?
-                median = level["live"]["p50"]
-            if (failed > sum(level[k]["n"] for k in ("poll", "live", "write", "page")) / 2
-                    or median is None or median > 1000):
-                # Most requests failed, no poll was answered, or a median poll waited seconds.
+            if past_reach(level):
                 beyond = count
         if args.soak and kind in args.soak_servers:
             result["soak"] = await soak(server, tables[:args.soak_tables], args)
@@ -803,25 +802,63 @@ async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, An
     report["servers"][kind] = result
 
     if args.floor:
-        floor = floor_server(kind, args).start()
-        try:
-            fl = {"levels": {}, "argv": " ".join(floor.argv)}
-            for count in args.tables:
-                if "skipped" in result["levels"].get(count, {}):
-                    continue  # no figure of ours to compare with
-                run, elapsed = await floor_level(floor.port, count * (PLAYERS + 1),
-                                                 args.warmup, args.seconds)
-                fl["levels"][count] = run.stats["hello"].summary(elapsed)
-                print(f"floor T={count}: {fl['levels'][count]}", flush=True)
-                if "saturation" not in fl:
-                    # As for ours: after the smallest count, while the server is calm.
-                    fl["saturation"] = await saturate(f"http://127.0.0.1:{floor.port}/",
-                                                args.saturate_seconds, args.saturate_connections)
-                    print("saturation floor:", fl["saturation"], flush=True)
-            fl["peak_rss_mb"] = round(floor.peak_rss / 2**20, 1)
-        finally:
-            floor.stop()
-        report["floor"][kind] = fl
+        report["floor"][kind] = await bench_floor(kind, args, result)
+
+
+async def measure_level(server: Server, database: str, count: int, tables: list[Table],
+                        args: argparse.Namespace) -> tuple[list[Table], dict[str, Any]]:
+    """Set up ``count`` tables (reusing ``tables``), load them and print the level's figures."""
+    tables, setup_failed = await build_tables(server.port, database, count, tables)
+    # Long enough for --min-writes writes, so a write's p99 is not just its slowest.
+    seconds = max(args.seconds, args.min_writes * args.write_every / len(tables))
+    run, elapsed = await load_level(server.port, tables, args, args.warmup, seconds)
+    level = {k: s.summary(elapsed) for k, s in run.stats.items() if k != "hello"}
+    level["seen_ms"] = {"p50": percentile(run.seen_ms, 50),
+                        "p95": percentile(run.seen_ms, 95),
+                        "max": percentile(run.seen_ms, 100), "n": len(run.seen_ms)}
+    level["no_change_poll_bytes"] = max(run.no_change_bytes, default=None)
+    level["peak_rss_mb"] = round(server.peak_rss / 2**20, 1)
+    level["tables_set_up"], level["setup_failed"] = len(tables), setup_failed
+    level["cpu_ms_after"] = cpu_ms()
+    print(f"T={count}: " + json.dumps({k: level[k] for k in (
+        "poll", "write", "live", "page", "seen_ms", "peak_rss_mb", "cpu_ms_after")}),
+          flush=True)
+    return tables, level
+
+
+def past_reach(level: dict[str, Any]) -> bool:
+    """Most requests failed, no poll was answered, or a median poll waited seconds."""
+    failed = sum(level[k]["errors"] for k in ("poll", "live", "write", "page"))
+    median = level["poll"]["p50"]
+    if median is None:  # no quiet poll answered: every answer had a change?
+        median = level["live"]["p50"]
+    return (failed > sum(level[k]["n"] for k in ("poll", "live", "write", "page")) / 2
+            or median is None or median > 1000)
+
+
+async def bench_floor(kind: str, args: argparse.Namespace,
+                      result: dict[str, Any]) -> dict[str, Any]:
+    """The bare-Flask floor of a setup, at each table count measured in ``result``."""
+    floor = floor_server(kind, args).start()
+    try:
+        fl = {"levels": {}, "argv": " ".join(floor.argv)}
+        for count in args.tables:
+            if "skipped" in result["levels"].get(count, {}):
+                continue  # no figure of ours to compare with
+            run, elapsed = await floor_level(floor.port, count * (PLAYERS + 1),
+                                             args.warmup, args.seconds)
+            fl["levels"][count] = run.stats["hello"].summary(elapsed)
+            print(f"floor T={count}: {fl['levels'][count]}", flush=True)
+            if "saturation" not in fl:
+                # As for ours: after the smallest count, while the server is calm.
+                fl["saturation"] = await saturate(f"http://127.0.0.1:{floor.port}/",
+                                                  args.saturate_seconds,
+                                                  args.saturate_connections)
+                print("saturation floor:", fl["saturation"], flush=True)
+        fl["peak_rss_mb"] = round(floor.peak_rss / 2**20, 1)
+    finally:
+        floor.stop()
+    return fl
 
 
 async def soak(server: Server, tables: list[Table], args: argparse.Namespace) -> dict[str, Any]:

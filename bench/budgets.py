@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -188,53 +189,99 @@ def judge_one(budget: Budget, report: dict[str, Any], setup: str | None = None) 
         return resolve(report, path.format(setup=setup))
 
     try:
-        if setup not in report.get("servers", {}):
-            raise NotMeasured(f"{setup} was not run")
-        if budget.samples:
-            count = sum(sum(values(path)) for path in budget.samples)
-            if count <= 0:
-                raise NotMeasured("no sample")
+        _check_measured(budget, report, setup, values)
         figures = [(label, values(path)) for label, path in budget.keys]
-        flat = [v for _, vs in figures for v in vs]
-        texts = [label.format(number(max(vs) if len(vs) > 1 else vs[0]))
-                 for label, vs in figures]
-        if budget.how == "max":
-            value = max(flat)
-            text = ", ".join(texts)
-            if len(flat) > 1 and len(figures) == 1:
-                text = f"{figures[0][0].format(number(value))} (the largest of {len(flat)} levels)"
-        elif budget.how == "sum":
-            value = sum(flat)
-            text = f"{number(value)} {budget.unit}"
-            if len(texts) > 1:
-                text += f" ({', '.join(texts)})"
-        elif budget.how == "ratio":
-            if not flat[1]:
-                raise NotMeasured(f"{budget.keys[1][1].format(setup=setup)} is 0")
-            value = flat[0] / flat[1]  # judged unrounded: 0.497 is not 0.50
-            text = f"{value:.2f} {budget.unit} ({' / '.join(texts)})"
-        elif budget.how == "growth":
-            if not flat[0]:
-                raise NotMeasured(f"{budget.keys[0][1].format(setup=setup)} is 0")
-            value = (flat[1] / flat[0] - 1) * 100
-            text = f"{' → '.join(texts)} ({value:+.1f} %)"
-        elif budget.how == "max-age":
-            value = max_age(flat[0])
-            text = texts[0]
-        else:
-            raise ValueError(f"unknown way to judge: {budget.how}")
-        shown = []
-        for label, path in budget.shown:
-            try:
-                shown.append(label.format(number(values(path)[0])))
-            except NotMeasured:
-                pass
-        if shown:
-            text += f"; {', '.join(shown)}"
+        value, text = _judged(budget, setup, figures)
+        text += _shown_text(budget, values)
     except NotMeasured as why:
         return Verdict(budget, setup, False, None, f"not measured ({why})")
     passed = OPS[budget.op](value, budget.limit)  # NaN never passes
     return Verdict(budget, setup, passed, value, text)
+
+
+def _check_measured(budget: Budget, report: dict[str, Any], setup: str,
+                    values: Callable[[str], list[Any]]) -> None:
+    """Raise NotMeasured if the setup was not run or the budget's samples sum to nothing."""
+    if setup not in report.get("servers", {}):
+        raise NotMeasured(f"{setup} was not run")
+    if budget.samples:
+        count = sum(sum(values(path)) for path in budget.samples)
+        if count <= 0:
+            raise NotMeasured("no sample")
+
+
+Figures = list[tuple[str, list[Any]]]
+
+
+def _judged(budget: Budget, setup: str, figures: Figures) -> tuple[Any, str]:
+    """The one judged value of a budget's figures and its text, the way ``budget.how`` says."""
+    flat = [v for _, vs in figures for v in vs]
+    texts = [label.format(number(max(vs) if len(vs) > 1 else vs[0]))
+             for label, vs in figures]
+    how = _HOW_JUDGED.get(budget.how)
+    if how is None:
+        raise ValueError(f"unknown way to judge: {budget.how}")
+    return how(budget, setup, figures, flat, texts)
+
+
+def _judged_max(budget: Budget, setup: str, figures: Figures, flat: list[Any],
+                texts: list[str]) -> tuple[Any, str]:
+    """``max``: the largest figure; one figure over several levels says how many."""
+    value = max(flat)
+    text = ", ".join(texts)
+    if len(flat) > 1 and len(figures) == 1:
+        text = f"{figures[0][0].format(number(value))} (the largest of {len(flat)} levels)"
+    return value, text
+
+
+def _judged_sum(budget: Budget, setup: str, figures: Figures, flat: list[Any],
+                texts: list[str]) -> tuple[Any, str]:
+    """``sum``: the figures added up, each shown beside when there are several."""
+    value = sum(flat)
+    text = f"{number(value)} {budget.unit}"
+    if len(texts) > 1:
+        text += f" ({', '.join(texts)})"
+    return value, text
+
+
+def _judged_ratio(budget: Budget, setup: str, figures: Figures, flat: list[Any],
+                  texts: list[str]) -> tuple[Any, str]:
+    """``ratio``: the first figure over the second (NotMeasured on a zero divisor)."""
+    if not flat[1]:
+        raise NotMeasured(f"{budget.keys[1][1].format(setup=setup)} is 0")
+    value = flat[0] / flat[1]  # judged unrounded: 0.497 is not 0.50
+    return value, f"{value:.2f} {budget.unit} ({' / '.join(texts)})"
+
+
+def _judged_growth(budget: Budget, setup: str, figures: Figures, flat: list[Any],
+                   texts: list[str]) -> tuple[Any, str]:
+    """``growth``: the second figure's change over the first, in percent."""
+    if not flat[0]:
+        raise NotMeasured(f"{budget.keys[0][1].format(setup=setup)} is 0")
+    value = (flat[1] / flat[0] - 1) * 100
+    return value, f"{' → '.join(texts)} ({value:+.1f} %)"
+
+
+def _judged_max_age(budget: Budget, setup: str, figures: Figures, flat: list[Any],
+                    texts: list[str]) -> tuple[Any, str]:
+    """``max-age``: the shortest immutable max-age of a Cache-Control figure."""
+    return max_age(flat[0]), texts[0]
+
+
+_HOW_JUDGED: dict[str, Callable[..., tuple[Any, str]]] = {
+    "max": _judged_max, "sum": _judged_sum, "ratio": _judged_ratio,
+    "growth": _judged_growth, "max-age": _judged_max_age}
+
+
+def _shown_text(budget: Budget, values: Callable[[str], list[Any]]) -> str:
+    """The context figures printed beside the judged one ("; a, b"), those measured."""
+    shown = []
+    for label, path in budget.shown:
+        try:
+            shown.append(label.format(number(values(path)[0])))
+        except NotMeasured:
+            pass
+    return f"; {', '.join(shown)}" if shown else ""
 
 
 def max_age(cache_control: str) -> int:
