@@ -3,6 +3,7 @@
 import gc
 import secrets
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask_babel import Babel
@@ -43,7 +44,7 @@ def ready(app: Flask) -> Flask:
     return app
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=str(ROOT / "instance"),

@@ -4,8 +4,9 @@ import argparse
 import errno
 import socket
 import sys
+from typing import Any
 
-from waitress import create_server
+from waitress.server import create_server
 
 from companion import create_app, ready, store
 from companion.qr import text
@@ -13,7 +14,7 @@ from companion.qr import text
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
 
 
-def lan_address():
+def lan_address() -> str:
     """This machine's address on the local network (no packet is sent to find it)."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
@@ -26,7 +27,7 @@ def lan_address():
     return address
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="A board-game table companion.")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the app to the table (waitress)")
@@ -49,7 +50,7 @@ def build_parser():
     return parser
 
 
-def host_link(args):
+def host_link(args: argparse.Namespace) -> int:
     """A way back in when the host device lost its cookies: run on the laptop itself."""
     public = (args.public_url or f"http://{lan_address()}:{args.port}").rstrip("/")
     app = create_app({"PUBLIC_URL": public})
@@ -69,10 +70,11 @@ def host_link(args):
 # How `companion serve` runs waitress (bench/floor.py serves its floor with the same).
 # waitress watches its sockets with select(), which fails past socket 1024: past
 # 1,000 connections it stops accepting (the rest wait) instead of falling over.
-SERVE_SETTINGS = {"connection_limit": 1000, "channel_timeout": 60, "ident": "companion"}
+SERVE_SETTINGS: dict[str, Any] = {
+    "connection_limit": 1000, "channel_timeout": 60, "ident": "companion"}
 
 
-def serve(args):
+def serve(args: argparse.Namespace) -> int:
     if args.public_url:
         public = args.public_url.rstrip("/")
     else:
@@ -99,7 +101,7 @@ def serve(args):
     return 0
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)

@@ -11,6 +11,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from flask import current_app
@@ -22,70 +23,70 @@ migrations = Migrations("companion")
 
 
 @migrations()
-def create_nights(db):
-    db["nights"].create(
+def create_nights(db: Database) -> None:
+    db.table("nights").create(
         {"id": int, "key": str, "created": str, "version": int},
         pk="id", not_null={"key", "created"}, defaults={"version": 0},
     )
-    db["nights"].create_index(["key"], unique=True)
-    db["seats"].create(
+    db.table("nights").create_index(["key"], unique=True)
+    db.table("seats").create(
         {"id": int, "night_id": int, "position": int, "name": str, "token": str,
          "device": str, "claimed_at": str},
         pk="id", foreign_keys=[("night_id", "nights", "id")],
         not_null={"night_id", "position", "name", "token"},
     )
-    db["seats"].create_index(["token"], unique=True)
-    db["seats"].create_index(["night_id", "position"], unique=True)
-    db["seats"].create_index(["device"])
-    db["hosts"].create(
+    db.table("seats").create_index(["token"], unique=True)
+    db.table("seats").create_index(["night_id", "position"], unique=True)
+    db.table("seats").create_index(["device"])
+    db.table("hosts").create(
         {"night_id": int, "device": str, "created": str},
         pk=("night_id", "device"), foreign_keys=[("night_id", "nights", "id")],
     )
-    db["hosts"].create_index(["device"])
-    db["host_invites"].create(
+    db.table("hosts").create_index(["device"])
+    db.table("host_invites").create(
         {"token": str, "night_id": int, "created": str, "used_by": str},
         pk="token", foreign_keys=[("night_id", "nights", "id")],
     )
 
 
 @migrations()
-def create_games(db):
-    db["games"].create(
+def create_games(db: Database) -> None:
+    db.table("games").create(
         {"id": int, "night_id": int, "number": int, "kind": str, "setup": str, "created": str},
         pk="id", foreign_keys=[("night_id", "nights", "id")],
         not_null={"night_id", "number", "kind", "setup", "created"},
     )
-    db["games"].create_index(["night_id", "number"], unique=True)
-    db["events"].create(
+    db.table("games").create_index(["night_id", "number"], unique=True)
+    db.table("events").create(
         {"id": int, "game_id": int, "seq": int, "type": str, "data": str, "seat": int,
          "device": str, "created": str},
         pk="id", foreign_keys=[("game_id", "games", "id")],
         not_null={"game_id", "seq", "type", "data", "created"},
     )
     # The log position is unique: of two writes made from the same position, one wins.
-    db["events"].create_index(["game_id", "seq"], unique=True)
+    db.table("events").create_index(["game_id", "seq"], unique=True)
     # What happened beside the log: a phone saw its secret, the tablet was passed to a
     # seat. It never moves the log position, so it never makes a host's form stale.
-    db["activity"].create(
+    db.table("activity").create(
         {"id": int, "night_id": int, "game_id": int, "seat": int, "kind": str,
          "created": str},
         pk="id", foreign_keys=[("night_id", "nights", "id"), ("game_id", "games", "id")],
         not_null={"night_id", "seat", "kind", "created"},
     )
-    db["activity"].create_index(["game_id", "seat", "kind"])
+    db.table("activity").create_index(["game_id", "seat", "kind"])
 
 
 @migrations()
-def create_aliases(db):
+def create_aliases(db: Database) -> None:
     """The host's merges: on ``device``, the folded name ``alias`` is the player whose
     folded name is ``canonical``."""
-    db["aliases"].create(
+    db.table("aliases").create(
         {"device": str, "alias": str, "canonical": str, "created": str},
         pk=("device", "alias"), not_null={"device", "alias", "canonical", "created"},
     )
 
 
-def connect(path):
+def connect(path: str) -> Database:
     """Open the database at ``path`` for this thread, set up for several processes."""
     conn = sqlite3.connect(path, timeout=10, check_same_thread=False, isolation_level=None)
     db = Database(conn)
@@ -103,7 +104,7 @@ def connect(path):
 CHECKPOINT_BYTES = 4 * 1024 * 1024  # SQLite's own threshold: 1,000 pages of 4 KB
 
 
-def checkpoint_if_due(db, path):
+def checkpoint_if_due(db: Database, path: str) -> None:
     """Copy the WAL back into the database file once it holds ~4 MB.
 
     Called after a write's answer is sent (companion/web.py). Left to itself, SQLite
@@ -119,7 +120,7 @@ def checkpoint_if_due(db, path):
         logging.getLogger(__name__).warning("checkpoint of %s skipped: %s", path, error)
 
 
-def migrate(path):
+def migrate(path: str) -> None:
     """Create or upgrade the schema; safe when several workers start at once."""
     db = connect(path)
     try:
@@ -135,7 +136,7 @@ def migrate(path):
         db.close()
 
 
-def get_db():
+def get_db() -> Database:
     """This thread's connection to the app's database (opened on first use)."""
     path = current_app.config["DATABASE"]
     dbs = getattr(_local, "dbs", None)
@@ -148,7 +149,7 @@ def get_db():
 
 
 @contextmanager
-def write(db):
+def write(db: Database) -> Iterator[Database]:
     """A write transaction that takes the write lock at once (BEGIN IMMEDIATE).
 
     Taking it up front means a writer that has to wait waits in the busy timeout,
@@ -165,6 +166,6 @@ def write(db):
         db.execute("COMMIT")
 
 
-def now():
+def now() -> str:
     """The time stamp stored with each row (UTC, ISO 8601)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -20,6 +20,7 @@ A finished game is exported whole. Pure functions: no Flask, no SQL.
 import json
 import random
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from companion import log, registry
@@ -49,7 +50,7 @@ class BadFile(RuleError):
 NOT_ALLOWED = N_("Its event log is not one the rules allow.")
 
 
-def _clean_event(event):
+def _clean_event(event: dict[str, Any]) -> dict[str, Any]:
     return {"seq": event["seq"], "type": event["type"], "data": event["data"],
             "seat": event["seat"], "created": event["created"]}
 
@@ -65,7 +66,8 @@ def mask_game(kind: str, setup: dict[str, Any], events: list[dict[str, Any]],
     return setup, events, True
 
 
-def export_document(night_created, players, games):
+def export_document(night_created: str, players: Iterable[str], games: list[dict[str, Any]]
+                    ) -> dict[str, Any]:
     """The export of a night: ``players`` the names in seat order, ``games`` dicts with
     ``number, kind, created, setup, events`` (the full log, undo/redo included) and
     ``state`` (the replayed state)."""
@@ -83,14 +85,14 @@ def export_document(night_created, players, games):
             "games": out}
 
 
-def dumps(document):
+def dumps(document: dict[str, Any]) -> bytes:
     """The export's bytes: UTF-8 JSON with sorted keys and fixed indentation."""
     text = json.dumps(document, ensure_ascii=False, sort_keys=True, indent=1,
                       separators=(",", ": "))
     return (text + "\n").encode("utf-8")
 
 
-def _is_int(value):
+def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -110,7 +112,7 @@ def _canonical_setup(kind: str, setup: Any, players_in_night: int,
         raise BadFile(error.message) from None
 
 
-def _check_names(players):
+def _check_names(players: Any) -> list[str]:
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise BadFile(N_("A night has 3 to 8 players."))
     folded = set()
@@ -124,7 +126,7 @@ def _check_names(players):
     return list(players)
 
 
-def _check_events(kind, events, seats):
+def _check_events(kind: str, events: Any, seats: int) -> list[dict[str, Any]]:
     rules = registry.get(kind).rules
     if not isinstance(events, list):
         raise BadFile(N_("A game's event log is not readable."))
@@ -150,7 +152,8 @@ def _check_events(kind, events, seats):
     return checked
 
 
-def _replay_each(kind, setup, events):
+def _replay_each(kind: str, setup: dict[str, Any], events: list[dict[str, Any]]
+                 ) -> dict[str, Any]:
     """Replay the log as it was recorded: after every event, the log so far must be one
     the rules allow (as the app checked when it recorded it). Returns the final state."""
     rules = registry.get(kind).rules

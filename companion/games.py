@@ -7,7 +7,7 @@ rule's reason, and renders the fresh view (docs/architecture.md).
 """
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
@@ -133,7 +133,7 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     except RuleError as error:
         return page(night, game, error=message(error), status=422)
     night = store.night(night["id"])  # its version first: never newer than the view
-    fresh = store.game(night["id"], game.number)
+    fresh = cast(store.Game, store.game(night["id"], game.number))  # it was read above
     if written is None:
         return page(night, fresh, error=str(STALE), status=409)
     # Usually nobody wrote in between, and the log this write read is the view's.

@@ -7,6 +7,10 @@ same log position exactly one is recorded.
 
 import json
 import sqlite3
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from sqlite_utils import Database
 
 from companion.db import now, write
 from companion.errors import N_, RuleError
@@ -14,18 +18,22 @@ from companion.errors import N_, RuleError
 UNDO = "undo"
 REDO = "redo"
 
+#: One event of a log: ``{"seq", "type", "data", "seat", "created"}``.
+Event = dict[str, Any]
+
 
 class Stale(Exception):
     """The write was made from an old log position: the table moved on."""
 
 
-def effective(events):
+def effective(events: Iterable[Event]) -> list[Event]:
     """The events that count, in order, after undo and redo.
 
     Undo takes back the last counting event; redo puts back the last one undone, until
     a new event is recorded (which clears what could be redone).
     """
-    done, undone = [], []
+    done: list[Event] = []
+    undone: list[Event] = []
     for event in events:
         if event["type"] == UNDO:
             if not done:
@@ -41,7 +49,7 @@ def effective(events):
     return done
 
 
-def undo_redo(events):
+def undo_redo(events: Iterable[Event]) -> tuple[bool, bool]:
     """(can undo, can redo) for a log."""
     done, undone = 0, 0
     for event in events:
@@ -54,14 +62,14 @@ def undo_redo(events):
     return done > 0, undone > 0
 
 
-def _row(row):
+def _row(row: dict[str, Any]) -> Event:
     return {
         "seq": row["seq"], "type": row["type"], "data": json.loads(row["data"]),
         "seat": row["seat"], "created": row["created"],
     }
 
 
-def load(db, game_id, upto=None):
+def load(db: Database, game_id: int, upto: int | None = None) -> list[Event]:
     """Every event of a game in log order (only the first ``upto`` if given)."""
     sql = "select seq, type, data, seat, created from events where game_id = ?"
     params = [game_id]
@@ -70,7 +78,9 @@ def load(db, game_id, upto=None):
     return [_row(r) for r in db.query(sql + " order by seq", params)]
 
 
-def append(db, game, type_, data, *, pos, seat=None, device=None, check=None):
+def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any], *,
+           pos: int | None, seat: int | None = None, device: str | None = None,
+           check: Callable[[list[Event]], None] | None = None) -> list[Event]:
     """Record one event at the end of the game's log and return the new log.
 
     ``pos`` is the log position the writer saw (None for a phone's own move, which
@@ -78,7 +88,7 @@ def append(db, game, type_, data, *, pos, seat=None, device=None, check=None):
     RuleError if the rules forbid it; then nothing is written. The write and the
     night's version bump are one transaction.
     """
-    event = {"type": type_, "data": data, "seat": seat, "created": now()}
+    event: Event = {"type": type_, "data": data, "seat": seat, "created": now()}
     try:
         with write(db):
             events = load(db, game["id"])
@@ -87,7 +97,7 @@ def append(db, game, type_, data, *, pos, seat=None, device=None, check=None):
             event["seq"] = len(events) + 1
             if check is not None:
                 check(events + [event])
-            db["events"].insert({
+            db.table("events").insert({
                 "game_id": game["id"], "seq": event["seq"], "type": type_,
                 "data": json.dumps(data, ensure_ascii=False, sort_keys=True),
                 "seat": seat, "device": device, "created": event["created"],
@@ -98,6 +108,6 @@ def append(db, game, type_, data, *, pos, seat=None, device=None, check=None):
     return events + [event]
 
 
-def bump(db, night_id):
+def bump(db: Database, night_id: int) -> None:
     """Tell every screen of the night that something changed (they poll this number)."""
     db.execute("update nights set version = version + 1 where id = ?", [night_id])

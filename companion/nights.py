@@ -6,6 +6,8 @@ whole night: its live region polls its own URL with the version it shows, and is
 re-rendered only when the night's version has moved on.
 """
 
+from typing import Any, cast
+
 from flask import (
     Blueprint,
     Response,
@@ -18,7 +20,7 @@ from flask import (
 )
 
 from companion import qr, registry, store
-from companion.games import seat_context, seat_response
+from companion.games import Answer, seat_context, seat_response
 from companion.web import device, hosted_night, is_htmx, my_seat, unchanged
 from companion.web import gettext as _
 
@@ -28,7 +30,7 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 8
 NAME_LENGTH = 30
 
 
-def parse_names(values):
+def parse_names(values: list[str]) -> tuple[list[str] | None, str | None]:
     """The player names typed in seat order, or a message saying what is wrong."""
     names = [v.strip() for v in values if v.strip()]
     if any(len(n) > NAME_LENGTH for n in names):
@@ -45,7 +47,7 @@ def parse_names(values):
     return names, None
 
 
-def public_url(path):
+def public_url(path: str) -> str:
     """The address a phone on the same Wi-Fi uses (the LAN address, not localhost)."""
     base = current_app.config.get("PUBLIC_URL") or request.host_url
     return base.rstrip("/") + path
@@ -54,7 +56,8 @@ def public_url(path):
 # --- the host's screens -------------------------------------------------------------
 
 @bp.get("/")
-def index(error=None, status=200, typed=None):
+def index(error: str | None = None, status: int = 200, typed: list[str] | None = None
+          ) -> Answer:
     nights = store.hosted_nights(device())
     rosters = {n["id"]: [s["name"] for s in store.seats(n["id"])] for n in nights}
     return render_template(
@@ -64,7 +67,8 @@ def index(error=None, status=200, typed=None):
 
 
 @bp.post("/nights")
-def create():
+def create() -> Answer:
+    names: list[str] | None
     same_as = request.form.get("same_as")
     if same_as:
         earlier = hosted_night(same_as)
@@ -74,11 +78,12 @@ def create():
         names, error = parse_names(typed)
         if error:
             return index(error=error, status=422, typed=typed)
-    night = store.create_night(names, device())
+    # parse_names gives names whenever it gives no error
+    night = store.create_night(cast(list[str], names), device())
     return redirect(url_for("nights.night", key=night["key"]), 303)
 
 
-def night_context(night):
+def night_context(night: store.Row) -> dict[str, Any]:
     return {
         "night": night, "seats": store.seats(night["id"]), "games": store.games(night["id"]),
         "games_known": registry.games(),
@@ -86,20 +91,20 @@ def night_context(night):
 
 
 @bp.get("/n/<key>")
-def night(key):
+def night(key: str) -> Answer:
     night = hosted_night(key)
     return render_template("nights/night.html", **night_context(night))
 
 
 @bp.get("/n/<key>/live")
-def night_live(key):
+def night_live(key: str) -> Answer:
     if unchanged(store.host_version(key, device())):
         return "", 204
     night = hosted_night(key)
     return render_template("nights/_night.html", **night_context(night))
 
 
-def hosted_seat(key, position):
+def hosted_seat(key: str, position: int) -> tuple[store.Row, store.Row]:
     """The host's night and one of its seats; anyone else, or no such seat: a plain 404."""
     night = hosted_night(key)
     seat = next((s for s in store.seats(night["id"]) if s["position"] == position), None)
@@ -109,20 +114,20 @@ def hosted_seat(key, position):
 
 
 @bp.get("/n/<key>/qr/<int:position>.svg")
-def seat_qr(key, position):
+def seat_qr(key: str, position: int) -> Answer:
     _night, seat = hosted_seat(key, position)
     return Response(qr.svg(public_url(url_for("nights.claim", token=seat["token"]))),
                     mimetype="image/svg+xml")
 
 
 @bp.get("/n/<key>/sheet")
-def sheet(key):
+def sheet(key: str) -> Answer:
     night = hosted_night(key)
     return render_template("nights/sheet.html", night=night, seats=store.seats(night["id"]))
 
 
 @bp.post("/n/<key>/seats/<int:position>/release")
-def release(key, position):
+def release(key: str, position: int) -> Answer:
     """Free a seat so it can be claimed again (a new phone, cleared cookies)."""
     night = hosted_night(key)
     store.release_seat(night["id"], position)
@@ -132,7 +137,7 @@ def release(key, position):
 
 
 @bp.post("/n/<key>/hosts")
-def invite_host(key):
+def invite_host(key: str) -> Answer:
     """A one-time QR that makes another device a host of this night."""
     night = hosted_night(key)
     token = store.invite_host(night["id"])
@@ -142,7 +147,7 @@ def invite_host(key):
 
 
 @bp.get("/h/<token>")
-def become_host(token):
+def become_host(token: str) -> Answer:
     night = store.use_host_invite(token, device())
     if night is None:
         abort(404)
@@ -150,7 +155,7 @@ def become_host(token):
 
 
 @bp.post("/n/<key>/pass/<int:position>")
-def pass_to(key, position):
+def pass_to(key: str, position: int) -> Answer:
     """Hand the tablet to a player with no phone: the only way a host shows a secret."""
     night, seat = hosted_seat(key, position)
     game = store.current_game(night["id"])
@@ -161,7 +166,7 @@ def pass_to(key, position):
 # --- the phones -------------------------------------------------------------------
 
 @bp.get("/s/<token>")
-def claim(token):
+def claim(token: str) -> Answer:
     """The seat's QR link: the first phone to open it holds the seat all night."""
     seat = store.seat_by_token(token)
     if seat is None:
@@ -182,7 +187,7 @@ def claim(token):
 
 
 @bp.get("/me")
-def me():
+def me() -> Answer:
     seat = my_seat()
     if seat is None:
         return render_template("nights/no_seat.html")
@@ -190,7 +195,7 @@ def me():
 
 
 @bp.get("/me/live")
-def me_live():
+def me_live() -> Answer:
     if unchanged(store.seat_version(device())):
         return "", 204
     seat = my_seat()
@@ -200,7 +205,7 @@ def me_live():
 
 
 @bp.post("/me/seen")
-def seen():
+def seen() -> Answer:
     """The phone revealed its secret once: the host sees “seen ✓” (never the secret)."""
     seat = my_seat()
     game = store.current_game(seat["night_id"]) if seat else None
@@ -212,7 +217,7 @@ def seen():
 
 
 @bp.get("/rules/<kind>")
-def rules(kind):
+def rules(kind: str) -> Answer:
     """A short rules summary of a game, for anyone at the table."""
     if kind not in registry.games():
         abort(404)

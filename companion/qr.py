@@ -8,7 +8,7 @@ import qrcode.image.svg
 
 
 @lru_cache(maxsize=512)
-def svg(data):
+def svg(data: str) -> str:
     """An SVG image of a QR code that encodes ``data``."""
     code = qrcode.QRCode(border=2, image_factory=qrcode.image.svg.SvgPathImage)
     code.add_data(data)
@@ -17,7 +17,7 @@ def svg(data):
     return out.getvalue().decode()
 
 
-def text(data):
+def text(data: str) -> str:
     """The QR code drawn with block characters, for a terminal."""
     code = qrcode.QRCode(border=1)
     code.add_data(data)

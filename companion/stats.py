@@ -107,7 +107,7 @@ def resolve(key: str, aliases: dict[str, str]) -> str:
 
 def _new_player(key: str) -> dict[str, Any]:
     kinds = registry.kinds()
-    entry = {"key": key, "name": None, "spellings": [], "nights": 0,
+    entry: dict[str, Any] = {"key": key, "name": None, "spellings": [], "nights": 0,
              "games": dict.fromkeys(kinds, 0), "wins": dict.fromkeys(kinds, 0),
              "unfinished": 0, "plays": {kind: [] for kind in kinds}}
     for game in registry.games().values():

@@ -6,10 +6,10 @@ The store knows nothing of requests: the views pass in the device that asks (the
 
 import json
 import pickle
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app
 from sqlite_utils import Database
@@ -33,14 +33,14 @@ def rules_for(kind: str) -> registry.Rules:
 def _insert_night(db: Database, created: str, names: Iterable[str], device: str) -> int:
     """A night row, its seats (each with a fresh link) and its first host, in ``db``'s
     open transaction; returns the night's id."""
-    night_id = db["nights"].insert(
-        {"key": new_token(), "created": created, "version": 0}).last_pk
+    night_id = cast(int, db.table("nights").insert(
+        {"key": new_token(), "created": created, "version": 0}).last_pk)
     for position, name in enumerate(names):
-        db["seats"].insert({
+        db.table("seats").insert({
             "night_id": night_id, "position": position, "name": name,
             "token": new_token(), "device": None, "claimed_at": None,
         })
-    db["hosts"].insert({"night_id": night_id, "device": device, "created": now()})
+    db.table("hosts").insert({"night_id": night_id, "device": device, "created": now()})
     return int(night_id)
 
 
@@ -53,7 +53,10 @@ def create_night(names: Iterable[str], device: str) -> Row:
 
 
 def night(night_id: int) -> Row:
-    return next(get_db().query("select * from nights where id = ?", [night_id]), None)
+    """The night with this id: one that exists (ids come from rows, and no night is ever
+    deleted)."""
+    return cast(Row, next(get_db().query("select * from nights where id = ?", [night_id]),
+                          None))
 
 
 def night_by_key(key: str) -> Row | None:
@@ -160,7 +163,7 @@ def release_seat(night_id: int, position: int) -> None:
 def invite_host(night_id: int) -> str:
     """A one-time token that makes the device which opens it a host of the night."""
     token = new_token()
-    get_db()["host_invites"].insert(
+    get_db().table("host_invites").insert(
         {"token": token, "night_id": night_id, "created": now(), "used_by": None})
     return token
 
@@ -212,13 +215,13 @@ def import_night(document: dict[str, Any], device: str) -> str:
     with write(db):
         night_id = _insert_night(db, document["created"], document["players"], device)
         for game_ in document["games"]:
-            game_id = db["games"].insert({
+            game_id = db.table("games").insert({
                 "night_id": night_id, "number": game_["number"], "kind": game_["kind"],
                 "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
                 "created": game_["created"],
             }).last_pk
             for event in game_["events"]:
-                db["events"].insert({
+                db.table("events").insert({
                     "game_id": game_id, "seq": event["seq"], "type": event["type"],
                     "data": json.dumps(event["data"], ensure_ascii=False, sort_keys=True),
                     "seat": event["seat"], "device": None, "created": event["created"],
@@ -238,18 +241,18 @@ class StateCache(LRU):
     own copy and nothing a view does to one can leak into another request.
     """
 
-    def get(self, key):
+    def get(self, key: Hashable) -> Any:
         blob = super().get(key)
         return None if blob is None else pickle.loads(blob)
 
-    def put(self, key, state):
+    def put(self, key: Hashable, state: Any) -> None:
         super().put(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 states = StateCache(512)
 
 
-def _state_key(game_):
+def _state_key(game_: "Game") -> tuple[Any, ...] | None:
     """Where this state sits: the database file, the game, how far its log goes."""
     if game_.database is None:
         return None  # a Game made by hand, outside the store: just replay
@@ -269,32 +272,32 @@ class Game:
     night_id: int
     number: int
     kind: str
-    setup: dict
+    setup: dict[str, Any]
     created: str
     length: int = 0  # events in the log (the positions run 1..length)
-    last: tuple = (None, None)  # (created, type) of the last event
-    database: str = None  # the state cache's key; None for a Game made by hand
+    last: tuple[str | None, str | None] = (None, None)  # (created, type) of the last event
+    database: str | None = None  # the state cache's key; None for a Game made by hand
 
     @property
-    def rules(self):
+    def rules(self) -> registry.Rules:
         return rules_for(self.kind)
 
     @property
-    def pos(self):
+    def pos(self) -> int:
         """The log position a write from this view is made from."""
         return self.length
 
     @cached_property
-    def events(self):
+    def events(self) -> list[log.Event]:
         """The log up to this view's position (later writes are not this view's)."""
         return log.load(get_db(), self.id, upto=self.length)
 
     @cached_property
-    def effective(self):
+    def effective(self) -> list[log.Event]:
         return log.effective(self.events)
 
     @cached_property
-    def state(self):
+    def state(self) -> dict[str, Any]:
         key = _state_key(self)
         state = None if key is None else states.get(key)
         if state is None:
@@ -304,11 +307,11 @@ class Game:
         return state
 
     @property
-    def can_undo(self):
+    def can_undo(self) -> bool:
         return log.undo_redo(self.events)[0]
 
     @property
-    def can_redo(self):
+    def can_redo(self) -> bool:
         return log.undo_redo(self.events)[1]
 
     @property
@@ -329,7 +332,7 @@ from games g left join events e
 """
 
 
-def _game(row):
+def _game(row: Row | None) -> Game | None:
     if row is None:
         return None
     return Game(
@@ -340,7 +343,7 @@ def _game(row):
     )
 
 
-def _with_events(game_, events):
+def _with_events(game_: Game, events: list[log.Event]) -> Game:
     """``game_`` as it stands after ``events`` (already read: no query)."""
     last = events[-1] if events else {}
     fresh = replace(game_, length=len(events), last=(last.get("created"), last.get("type")))
@@ -348,30 +351,30 @@ def _with_events(game_, events):
     return fresh
 
 
-def game(night_id, number):
+def game(night_id: int, number: int) -> Game | None:
     return _game(next(get_db().query(
         GAME_SQL + "where g.night_id = ? and g.number = ?", [night_id, number]), None))
 
 
-def games(night_id):
-    return [_game(r) for r in get_db().query(
+def games(night_id: int) -> list[Game]:
+    return [cast(Game, _game(r)) for r in get_db().query(
         GAME_SQL + "where g.night_id = ? order by g.number", [night_id])]
 
 
-def latest_number(night_id):
+def latest_number(night_id: int) -> int:
     """The number of the night's latest game (0 before the first)."""
     return next(get_db().query(
         "select coalesce(max(number), 0) as n from games where night_id = ?", [night_id]
     ))["n"]
 
 
-def current_game(night_id):
+def current_game(night_id: int) -> Game | None:
     """The night's latest game: the one the phones show."""
     return _game(next(get_db().query(
         GAME_SQL + "where g.night_id = ? order by g.number desc limit 1", [night_id]), None))
 
 
-def start_game(night_row: Row, kind: str, players: list[int], options: Any) -> "Game":
+def start_game(night_row: Row, kind: str, players: list[int], options: Any) -> Game:
     """Start a game of ``kind`` for these seats; the rules validate the options."""
     rules = rules_for(kind)
     setup = rules.start(players, options)
@@ -382,17 +385,17 @@ def start_game(night_row: Row, kind: str, players: list[int], options: Any) -> "
             "select coalesce(max(number), 0) + 1 as n from games where night_id = ?",
             [night_row["id"]],
         ))["n"]
-        db["games"].insert({
+        db.table("games").insert({
             "night_id": night_row["id"], "number": number, "kind": kind,
             "setup": json.dumps(setup, ensure_ascii=False, sort_keys=True),
             "created": now(),
         })
         log.bump(db, night_row["id"])
-    return game(night_row["id"], number)
+    return cast(Game, game(night_row["id"], number))  # written just now
 
 
-def record(game_: "Game", type_: str, data: dict[str, Any], *, pos: int | None,
-           device: str | None, seat: int | None = None) -> "Game":
+def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
+           device: str | None, seat: int | None = None) -> Game:
     """Append one event after checking it against the rules; returns the fresh game.
 
     Raises RuleError (nothing recorded) or log.Stale (the table moved on).
@@ -404,9 +407,9 @@ def record(game_: "Game", type_: str, data: dict[str, Any], *, pos: int | None,
     if type_ in (log.UNDO, log.REDO) and seat is not None:
         raise RuleError(N_("That action is not part of this game."))
 
-    checked = {}
+    checked: dict[str, Any] = {}
 
-    def check(events):
+    def check(events: list[log.Event]) -> None:
         checked["state"] = rules.replay(game_.setup, log.effective(events))
         checked["events"] = events
 
@@ -420,25 +423,25 @@ def record(game_: "Game", type_: str, data: dict[str, Any], *, pos: int | None,
     return fresh
 
 
-def note(night_id, game_id, seat, kind):
+def note(night_id: int, game_id: int | None, seat: int, kind: str) -> None:
     """Record what happened beside the log (a phone saw its secret; the tablet was passed)."""
     db = get_db()
     with write(db):
-        db["activity"].insert({
+        db.table("activity").insert({
             "night_id": night_id, "game_id": game_id, "seat": seat, "kind": kind,
             "created": now(),
         })
         log.bump(db, night_id)
 
 
-def noted(game_id, kind):
+def noted(game_id: int, kind: str) -> set[int]:
     """Seats with an activity of this kind in a game (e.g. who has seen their role)."""
     return {r["seat"] for r in get_db().query(
         "select distinct seat from activity where game_id = ? and kind = ?", [game_id, kind]
     )}
 
 
-def activity(game_id):
+def activity(game_id: int) -> list[Row]:
     return list(get_db().query(
         "select seat, kind, created from activity where game_id = ? order by id", [game_id]
     ))

@@ -5,9 +5,12 @@ import hashlib
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any, cast
 
 from flask import (
     Blueprint,
+    Flask,
+    Response,
     abort,
     current_app,
     g,
@@ -16,12 +19,15 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, get_translations
 from flask_wtf.csrf import CSRFError
 from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 from werkzeug.security import safe_join
+from werkzeug.wrappers import Response as BaseResponse
 
 from companion import registry, store
 from companion.db import checkpoint_if_due, get_db
@@ -42,7 +48,7 @@ CSP = (
 )
 
 
-def device():
+def device() -> str:
     """This browser's id (an HttpOnly cookie), made on its first request."""
     if "device" not in g:
         value = request.cookies.get(DEVICE_COOKIE, "")
@@ -51,7 +57,7 @@ def device():
     return g.device
 
 
-def hosted_night(key):
+def hosted_night(key: str) -> store.Row:
     """The night with this key if this device hosts it; anyone else gets a plain 404."""
     night = store.hosted_night(key, device())
     if night is None:
@@ -59,12 +65,12 @@ def hosted_night(key):
     return night
 
 
-def my_seat():
+def my_seat() -> store.Row | None:
     """The seat this phone holds in its latest night (or None)."""
     return store.my_seat(device())
 
 
-def select_locale():
+def select_locale() -> str | None:
     """The language a person chose on this device, else the browser's, else Korean."""
     chosen = request.cookies.get("lang")
     if chosen in LANGUAGES:
@@ -72,11 +78,11 @@ def select_locale():
     return request.accept_languages.best_match(LANGUAGES) or current_app.config["LANGUAGE"]
 
 
-def is_htmx():
+def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def unchanged(version):
+def unchanged(version: int | None) -> bool:
     """True when the screen asking already shows this version of its night.
 
     Every live region polls its own URL with ``?v=<the version it shows>``; when nothing
@@ -85,7 +91,7 @@ def unchanged(version):
     return request.args.get("v") == str(version)
 
 
-def safe_next(target):
+def safe_next(target: str | None) -> str:
     """A local path to go back to, never another site (and never a seat link)."""
     if not target or not target.startswith("/") or target.startswith("//"):
         return url_for("nights.index")
@@ -95,7 +101,7 @@ def safe_next(target):
 
 
 @bp.post("/lang")
-def set_language():
+def set_language() -> BaseResponse:
     """Switch the language on this device; the choice is remembered in a cookie."""
     lang = request.form.get("lang")
     response = redirect(safe_next(request.form.get("next")), code=303)
@@ -104,14 +110,14 @@ def set_language():
     return response
 
 
-_static_versions = {}
+_static_versions: dict[str, str] = {}
 
 
-def static_version(filename):
+def static_version(filename: str) -> str:
     """A short hash of a static file, so its URL changes when it does (cached a year)."""
     version = _static_versions.get(filename)
     if version is None:
-        path = Path(current_app.static_folder) / filename
+        path = Path(cast(str, current_app.static_folder)) / filename  # create_app sets it
         try:
             version = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
         except OSError:
@@ -124,12 +130,13 @@ def static_version(filename):
 GZIP_MIN_BYTES = 1024
 GZIP_TYPES = frozenset({"text/html", "text/css", "text/javascript", "application/javascript",
                         "image/svg+xml", "application/json", "text/plain"})
-_static_gzip = {}  # path -> (mtime, size, gzipped bytes): one entry per static file
+# path -> (mtime, size, gzipped bytes): one entry per static file
+_static_gzip: dict[str, tuple[int, int, bytes]] = {}
 
 
-def _gzipped_static(filename):
+def _gzipped_static(filename: str) -> bytes | None:
     """A static file compressed once per process (and again only if the file changes)."""
-    path = safe_join(current_app.static_folder, filename)
+    path = safe_join(cast(str, current_app.static_folder), filename)
     if path is None:
         return None
     try:
@@ -143,7 +150,7 @@ def _gzipped_static(filename):
     return cached[2]
 
 
-def compress(response):
+def compress(response: Response) -> Response:
     """gzip the response body if the client accepts it and it is worth it."""
     if (response.status_code != 200 or response.mimetype not in GZIP_TYPES
             or "Content-Encoding" in response.headers
@@ -159,7 +166,7 @@ def compress(response):
         response.direct_passthrough = False
         etag, weak = response.get_etag()
         if etag:
-            response.set_etag(etag + "-gzip", weak)
+            response.set_etag(etag + "-gzip", bool(weak))  # a bool whenever there is an etag
     else:
         if response.is_streamed or response.direct_passthrough:
             return response
@@ -173,7 +180,7 @@ def compress(response):
     return response
 
 
-def _translations():
+def _translations() -> Any:
     """This request's catalog, looked up once (flask-babel looks it up on every string)."""
     translations = g.get("_translations")
     if translations is None:
@@ -181,7 +188,7 @@ def _translations():
     return translations
 
 
-def gettext(string, **variables):
+def gettext(string: str, **variables: Any) -> str:
     """flask-babel's ``gettext`` with the request's catalog looked up once, not per call.
 
     (A host's history describes every event of the game: flask-babel's own lookup of
@@ -194,7 +201,7 @@ def gettext(string, **variables):
 # Jinja's new-style gettext, with the catalog read from the render's context (put there
 # once per render) instead of through Flask's context locals on every string: a phone's
 # fragment has two dozen strings, and those lookups were a fifth of its render.
-def _rendered(context, text, variables):
+def _rendered(context: Context, text: str, variables: dict[str, Any]) -> str:
     """As Jinja's own: trusted text, escaped variables, "%%" is "%"."""
     if context.eval_ctx.autoescape:
         text = Markup(text)
@@ -202,13 +209,14 @@ def _rendered(context, text, variables):
 
 
 @pass_context
-def _gettext(context, string, **variables):
+def _gettext(context: Context, string: str, **variables: Any) -> str:
     catalog = context.get("translations") or _translations()
     return _rendered(context, catalog.ugettext(string), variables)
 
 
 @pass_context
-def _ngettext(context, singular, plural, num, **variables):
+def _ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any
+              ) -> str:
     variables.setdefault("num", num)
     catalog = context.get("translations") or _translations()
     return _rendered(context, catalog.ungettext(singular, plural, num), variables)
@@ -220,7 +228,7 @@ _shared = LRU(1024)
 
 
 @pass_context
-def shared(context, name):
+def shared(context: Context, name: str) -> Markup:
     """A fragment every screen of the table shows alike, rendered once and reused.
 
     For what the host and all the phones show the same way (the table at a glance, the
@@ -240,12 +248,12 @@ def shared(context, name):
     return html
 
 
-def game_title(kind):
+def game_title(kind: str) -> Any:
     """A game's title, for the templates."""
     return registry.get(kind).title
 
 
-def game_assets(*kinds):
+def game_assets(*kinds: str) -> Markup:
     """The ``<link>`` and ``<script>`` tags of these games' own CSS and JS: a page loads
     only the games it can show (base.html's ``assets`` block)."""
     tags = []
@@ -264,18 +272,19 @@ class SqliteInt(IntegerConverter):
     which was a 500 for a URL such as /n/<key>/g/99999999999999999999.)
     """
 
-    def __init__(self, map, fixed_digits=0, min=None, max=2**63 - 1, signed=False):
+    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None,
+                 max: int | None = 2**63 - 1, signed: bool = False) -> None:
         super().__init__(map, fixed_digits, min, max, signed)
 
 
 @bp.app_url_defaults
-def version_static(endpoint, values):
+def version_static(endpoint: str, values: dict[str, Any]) -> None:
     if endpoint == "static" and "filename" in values and "v" not in values:
         values["v"] = static_version(values["filename"])
 
 
 @bp.after_app_request
-def checkpoint_later(response):
+def checkpoint_later(response: Response) -> Response:
     """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
     if request.method == "POST":
         db, path = get_db(), current_app.config["DATABASE"]
@@ -284,7 +293,7 @@ def checkpoint_later(response):
 
 
 @bp.after_app_request
-def headers(response):
+def headers(response: Response) -> Response:
     if g.get("new_device") and g.get("device"):
         response.set_cookie(
             DEVICE_COOKIE, g.device, max_age=YEAR, httponly=True, samesite="Lax"
@@ -303,17 +312,17 @@ def headers(response):
 
 
 @bp.app_context_processor
-def globals_():
+def globals_() -> dict[str, Any]:
     return {"languages": LANGUAGES, "htmx": is_htmx(), "get_locale": get_locale,
             "translations": _translations()}
 
 
-def error_page(message, status):
+def error_page(message: str, status: int) -> tuple[str, int]:
     return render_template("error.html", message=message, status=status), status
 
 
 @bp.app_errorhandler(CSRFError)
-def csrf_error(_error):
+def csrf_error(_error: Exception) -> ResponseReturnValue:
     return error_page(
         _("This page was open too long or came from elsewhere. Reload it and try again."),
         400,
@@ -321,33 +330,33 @@ def csrf_error(_error):
 
 
 @bp.app_errorhandler(400)
-def bad_request(_error):
+def bad_request(_error: Exception) -> ResponseReturnValue:
     return error_page(_("That request could not be read. Reload the page and try again."),
                       400)
 
 
 @bp.app_errorhandler(403)
-def forbidden(_error):
+def forbidden(_error: Exception) -> ResponseReturnValue:
     return error_page(_("Only the host device can do that."), 403)
 
 
 @bp.app_errorhandler(404)
-def not_found(_error):
+def not_found(_error: Exception) -> ResponseReturnValue:
     return error_page(_("There is nothing here."), 404)
 
 
 @bp.app_errorhandler(405)
-def not_allowed(_error):
+def not_allowed(_error: Exception) -> ResponseReturnValue:
     return error_page(_("There is nothing here."), 405)
 
 
 @bp.app_errorhandler(413)
-def too_large(_error):
+def too_large(_error: Exception) -> ResponseReturnValue:
     return error_page(_("That was too much text to send."), 413)
 
 
 @bp.app_errorhandler(sqlite3.OperationalError)
-def not_stored(error):
+def not_stored(error: sqlite3.OperationalError) -> ResponseReturnValue:
     """The database refused (disk full, read-only file, locked too long): say so.
 
     Nothing was stored (every write is one transaction, rolled back), and what was
@@ -375,11 +384,11 @@ def not_stored(error):
 
 
 @bp.app_errorhandler(500)
-def server_error(_error):
+def server_error(_error: Exception) -> ResponseReturnValue:
     return error_page(_("Something went wrong. Nothing was recorded; try again."), 500)
 
 
-def init_app(app):
+def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,

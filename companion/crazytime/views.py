@@ -31,7 +31,7 @@ PLAIN_REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock")
 # --- starting a game ------------------------------------------------------------------
 
 
-def parse_new(form, seats):
+def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int], Any]:
     """Players and options for a new game, from the start form (docs/rules.md#crazy-time)."""
     players = [s["position"] for s in seats if form.get(f"seat{s['position']}")]
     if not players:
@@ -46,7 +46,7 @@ def parse_new(form, seats):
 # --- parsing form values ------------------------------------------------------------
 
 
-def _seat(form, game, key="seat"):
+def _seat(form: Mapping[str, Any], game: store.Game, key: str = "seat") -> int:
     """A seat number from the form that plays in this game."""
     raw = form.get(key)
     seat = whole_number(raw, N_("Choose a player of this game."))
@@ -55,7 +55,7 @@ def _seat(form, game, key="seat"):
     return seat
 
 
-def _law(game, raw):
+def _law(game: store.Game, raw: Any) -> dict[str, Any]:
     """A law made in this game, by its id (a form value)."""
     law_id = whole_number(raw, N_("Choose a law of this game."))
     for law in rules.laws_for(game.state, None):
@@ -70,7 +70,7 @@ def penalty_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
     ``reason`` is "" (none), one of :data:`PLAIN_REASONS`, ``basic:<law>`` (one of the
     three laws in force from match 1) or ``law:<id>`` (a law made in this game).
     """
-    data = {"seat": _seat(form, game)}
+    data: dict[str, Any] = {"seat": _seat(form, game)}
     reason = str(form.get("reason", "") or "").strip()
     if not reason:
         return data
@@ -141,7 +141,7 @@ def seat_law() -> Answer:
 # --- what the templates show -------------------------------------------------------------
 
 
-def _penalty_rows(state, names):
+def _penalty_rows(state: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
     rows = []
     matches = list(range(1, state["match"] + 1))
     for seat in state["players"]:
@@ -153,14 +153,14 @@ def _penalty_rows(state, names):
     return rows
 
 
-def _deal(state, names):
+def _deal(state: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     counts = [(int(seat), n) for seat, n in state["deal"].items()]
     each = min(n for _, n in counts)
     more = [names.get(seat, "?") for seat, n in counts if n > each]
     return {"each": each, "more": more, "cards": {seat: n for seat, n in counts}}
 
 
-def _standings(state, names):
+def _standings(state: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
     if not state["finished"]:
         return []
     rows = []
@@ -173,7 +173,8 @@ def _standings(state, names):
     return rows
 
 
-def view(state, names, seat=None):
+def view(state: dict[str, Any], names: dict[int, str], seat: int | None = None
+         ) -> dict[str, Any]:
     """What a Crazy Time screen may show: ``seat=None`` for the host (law names only),
     a seat number for that player's phone (its laws in full, the others by name)."""
     results = state["match_results"]

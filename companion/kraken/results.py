@@ -165,7 +165,8 @@ def restore(setup: dict[str, Any], players: list[int], rng: Random) -> dict[str,
         raise SetupMismatch()
     if not any(key in setup for key in DEALT):
         return fresh
-    roles, unused = setup.get("roles"), setup.get("unused_roles")
+    roles: Any = setup.get("roles")
+    unused: Any = setup.get("unused_roles")
     if not _is_deal_of(roles, unused, fresh, players):
         raise SetupMismatch()
     return {**fresh, "roles": dict(roles), "unused_roles": list(unused)}

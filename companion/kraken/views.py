@@ -36,7 +36,7 @@ def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int
     players = [s["position"] for s in seats if form.get(f"seat{s['position']}")]
     if not players:
         raise RuleError(N_("Choose the players."))
-    options = {name: bool(form.get(name)) for name in OPTIONS}
+    options: dict[str, Any] = {name: bool(form.get(name)) for name in OPTIONS}
     options["series"] = secrets.token_hex(8) if form.get("series") else None
     return players, options
 

@@ -47,22 +47,23 @@ LINE_COUNT = 8  # chart colours: .sk-line-0 .. .sk-line-7 in skullking.css
 
 
 @bp.app_template_global()
-def skullking_labels():
+def skullking_labels() -> dict[str, Any]:
     """The menus' words for the templates (ways to play, bonus counters)."""
     return {"ways": WAY_NAMES, "counters": COUNTER_LABELS}
 
 
 @bp.app_template_global()
-def skullking_most(name):
+def skullking_most(name: str) -> int:
     """The most of a bonus counter one player can have in a round (rules.MOST)."""
     return rules.MOST[name]
 
 
 @bp.app_template_global()
-def skullking_prefill(rnd=None, typed=None):
+def skullking_prefill(rnd: dict[str, Any] | None = None,
+                      typed: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Form values by field name: a scored round's bids and results (for a correction),
     overridden by what the host typed when the rules refused it (so nothing is lost)."""
-    values = {}
+    values: dict[str, Any] = {}
     if rnd is not None and rnd.get("results") is not None:
         for key, row in rnd["results"].items():
             for name, value in row.items():
@@ -81,8 +82,9 @@ def skullking_prefill(rnd=None, typed=None):
 # --------------------------------------------------------------------------- parsing
 
 
-def _int(value, *, required=True, default=None):
-    """A whole number from a form value; RuleError for anything else."""
+def _int(value: Any, *, required: bool = True, default: int | None = None) -> Any:
+    """A whole number from a form value; RuleError for anything else (``default`` for
+    an empty box that is not required)."""
     if value is None or str(value).strip() == "":
         if required:
             raise RuleError(N_("A number is missing: fill in every box."))
@@ -91,13 +93,13 @@ def _int(value, *, required=True, default=None):
     return whole_number(text, N_("“%(value)s” is not a whole number."), value=text[:20])
 
 
-def parse_new(form, seats):
+def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int], Any]:
     """Players and options for a new game, from the start form (new.html)."""
     positions = [s["position"] for s in seats]
     players = [p for p in positions if form.get(f"seat{p}")]
     if not players:
         raise RuleError(N_("Choose the players."))
-    options = {
+    options: dict[str, Any] = {
         "edition": form.get("edition") or "2021",
         "scoring": form.get("scoring") or "skull_king",
         "way": form.get("way") or "standard",
@@ -121,7 +123,7 @@ def parse_new(form, seats):
     return players, options
 
 
-def _shot(game, value):
+def _shot(game: store.Game, value: Any) -> str | None:
     """A Rascal's shot from a form: None, "grapeshot" or "cannonball"."""
     if not value:
         return None
@@ -130,13 +132,14 @@ def _shot(game, value):
     return value
 
 
-def _wager(value):
+def _wager(value: Any) -> int | None:
     return _int(value, required=False)
 
 
-def _bid_data(game, form, seat):
+def _bid_data(game: store.Game, form: Mapping[str, Any], seat: int) -> dict[str, Any]:
     """A bid event's data from a bid form, for ``seat`` (validated by the rules)."""
-    data = {"round": _int(form.get("round")), "seat": seat, "bid": _int(form.get("bid"))}
+    data: dict[str, Any] = {"round": _int(form.get("round")), "seat": seat,
+                            "bid": _int(form.get("bid"))}
     if game.setup["scoring"] == "rascal":
         data["shot"] = _shot(game, form.get("shot"))
     if game.setup["abilities"]:
@@ -145,7 +148,7 @@ def _bid_data(game, form, seat):
 
 
 @bp.app_template_global("skullking_counters")
-def counters_for(setup):
+def counters_for(setup: dict[str, Any]) -> list[str]:
     """The bonus counters this game's edition and options score (docs/rules.md#skull-king)."""
     names = [name for name in rules.BONUS[setup["edition"]] if name != "loot"]
     if setup["loot"]:
@@ -153,9 +156,9 @@ def counters_for(setup):
     return names
 
 
-def _results(setup, form):
+def _results(setup: dict[str, Any], form: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """A round's results from the editor: {str(seat): {"won", counters…, "harry"}}."""
-    results = {}
+    results: dict[str, dict[str, Any]] = {}
     for seat in setup["players"]:
         row = {"won": _int(form.get(f"won-{seat}"))}
         for name in counters_for(setup):
@@ -166,7 +169,7 @@ def _results(setup, form):
     return results
 
 
-def _discarded(setup, form):
+def _discarded(setup: dict[str, Any], form: Mapping[str, Any]) -> int:
     if setup["kraken"] or setup["white_whale"]:
         return _int(form.get("discarded"), required=False, default=0)
     return 0
@@ -175,7 +178,8 @@ def _discarded(setup, form):
 # --------------------------------------------------------------------------- the table
 
 
-def skullking_table(state, setup, names):
+def skullking_table(state: dict[str, Any], setup: dict[str, Any], names: dict[int, str]
+                    ) -> dict[str, Any]:
     """Everything the score table and the chart show, from the replayed state.
 
     Bids appear only for revealed rounds: before "Yo-ho-ho!" a row says who has bid, never
@@ -206,7 +210,8 @@ def skullking_table(state, setup, names):
             "chart": _chart(state, players, names)}
 
 
-def _chart(state, players, names):
+def _chart(state: dict[str, Any], players: list[int], names: dict[int, str]
+           ) -> dict[str, Any]:
     """An SVG line chart of the running totals by round (points are computed here so the
     template only draws; no inline styles — colours come from classes)."""
     width, height, left, right, top, bottom = 640, 260, 48, 16, 16, 32
@@ -221,10 +226,10 @@ def _chart(state, players, names):
     low, high = min(min(values), 0), max(max(values), 10)
     span = high - low
 
-    def x(i):
+    def x(i: int) -> float:
         return round(left + (width - left - right) * i / max(count, 1), 1)
 
-    def y(v):
+    def y(v: int) -> float:
         return round(top + (height - top - bottom) * (high - v) / span, 1)
 
     step = _nice_step(span)
@@ -242,7 +247,7 @@ def _chart(state, players, names):
             "yticks": [{"y": y(v), "label": v} for v in ticks], "lines": lines}
 
 
-def _nice_step(span):
+def _nice_step(span: int) -> int:
     for step in (10, 20, 50, 100, 200, 500):
         if span / step <= 6:
             return step
@@ -279,7 +284,7 @@ def correct_data(game: store.Game, form: Mapping[str, Any], round_number: int
                  ) -> dict[str, Any]:
     """A scored round as corrected: every bid and result again, in one event."""
     setup = game.setup
-    bids = {}
+    bids: dict[str, dict[str, Any]] = {}
     for seat in setup["players"]:
         entry = {"bid": _int(form.get(f"bid-{seat}"))}
         if setup["scoring"] == "rascal":
