@@ -550,6 +550,11 @@ def test_an_unknown_event_is_refused():
     refused([ev("shuffle")])
 
 
+@pytest.mark.parametrize("data", [[1, 2], "seat", 3])
+def test_event_data_that_is_not_a_record_is_refused_not_a_crash(data):
+    refused([{"type": "penalty", "data": data, "seat": None}])
+
+
 # --- What each screen may see (docs/rules.md#crazy-time-matches: only knowers see the cards) ---
 
 

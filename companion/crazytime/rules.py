@@ -463,6 +463,8 @@ def replay(setup: Setup, events: Iterable[Event]) -> State:
             raise RuleError(N_("Crazy Time has no event %(type)s."), type=kind)
         if event.get("seat") is not None and kind not in SEAT_EVENTS:
             raise RuleError(N_("Only the host device can record this."))
+        if not isinstance(event.get("data", {}), dict):
+            raise RuleError(N_("This event is not understood."))
         HANDLERS[kind](setup, state, event)
     return state
 
