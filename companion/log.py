@@ -80,19 +80,22 @@ def load(db: Database, game_id: int, upto: int | None = None) -> list[Event]:
 
 def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any], *,
            pos: int | None, seat: int | None = None, device: str | None = None,
-           check: Callable[[list[Event]], None] | None = None) -> list[Event]:
+           check: Callable[[list[Event]], None] | None = None,
+           conflicts: Callable[[list[Event], Event], bool] | None = None) -> list[Event]:
     """Record one event at the end of the game's log and return the new log.
 
     ``pos`` is the log position the writer saw (None for a phone's own move, which
-    goes at the end). ``check(events)`` replays the log as it would be and raises
-    RuleError if the rules forbid it; then nothing is written. The write and the
-    night's version bump are one transaction.
+    goes at the end). A write made from an older position is stale (``Stale``) unless
+    ``conflicts(later, event)`` says none of the events recorded since touch it (a bid
+    for one seat does not conflict with another seat's bid). ``check(events)`` replays
+    the log as it would be and raises RuleError if the rules forbid it; then nothing is
+    written. The write and the night's version bump are one transaction.
     """
     event: Event = {"type": type_, "data": data, "seat": seat, "created": now()}
     try:
         with write(db):
             events = load(db, game["id"])
-            if pos is not None and pos != len(events):
+            if pos is not None and _stale(events, pos, event, conflicts):
                 raise Stale()
             event["seq"] = len(events) + 1
             if check is not None:
@@ -106,6 +109,15 @@ def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any],
     except sqlite3.IntegrityError as error:
         raise Stale() from error
     return events + [event]
+
+
+def _stale(events: list[Event], pos: int, event: Event,
+           conflicts: Callable[[list[Event], Event], bool] | None) -> bool:
+    if pos == len(events):
+        return False
+    if not 0 <= pos < len(events) or conflicts is None:
+        return True
+    return conflicts(events[pos:], event)
 
 
 def bump(db: Database, night_id: int) -> None:

@@ -97,6 +97,11 @@ class GameKind(Protocol):
 
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...]
 
+    def conflicts(self, later: list[Event], event: Event) -> bool:
+        """Whether ``event``, made from a screen that did not see the ``later`` events,
+        is stale (the default: any later event makes it stale)."""
+        ...
+
 
 def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
@@ -108,6 +113,10 @@ def _nothing(*_args: Any) -> dict[str, Any]:
 
 def _no_tally(*_args: Any) -> None:
     return None
+
+
+def _any_later_event(later: list[Event], event: Event) -> bool:
+    return bool(later)
 
 
 class SetupMismatch(RuleError):
@@ -142,6 +151,7 @@ class GameDef:
     player_stats: Callable[[list[dict[str, Any]]], dict[str, Any]] = _nothing
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...] = ()
     assets: tuple[str, ...] = ()
+    conflicts: Callable[[list[Event], Event], bool] = _any_later_event
     custom_restore: Callable[[State, list[int], Random], State] | None = field(default=None)
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:

@@ -414,7 +414,8 @@ def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
         checked["events"] = events
 
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
-               pos=pos, seat=seat, device=device, check=check)
+               pos=pos, seat=seat, device=device, check=check,
+               conflicts=registry.get(game_.kind).conflicts)
     # The write committed, so the log up to here is fixed: its state is known already.
     fresh = _with_events(game_, checked["events"])
     key = _state_key(fresh)
