@@ -294,7 +294,11 @@ class Table:
                 "select s.token from seats s join nights n on n.id = s.night_id "
                 "where n.key = ? order by s.position", [self.key])]
         for phone, seat_token in zip(self.phones, tokens, strict=True):
-            status, _, _, _ = await phone.request("GET", f"/s/{seat_token}")
+            where = f"/s/{seat_token}"
+            status, _, html, _ = await phone.request("GET", where)
+            claim = parse(html, "a seat code's question (/s/…)").form("seat-claim")
+            status, _, _, _ = await phone.request(
+                "POST", claim.action, form={"csrf_token": claim.value("csrf_token")})
             assert status == 303, status
         await self.new_game()
 

@@ -1,6 +1,8 @@
 """Companion: a light Flask app in the middle of a real board-game table."""
 
+import contextlib
 import gc
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -19,12 +21,43 @@ csrf = CSRFProtect()
 
 
 def _secret_key(instance: str) -> str:
-    """SECRET_KEY lives in instance/, made on first run, never in the code."""
+    """SECRET_KEY lives in instance/, made on first run, never in the code.
+
+    Made atomically, for several processes starting at once (gunicorn's workers): each
+    writes a fresh key to its own private temporary file, syncs it, and publishes it with
+    ``os.link``, which fails when the key exists already. So exactly one key is ever
+    published, whole, and every process reads that one; no one reads a half-written or
+    empty file. The file is 0600.
+    """
     path = Path(instance) / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(48))
-        path.chmod(0o600)
-    return path.read_text().strip()
+        _publish_key(path, replace=False)
+    key = path.read_text().strip()
+    if not key:  # left empty by an older, non-atomic version: make it good once
+        _publish_key(path, replace=True)
+        key = path.read_text().strip()
+    return key
+
+
+def _publish_key(path: Path, *, replace: bool) -> None:
+    """Write a new random key to a temporary file beside ``path`` and put it at ``path``:
+    only if there is none yet (``os.link``), or in place of it (``os.replace``)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            os.fchmod(out.fileno(), 0o600)
+            out.write(secrets.token_urlsafe(48))
+            out.flush()
+            os.fsync(out.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            with contextlib.suppress(FileExistsError):  # another process was first
+                os.link(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
 
 
 def ready(app: Flask) -> Flask:

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from flask import current_app
 from sqlite_utils import Database, Migrations
 
+from companion.tokens import device_id
+
 _local = threading.local()
 
 migrations = Migrations("companion")
@@ -86,12 +88,57 @@ def create_aliases(db: Database) -> None:
     )
 
 
-def connect(path: str) -> Database:
-    """Open the database at ``path`` for this thread, set up for several processes."""
-    conn = sqlite3.connect(path, timeout=10, check_same_thread=False, isolation_level=None)
+@migrations()
+def seat_codes_and_order(db: Database) -> None:
+    """Seats remember the order they were claimed in (a sequence, never a clock) and the
+    codes they had; a seat can play on the tablet; a note beside the log knows the log
+    position it came after; a host code expires; devices are stored hashed."""
+    db.table("seats").add_column("claim_seq", int)
+    db.table("seats").add_column("tablet", int, not_null_default=0)
+    db.execute(
+        "update seats set claim_seq = (select count(*) from seats s2 where s2.device is not "
+        "null and (s2.claimed_at < seats.claimed_at or (s2.claimed_at = seats.claimed_at "
+        "and s2.id <= seats.id))) where device is not null")
+    db.table("retired_codes").create(
+        {"token": str, "seat_id": int, "retired": str}, pk="token",
+        foreign_keys=[("seat_id", "seats", "id")])
+    db.table("activity").add_column("pos", int)
+    db.execute("update activity set pos = (select count(*) from events e where "
+               "e.game_id = activity.game_id and e.created <= activity.created)")
+    db.table("host_invites").add_column("expires", str)
+    db.conn.create_function("device_id", 1, device_id, deterministic=True)
+    for table, column in (("seats", "device"), ("hosts", "device"), ("aliases", "device"),
+                          ("host_invites", "used_by"), ("events", "device")):
+        db.execute(f"update {table} set {column} = device_id({column}) "
+                   f"where {column} is not null")
+
+
+def _create_private(path: str) -> None:
+    """Make the database file readable by this user only (SQLite gives its WAL and
+    shared-memory files the same mode)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    descriptor = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(descriptor)
+    os.chmod(path, 0o600)
+
+
+def connect(path: str, *, create: bool = False) -> Database:
+    """Open the database at ``path`` for this thread, set up for several processes.
+
+    Only the app's start (``migrate``) creates the file: a request's connection opens an
+    existing one, so a database deleted under a running server is an error (a 503) on
+    every request until the server restarts, never a fresh empty file.
+    """
+    if create:
+        _create_private(path)
+    conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=10,
+                           check_same_thread=False, isolation_level=None)
     db = Database(conn)
     db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=NORMAL")
+    # An acknowledged write is on disk: WAL with FULL syncs the log at every commit, so a
+    # dead battery right after "recorded" loses nothing (docs/security.md).
+    db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
     db.execute("PRAGMA busy_timeout=10000")
     # Checkpoints run after a write's answer has gone (checkpoint_if_due), and the WAL
@@ -122,7 +169,7 @@ def checkpoint_if_due(db: Database, path: str) -> None:
 
 def migrate(path: str) -> None:
     """Create or upgrade the schema; safe when several workers start at once."""
-    db = connect(path)
+    db = connect(path, create=True)
     try:
         for attempt in range(50):
             try:
@@ -142,10 +189,23 @@ def get_db() -> Database:
     dbs = getattr(_local, "dbs", None)
     if dbs is None:
         dbs = _local.dbs = {}
-    db = dbs.get(path)
-    if db is None:
-        db = dbs[path] = connect(path)
-    return db
+    opened = dbs.get(path)
+    if opened is None or not _same_file(path, opened[1]):
+        if opened is not None:
+            opened[0].close()
+        db = connect(path)
+        opened = dbs[path] = (db, os.stat(path).st_ino)
+    return opened[0]
+
+
+def _same_file(path: str, inode: int) -> bool:
+    """Whether ``path`` is still the file this thread opened (it was not deleted or
+    replaced under the running server): else the error is a 503, never a write into a
+    file nobody will read again."""
+    try:
+        return os.stat(path).st_ino == inode
+    except FileNotFoundError:
+        raise sqlite3.OperationalError(f"the database file {path} is gone") from None
 
 
 @contextmanager
@@ -166,6 +226,6 @@ def write(db: Database) -> Iterator[Database]:
         db.execute("COMMIT")
 
 
-def now() -> str:
-    """The time stamp stored with each row (UTC, ISO 8601)."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+def now(later: float = 0) -> str:
+    """The time stamp stored with each row (UTC, ISO 8601), ``later`` seconds from now."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + later))

@@ -21,6 +21,7 @@ import json
 import random
 import re
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from companion import log, registry
@@ -33,9 +34,16 @@ FORMAT_VERSION = 1
 # The same limits as the roster form (companion.nights): 3 to 8 players, 30 characters.
 MIN_PLAYERS, MAX_PLAYERS, NAME_LENGTH = 3, 8, 30
 MAX_GAMES = 100
-MAX_EVENTS = 1000
-MAX_BYTES = 2 * 1024 * 1024
+# What the app writes it must read back. A game's log has no length limit while it is
+# played (a phone may change its bid a thousand times), so the reader takes far more than
+# a real night makes (a game is a few hundred events): 8,000 events in a game. Its export
+# is at most ~1.9 MB (Skull King's largest bid event is ~230 bytes), within the file
+# limit: the upload limit (MAX_CONTENT_LENGTH = 2 MiB, companion/__init__.py) less room
+# for the form around the file, so a file the reader would refuse gets its message.
+MAX_EVENTS = 8000
+MAX_BYTES = 2 * 1024 * 1024 - 16 * 1024
 _TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # companion.db.now()
 _GAME_KEYS = {"number", "kind", "created", "finished", "secrets_removed", "setup", "events"}
 _EVENT_KEYS = {"seq", "type", "data", "seat", "created"}
 
@@ -48,6 +56,7 @@ class BadFile(RuleError):
 
 
 NOT_ALLOWED = N_("Its event log is not one the rules allow.")
+NO_SUCH_TIME = N_("A date in this file cannot exist (such as 30 February or hour 25).")
 
 
 def _clean_event(event: dict[str, Any]) -> dict[str, Any]:
@@ -96,6 +105,18 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_time(value: Any) -> bool:
+    """True for a time stamp as the app writes it (companion.db.now()); BadFile for one
+    written that way that names no real moment ("2026-02-30T10:00:00Z", hour 25)."""
+    if not isinstance(value, str) or not _TIME.match(value):
+        return False
+    try:
+        datetime.strptime(value, _TIME_FORMAT)
+    except ValueError:
+        raise BadFile(NO_SUCH_TIME) from None
+    return True
+
+
 def _canonical_setup(kind: str, setup: Any, players_in_night: int,
                      rng: random.Random) -> dict[str, Any]:
     """The setup the rules would make for the file's setup (its kind's ``restore``), or
@@ -126,6 +147,15 @@ def _check_names(players: Any) -> list[str]:
     return list(players)
 
 
+def _is_event_record(index: int, event: Any) -> bool:
+    """True when ``event`` is the ``index``-th record of a log as the app exports it:
+    exactly its five keys (no other), of their types."""
+    return (isinstance(event, dict) and set(event) == _EVENT_KEYS
+            and _is_int(event["seq"]) and event["seq"] == index + 1
+            and isinstance(event["type"], str) and isinstance(event["data"], dict)
+            and _is_time(event["created"]))
+
+
 def _check_events(kind: str, events: Any, seats: int) -> list[dict[str, Any]]:
     rules = registry.get(kind).rules
     if not isinstance(events, list):
@@ -134,10 +164,7 @@ def _check_events(kind: str, events: Any, seats: int) -> list[dict[str, Any]]:
         raise BadFile(N_("A game has more than %(most)s events."), most=MAX_EVENTS)
     checked = []
     for index, event in enumerate(events):
-        if not isinstance(event, dict) or set(event) != _EVENT_KEYS \
-                or event["seq"] != index + 1 or not _is_int(event["seq"]) \
-                or not isinstance(event["type"], str) or not isinstance(event["data"], dict) \
-                or not isinstance(event["created"], str) or not _TIME.match(event["created"]):
+        if not _is_event_record(index, event):
             raise BadFile(N_("A game's event log is not readable."))
         seat = event["seat"]
         if seat is not None and (not _is_int(seat) or not 0 <= seat < seats):
@@ -155,12 +182,38 @@ def _check_events(kind: str, events: Any, seats: int) -> list[dict[str, Any]]:
 def _replay_each(kind: str, setup: dict[str, Any], events: list[dict[str, Any]]
                  ) -> dict[str, Any]:
     """Replay the log as it was recorded: after every event, the log so far must be one
-    the rules allow (as the app checked when it recorded it). Returns the final state."""
+    the rules allow (as the app checked when it recorded it). Returns the final state.
+
+    Without replaying every prefix (n²/2 events: minutes for a long log). A game's
+    ``replay`` folds its events in order and refuses the first one the rules forbid, so
+    when a log replays, every prefix of it does too. Only an undo takes an event away,
+    and an undo or a redo only goes back to a log the game had before. So it is enough to
+    replay the effective log just before each undo that follows a new event, and at the
+    end: every log the game ever had is a prefix of one of those.
+    """
     rules = registry.get(kind).rules
-    state = rules.replay(setup, [])
-    for end in range(1, len(events) + 1):
-        state = rules.replay(setup, log.effective(events[:end]))
-    return state
+    grown = False  # a new event since the last replay
+    for end, event in enumerate(events):
+        if event["type"] == log.UNDO:
+            if grown:
+                rules.replay(setup, log.effective(events[:end]))
+            grown = False
+        elif event["type"] != log.REDO:
+            grown = True
+    return rules.replay(setup, log.effective(events))
+
+
+def _refuse_lone_surrogates(document: Any) -> None:
+    """BadFile if a text anywhere in the document (a name, a key, a law) holds half of a
+    UTF-16 pair: JSON can write one ("\\ud800"), but it is no character and cannot be
+    stored or shown."""
+    try:
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadFile(N_("A text in this file holds a broken character (half of a "
+                         "surrogate pair), so it cannot be imported.")) from None
+    except (RecursionError, ValueError):
+        raise BadFile(N_("This file is not a night exported from the companion.")) from None
 
 
 def _read_document(raw: Any) -> dict[str, Any]:
@@ -172,6 +225,7 @@ def _read_document(raw: Any) -> dict[str, Any]:
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise BadFile(N_("This file is not a night exported from the companion "
                          "(it is not JSON).")) from None
+    _refuse_lone_surrogates(document)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BadFile(N_("This file is not a night exported from the companion."))
     if document.get("version") != FORMAT_VERSION or not _is_int(document.get("version")):
@@ -180,7 +234,7 @@ def _read_document(raw: Any) -> dict[str, Any]:
         raise BadFile(N_("This file is not a night exported from the companion."))
     night = document["night"]
     if not isinstance(night, dict) or set(night) != {"created", "players"} \
-            or not isinstance(night["created"], str) or not _TIME.match(night["created"]):
+            or not _is_time(night["created"]):
         raise BadFile(N_("The night in this file is not readable."))
     if not isinstance(document["games"], list) or len(document["games"]) > MAX_GAMES:
         raise BadFile(N_("The games in this file are not readable."))
@@ -192,7 +246,7 @@ def _check_game(number: int, game: Any, players: list[str], rng: random.Random
     """Game ``number`` of the file, replayed and checked, ready to store."""
     if not isinstance(game, dict) or set(game) != _GAME_KEYS \
             or game["number"] != number or not _is_int(game["number"]) \
-            or not isinstance(game["created"], str) or not _TIME.match(game["created"]) \
+            or not _is_time(game["created"]) \
             or not isinstance(game["finished"], bool) \
             or not isinstance(game["secrets_removed"], bool):
         raise BadFile(N_("This game is not readable."), game=number)

@@ -72,13 +72,16 @@ def history(game: store.Game) -> list[dict[str, Any]]:
             params = {k: names.get(v, v) if k in ("player", "seat") else v
                       for k, v in params.items()}
             text = _(msg, **params)
-        lines.append({"seq": event["seq"], "text": text, "at": event["created"]})
+        lines.append({"seq": event["seq"], "text": text, "at": event["created"],
+                      "order": event["seq"]})
     for item in store.activity(game.id):
         if item["kind"] == "pass":
-            lines.append({"seq": None, "at": item["created"],
+            # After the event it followed in the log: the order is the log's, not a
+            # clock's (a clock set back would shuffle the lines).
+            lines.append({"seq": None, "at": item["created"], "order": (item["pos"] or 0) + .5,
                           "text": _("The tablet was passed to %(player)s.",
                                     player=names.get(item["seat"], "?"))})
-    lines.sort(key=lambda line: line["at"])
+    lines.sort(key=lambda line: line["order"])
     for line in lines:
         line["time"] = line["at"][11:16]
     return lines

@@ -86,7 +86,8 @@ def create() -> Answer:
 def night_context(night: store.Row) -> dict[str, Any]:
     return {
         "night": night, "seats": store.seats(night["id"]), "games": store.games(night["id"]),
-        "games_known": registry.games(),
+        "games_known": registry.games(), "hosts": store.hosts(night["id"]),
+        "this_device": device(),
     }
 
 
@@ -116,6 +117,8 @@ def hosted_seat(key: str, position: int) -> tuple[store.Row, store.Row]:
 @bp.get("/n/<key>/qr/<int:position>.svg")
 def seat_qr(key: str, position: int) -> Answer:
     _night, seat = hosted_seat(key, position)
+    if seat["tablet"]:
+        abort(404)
     return Response(qr.svg(public_url(url_for("nights.claim", token=seat["token"]))),
                     mimetype="image/svg+xml")
 
@@ -131,6 +134,11 @@ def release(key: str, position: int) -> Answer:
     """Free a seat so it can be claimed again (a new phone, cleared cookies)."""
     night = hosted_night(key)
     store.release_seat(night["id"], position)
+    return _night_answer(key)
+
+
+def _night_answer(key: str) -> Answer:
+    """The table's fresh live region for htmx, the table page otherwise."""
     if is_htmx():
         return night_live(key)
     return redirect(url_for("nights.night", key=key), 303)
@@ -143,15 +151,63 @@ def invite_host(key: str) -> Answer:
     token = store.invite_host(night["id"])
     link = public_url(url_for("nights.become_host", token=token))
     return render_template("nights/host_invite.html", night=night, qr_svg=qr.svg(link),
-                           link=link)
+                           link=link, minutes=store.HOST_CODE_MINUTES)
+
+
+def _host_code_refused(token: str) -> Answer:
+    """A used, expired or cancelled code says so; one never shown is a plain 404."""
+    if not store.host_invite_known(token):
+        abort(404)
+    return render_template("nights/host_code_gone.html"), 410
 
 
 @bp.get("/h/<token>")
+def host_code(token: str) -> Answer:
+    """A host code opens a question, never a change: a link previewer or a photo cannot
+    use it up. The device becomes a host only by answering it (a POST)."""
+    invite = store.host_invite(token)
+    if invite is None:
+        return _host_code_refused(token)
+    night = store.night(invite["night_id"])
+    if store.is_host(night, device()):
+        return redirect(url_for("nights.night", key=night["key"]), 303)
+    return render_template("nights/become_host.html", night=night, token=token,
+                           seat=store.seat_in_night(night["id"], device()))
+
+
+@bp.post("/h/<token>")
 def become_host(token: str) -> Answer:
+    """Answer a host code: this device becomes a host of the night (giving up a seat it
+    holds there)."""
     night = store.use_host_invite(token, device())
     if night is None:
-        abort(404)
+        return _host_code_refused(token)
     return redirect(url_for("nights.night", key=night["key"]), 303)
+
+
+@bp.post("/n/<key>/hosts/<int:host_id>/remove")
+def remove_host(key: str, host_id: int) -> Answer:
+    """Take host rights back from another device of the night."""
+    night = hosted_night(key)
+    store.remove_host(night["id"], host_id, device())
+    return _night_answer(key)
+
+
+@bp.post("/n/<key>/seats/<int:position>/code")
+def new_code(key: str, position: int) -> Answer:
+    """A new code for a seat: photos and printed sheets of the old one stop working."""
+    night, _seat = hosted_seat(key, position)
+    store.reissue_code(night["id"], position)
+    return _night_answer(key)
+
+
+@bp.post("/n/<key>/seats/<int:position>/tablet")
+def tablet(key: str, position: int) -> Answer:
+    """Mark a seat as played on the host's tablet (its code opens nothing), or give it
+    back to a phone with a new code."""
+    night, _seat = hosted_seat(key, position)
+    store.set_tablet(night["id"], position, request.form.get("on") == "1")
+    return _night_answer(key)
 
 
 @bp.post("/n/<key>/pass/<int:position>")
@@ -165,19 +221,50 @@ def pass_to(key: str, position: int) -> Answer:
 
 # --- the phones -------------------------------------------------------------------
 
-@bp.get("/s/<token>")
-def claim(token: str) -> Answer:
-    """The seat's QR link: the first phone to open it holds the seat all night."""
-    seat = store.seat_by_token(token)
+def _seat_refusal(seat: store.Row | None, token: str) -> Answer | None:
+    """Why this device cannot take the seat a code opens (None when it can)."""
     if seat is None:
-        abort(404)
+        replaced = store.retired_code(token)
+        if replaced is None:
+            abort(404)
+        return render_template("nights/code_replaced.html", seat=replaced), 410
     night = store.night(seat["night_id"])
-    if seat["device"] == device():
-        return redirect(url_for("nights.me"), 303)
-    if seat["device"] is not None:
+    if seat["tablet"]:
+        return render_template("nights/tablet_seat.html", seat=seat), 409
+    if seat["device"] is not None and seat["device"] != device():
         return render_template("nights/taken.html"), 409
     if store.is_host(night, device()):
         return render_template("nights/host_scanned.html", night=night), 409
+    held = store.seat_in_night(night["id"], device())
+    if held is not None and held["id"] != seat["id"]:
+        return render_template("nights/one_seat.html", name=held["name"]), 409
+    return None
+
+
+@bp.get("/s/<token>")
+def claim_page(token: str) -> Answer:
+    """A seat's QR link opens a question: "Are you …?" Nothing changes until the player
+    answers it (a GET or HEAD, a link previewer, takes nothing)."""
+    seat = store.seat_by_token(token)
+    refusal = _seat_refusal(seat, token)
+    if refusal is not None:
+        return refusal
+    assert seat is not None
+    current = my_seat()
+    elsewhere = current if current and current["night_id"] != seat["night_id"] else None
+    return render_template("nights/claim.html", seat=seat, token=token,
+                           mine=seat["device"] == device(), elsewhere=elsewhere)
+
+
+@bp.post("/s/<token>")
+def claim(token: str) -> Answer:
+    """Take the seat (or, for the phone that holds it, make its night the current one):
+    the phone's page is then this seat's."""
+    seat = store.seat_by_token(token)
+    refusal = _seat_refusal(seat, token)
+    if refusal is not None:
+        return refusal
+    assert seat is not None
     claimed, held = store.claim_seat(seat, device())
     if held is not None:
         return render_template("nights/one_seat.html", name=held), 409

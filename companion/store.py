@@ -103,7 +103,7 @@ def seat_version(device: str) -> int:
     """The version of the night where ``device`` holds its seat (-1 without a seat)."""
     row = get_db().execute(
         "select n.version from seats s join nights n on n.id = s.night_id "
-        "where s.device = ? order by s.claimed_at desc, s.id desc limit 1",
+        "where s.device = ? order by s.claim_seq desc, s.id desc limit 1",
         [device]).fetchone()
     return -1 if row is None else int(row[0])
 
@@ -124,63 +124,175 @@ def seat_by_token(token: str) -> Row | None:
 
 
 def my_seat(device: str) -> Row | None:
-    """The seat ``device`` holds in its latest night (or None)."""
+    """The seat ``device`` holds in its current night: the one it claimed (or reopened)
+    last, by sequence (or None)."""
     return next(get_db().query(
-        "select * from seats where device = ? order by claimed_at desc, id desc limit 1",
+        "select * from seats where device = ? order by claim_seq desc, id desc limit 1",
         [device],
     ), None)
 
 
+def _next_claim(db: Database) -> int:
+    """The next number in the order seats are claimed (a sequence, never a clock)."""
+    return int(next(db.query(
+        "select coalesce(max(claim_seq), 0) + 1 as n from seats"))["n"])
+
+
 def claim_seat(seat: Row, device: str) -> tuple[bool, str | None]:
-    """Give ``seat`` to ``device`` if it is free and the device holds no other seat of
-    that night. Returns (claimed, the name of the seat the device already holds)."""
+    """Give ``seat`` to ``device`` if it is free, not played on the tablet, and the device
+    holds no other seat of that night; the seat's night becomes the device's current one.
+    Claiming the device's own seat again just makes its night current. Returns
+    (claimed, the name of another seat of the night the device already holds)."""
     db = get_db()
     with write(db):
-        held = next(db.query("select name from seats where night_id = ? and device = ?",
-                             [seat["night_id"], device]), None)
+        held = next(db.query(
+            "select name from seats where night_id = ? and device = ? and id != ?",
+            [seat["night_id"], device, seat["id"]]), None)
         if held is not None:
-            return False, held["name"]
+            return False, str(held["name"])
         updated = db.execute(
-            "update seats set device = ?, claimed_at = ? where id = ? and device is null",
-            [device, now(), seat["id"]],
+            "update seats set device = ?, claimed_at = ?, claim_seq = ? where id = ? "
+            "and (device is null or device = ?) and tablet = 0",
+            [device, now(), _next_claim(db), seat["id"], device],
         ).rowcount
         if updated:
             log.bump(db, seat["night_id"])
     return bool(updated), None
 
 
+def _retire_code(db: Database, seat_id: int) -> None:
+    """Give a seat a new code; the old one is remembered only to say it was replaced."""
+    old = next(db.query("select token from seats where id = ?", [seat_id]))["token"]
+    db.table("retired_codes").insert({"token": old, "seat_id": seat_id, "retired": now()})
+    db.execute("update seats set token = ? where id = ?", [new_token(), seat_id])
+
+
+def _seat_id(db: Database, night_id: int, position: int) -> int | None:
+    row = next(db.query("select id from seats where night_id = ? and position = ?",
+                        [night_id, position]), None)
+    return None if row is None else int(row["id"])
+
+
 def release_seat(night_id: int, position: int) -> None:
-    """Free a seat so another phone can claim it."""
+    """Free a seat so another phone can claim it, with a new code: a photo of the old
+    one, or a phone retrying it, gets nothing."""
     db = get_db()
     with write(db):
-        db.execute("update seats set device = null, claimed_at = null "
-                   "where night_id = ? and position = ?", [night_id, position])
+        seat_id = _seat_id(db, night_id, position)
+        if seat_id is None:
+            return
+        db.execute("update seats set device = null, claimed_at = null where id = ?",
+                   [seat_id])
+        _retire_code(db, seat_id)
         log.bump(db, night_id)
+
+
+def reissue_code(night_id: int, position: int) -> None:
+    """A new code for a seat (the phone that holds it keeps it)."""
+    db = get_db()
+    with write(db):
+        seat_id = _seat_id(db, night_id, position)
+        if seat_id is not None:
+            _retire_code(db, seat_id)
+            log.bump(db, night_id)
+
+
+def set_tablet(night_id: int, position: int, on_tablet: bool) -> None:
+    """Mark a seat as played on the host's tablet (its code then opens nothing and the
+    phone that held it lets go), or give it back a code for a phone (a new one)."""
+    db = get_db()
+    with write(db):
+        seat_id = _seat_id(db, night_id, position)
+        if seat_id is None:
+            return
+        db.execute("update seats set tablet = ?, device = null, claimed_at = null "
+                   "where id = ?", [int(on_tablet), seat_id])
+        _retire_code(db, seat_id)
+        log.bump(db, night_id)
+
+
+def retired_code(token: str) -> Row | None:
+    """The seat a replaced code belonged to (None for a code that never was)."""
+    return next(get_db().query(
+        "select s.* from retired_codes r join seats s on s.id = r.seat_id "
+        "where r.token = ?", [token]), None)
+
+
+def seat_in_night(night_id: int, device: str) -> Row | None:
+    """The seat ``device`` holds in this night (or None)."""
+    return next(get_db().query("select * from seats where night_id = ? and device = ?",
+                               [night_id, device]), None)
 
 
 # --- host devices -----------------------------------------------------------------
 
-def invite_host(night_id: int) -> str:
-    """A one-time token that makes the device which opens it a host of the night."""
+#: How long a host code works after it is shown.
+HOST_CODE_MINUTES = 5
+
+
+def invite_host(night_id: int, minutes: int = HOST_CODE_MINUTES) -> str:
+    """A one-time token that makes the device which opens it a host of the night, for
+    ``minutes``; it cancels any code shown before for the night."""
     token = new_token()
-    get_db().table("host_invites").insert(
-        {"token": token, "night_id": night_id, "created": now(), "used_by": None})
+    db = get_db()
+    with write(db):
+        db.execute("update host_invites set expires = created where night_id = ? "
+                   "and used_by is null and expires > ?", [night_id, now()])
+        db.table("host_invites").insert(
+            {"token": token, "night_id": night_id, "created": now(), "used_by": None,
+             "expires": now(minutes * 60)})
     return token
 
 
+def host_invite(token: str) -> Row | None:
+    """An unused host code that has not expired (or None)."""
+    return next(get_db().query(
+        "select * from host_invites where token = ? and used_by is null and expires > ?",
+        [token, now()]), None)
+
+
+def host_invite_known(token: str) -> bool:
+    """Whether this host code was ever shown (it may be used up or expired since)."""
+    return bool(next(get_db().query("select 1 from host_invites where token = ?", [token]),
+                     None))
+
+
 def use_host_invite(token: str, device: str) -> Row | None:
-    """Make ``device`` a host with an unused invitation; returns the night (else None)."""
+    """Make ``device`` a host with an unused, unexpired code; a seat the device holds in
+    that night is given up (one device is a host or a player, not both). Returns the
+    night (None for a used, expired or unknown code)."""
     db = get_db()
     with write(db):
         invite = next(db.query(
-            "select * from host_invites where token = ? and used_by is null", [token]
-        ), None)
+            "select * from host_invites where token = ? and used_by is null and expires > ?",
+            [token, now()]), None)
         if invite is None:
             return None
         db.execute("update host_invites set used_by = ? where token = ?", [device, token])
+        db.execute("update seats set device = null, claimed_at = null "
+                   "where night_id = ? and device = ?", [invite["night_id"], device])
         db.execute("insert or ignore into hosts (night_id, device, created) values (?, ?, ?)",
                    [invite["night_id"], device, now()])
+        log.bump(db, invite["night_id"])
     return night(invite["night_id"])
+
+
+def hosts(night_id: int) -> list[Row]:
+    """The night's host devices, first added first (``id`` to remove one by)."""
+    return list(get_db().query(
+        "select rowid as id, device, created from hosts where night_id = ? order by rowid",
+        [night_id]))
+
+
+def remove_host(night_id: int, host_id: int, device: str) -> bool:
+    """Take host rights from another device of the night (never from ``device`` itself,
+    so a night always keeps a host). Returns whether one was removed."""
+    db = get_db()
+    with write(db):
+        removed = db.execute(
+            "delete from hosts where night_id = ? and rowid = ? and device != ?",
+            [night_id, host_id, device]).rowcount
+    return bool(removed)
 
 
 # --- a host's merges of two spellings of a name -----------------------------------
@@ -425,12 +537,15 @@ def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
 
 
 def note(night_id: int, game_id: int | None, seat: int, kind: str) -> None:
-    """Record what happened beside the log (a phone saw its secret; the tablet was passed)."""
+    """Record what happened beside the log (a phone saw its secret; the tablet was
+    passed), with the log position it came after (the history's order)."""
     db = get_db()
     with write(db):
+        pos = next(db.query("select coalesce(max(seq), 0) as n from events where game_id = ?",
+                            [game_id]))["n"]
         db.table("activity").insert({
             "night_id": night_id, "game_id": game_id, "seat": seat, "kind": kind,
-            "created": now(),
+            "created": now(), "pos": pos,
         })
         log.bump(db, night_id)
 
@@ -444,5 +559,6 @@ def noted(game_id: int, kind: str) -> set[int]:
 
 def activity(game_id: int) -> list[Row]:
     return list(get_db().query(
-        "select seat, kind, created from activity where game_id = ? order by id", [game_id]
+        "select seat, kind, created, pos from activity where game_id = ? order by id",
+        [game_id]
     ))

@@ -4,8 +4,10 @@ import gzip
 import hashlib
 import re
 import sqlite3
+import unicodedata
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import unquote
 
 from flask import (
     Blueprint,
@@ -21,7 +23,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, get_translations
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError, generate_csrf
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
@@ -29,10 +31,10 @@ from werkzeug.routing import IntegerConverter, Map
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import registry, store
+from companion import registry, sealed, store
 from companion.db import checkpoint_if_due, get_db
 from companion.lru import LRU
-from companion.tokens import new_token
+from companion.tokens import device_id, new_token
 
 bp = Blueprint("web", __name__)
 
@@ -49,12 +51,14 @@ CSP = (
 
 
 def device() -> str:
-    """This browser's id (an HttpOnly cookie), made on its first request."""
+    """This browser's id: the hash of its HttpOnly cookie (made on its first request).
+    The database keeps only the hash (tokens.device_id)."""
     if "device" not in g:
         value = request.cookies.get(DEVICE_COOKIE, "")
         g.new_device = not _TOKEN.match(value)
-        g.device = new_token() if g.new_device else value
-    return g.device
+        g.device_cookie = new_token() if g.new_device else value
+        g.device = device_id(g.device_cookie)
+    return str(g.device)
 
 
 def hosted_night(key: str) -> store.Row:
@@ -91,11 +95,21 @@ def unchanged(version: int | None) -> bool:
     return request.args.get("v") == str(version)
 
 
+def _plain_path(text: str) -> bool:
+    """One "/" then no second "/" or "\\" (a browser reads "//" and "/\\" as another
+    site), no seat or host link, no whitespace or control character (a browser drops a
+    tab or line break, so "/\\t/x" is "//x"; a line break cannot go in a header)."""
+    return (text.startswith("/") and not text.startswith(("//", "/\\", "/s/", "/h/"))
+            and not any(c.isspace() or c == "\\" or unicodedata.category(c)[0] == "C"
+                        for c in text))
+
+
 def safe_next(target: str | None) -> str:
-    """A local path to go back to, never another site (and never a seat link)."""
-    if not target or not target.startswith("/") or target.startswith("//"):
-        return url_for("nights.index")
-    if target.startswith("/s/") or target.startswith("/h/"):
+    """A local path to go back to, never another site (and never a seat or host link).
+
+    Checked as sent and once percent-decoded ("/%73/<token>" is the seat link
+    "/s/<token>"); anything else goes to the start page."""
+    if not target or not _plain_path(target) or not _plain_path(unquote(target)):
         return url_for("nights.index")
     return target
 
@@ -150,8 +164,28 @@ def _gzipped_static(filename: str) -> bytes | None:
     return cached[2]
 
 
+def _seal(response: Response) -> bool:
+    """A page that carries a secret: compressed around the secret, whatever its status
+    or size (companion/sealed.py); without gzip, only its markers go. Returns whether
+    the response was such a page."""
+    if response.is_streamed or response.direct_passthrough or response.mimetype != "text/html":
+        return False
+    body = response.get_data()
+    if not sealed.has_secret(body):
+        return False
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response.set_data(sealed.gzip(body))
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response.set_data(sealed.plain(body))
+    response.vary.add("Accept-Encoding")
+    return True
+
+
 def compress(response: Response) -> Response:
     """gzip the response body if the client accepts it and it is worth it."""
+    if _seal(response):
+        return response
     if (response.status_code != 200 or response.mimetype not in GZIP_TYPES
             or "Content-Encoding" in response.headers
             or "gzip" not in request.headers.get("Accept-Encoding", "")):
@@ -286,7 +320,7 @@ def version_static(endpoint: str, values: dict[str, Any]) -> None:
 @bp.after_app_request
 def checkpoint_later(response: Response) -> Response:
     """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
-    if request.method == "POST":
+    if request.method == "POST" and response.status_code != 503:
         db, path = get_db(), current_app.config["DATABASE"]
         response.call_on_close(lambda: checkpoint_if_due(db, path))
     return response
@@ -296,14 +330,14 @@ def checkpoint_later(response: Response) -> Response:
 def headers(response: Response) -> Response:
     if g.get("new_device") and g.get("device"):
         response.set_cookie(
-            DEVICE_COOKIE, g.device, max_age=YEAR, httponly=True, samesite="Lax"
+            DEVICE_COOKIE, g.device_cookie, max_age=YEAR, httponly=True, samesite="Lax"
         )
     h = response.headers
     h.setdefault("Content-Security-Policy", CSP)
     h["Referrer-Policy"] = "no-referrer"
     h["X-Content-Type-Options"] = "nosniff"
     h["X-Frame-Options"] = "DENY"
-    if request.endpoint == "static":
+    if request.endpoint == "static" and response.status_code in (200, 206, 304):
         h["Cache-Control"] = f"public, max-age={YEAR}, immutable"
     else:
         h["Cache-Control"] = "no-store"
@@ -314,7 +348,9 @@ def headers(response: Response) -> Response:
 @bp.app_context_processor
 def globals_() -> dict[str, Any]:
     return {"languages": LANGUAGES, "htmx": is_htmx(), "get_locale": get_locale,
-            "translations": _translations()}
+            "translations": _translations(),
+            # over Flask-WTF's own processor, registered before this one
+            "csrf_token": sealed_csrf_token}
 
 
 def error_page(message: str, status: int) -> tuple[str, int]:
@@ -342,6 +378,9 @@ def forbidden(_error: Exception) -> ResponseReturnValue:
 
 @bp.app_errorhandler(404)
 def not_found(_error: Exception) -> ResponseReturnValue:
+    if request.path.startswith(f"{current_app.static_url_path}/"):
+        # a missing asset: a few bytes of text, no page, no form token, no cookie
+        return Response("Not found\n", 404, mimetype="text/plain")
     return error_page(_("There is nothing here."), 404)
 
 
@@ -388,12 +427,22 @@ def server_error(_error: Exception) -> ResponseReturnValue:
     return error_page(_("Something went wrong. Nothing was recorded; try again."), 500)
 
 
+def sealed_csrf_token() -> Markup:
+    """Flask-WTF's form token, kept out of the page's compression (companion/sealed.py):
+    a token that changes every second would otherwise change a compressed page's size
+    by a byte or two, blurring the sizes that must be equal (and a token compressed
+    beside text a visitor chose is what a BREACH-style guess needs)."""
+    return sealed.stored(generate_csrf())
+
+
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
+    app.jinja_env.filters["stored"] = sealed.stored
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
                                  shared=shared, game_title=game_title,
-                                 game_kinds=registry.kinds, game_assets=game_assets)
+                                 game_kinds=registry.kinds, game_assets=game_assets,
+                                 secret=sealed.secret)
 
 
 __all__ = ["abort", "device", "is_htmx", "new_token", "safe_next"]

@@ -53,11 +53,21 @@ def axe_violations(page, *, impact=("serious", "critical")):
 
 
 def phone(browser, url, *, locale="ko-KR"):
-    """A new phone (browser context, 390 px wide) that opens ``url``."""
+    """A new phone (browser context, 390 px wide) that opens ``url``; a seat's code asks
+    "are you …?", and the player answers yes."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
     page = context.new_page()
     page.goto(url)
+    claim(page)
     return page
+
+
+def claim(page):
+    """Answer a seat code's question, if the page asks it."""
+    answer = page.locator("form[data-action=seat-claim] button")
+    if answer.count():
+        answer.click()
+        page.wait_for_url("**/me")
 
 
 ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}

@@ -40,9 +40,10 @@ class Night:
         return f"/n/{self.key}"
 
     def phone(self, position):
-        """A new phone that scans seat ``position``'s QR (and so claims it)."""
+        """A new phone that scans seat ``position``'s QR and answers "yes, it's me"."""
         phone = self.app.test_client()
-        response = phone.get(f"/s/{self.tokens[position]}")
+        assert phone.get(f"/s/{self.tokens[position]}").status_code == 200
+        response = phone.post(f"/s/{self.tokens[position]}")
         assert response.status_code == 303, response.data
         return phone
 

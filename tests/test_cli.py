@@ -32,9 +32,10 @@ def test_a_host_who_lost_their_cookies_gets_back_in_with_a_host_link(app, capsys
     link = re.search(r"http://table\.test:8765(/h/[A-Za-z0-9_-]+)", capsys.readouterr().out)
     laptop = app.test_client()  # the same laptop, its cookies cleared
     assert laptop.get(night.url).status_code == 404
-    assert laptop.get(link.group(1)).status_code == 303
+    assert laptop.get(link.group(1)).status_code == 200  # "host this night?"
+    assert laptop.post(link.group(1)).status_code == 303
     assert laptop.get(night.url).status_code == 200
-    assert app.test_client().get(link.group(1)).status_code == 404  # once only
+    assert app.test_client().get(link.group(1)).status_code == 410  # once only, and it says so
 
 
 def test_host_link_says_so_when_there_is_no_night(capsys, monkeypatch, tmp_path):

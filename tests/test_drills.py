@@ -72,6 +72,11 @@ class Device:
     def get(self, path, **kw):
         return self.request("GET", path, **kw)
 
+    def claim(self, token):
+        """Scan a seat's code and answer "yes, it's me": the status of the answer."""
+        self.get(f"/s/{token}")
+        return self.post(f"/s/{token}")[0]
+
     def post(self, path, data=None, *, htmx=False, **kw):
         """A form post with the CSRF token of the last page this device read."""
         if self.csrf is None:
@@ -371,9 +376,10 @@ def test_two_host_devices_recording_at_once_both_orders_end_in_a_valid_game(
     assert status == 200
     invite = re.search(r"/h/([A-Za-z0-9_-]{32,64})", html).group(1)
     second = Device(url)
-    status, _, _ = second.get(f"/h/{invite}")
+    assert second.get(f"/h/{invite}")[0] == 200  # the question: nothing used yet
+    status, _, _ = second.post(f"/h/{invite}")
     assert status == 303
-    assert Device(url).get(f"/h/{invite}")[0] == 404  # one-time
+    assert Device(url).get(f"/h/{invite}")[0] == 410  # one-time: it says so
     winners = []
     for _ in range(4):
         number = start_game(host, key, "kraken", FOUR)
@@ -585,7 +591,7 @@ def test_a_read_only_database_tells_the_host_and_keeps_the_game(night, tmp_path)
     from sqlite_utils import Database
 
     saved = dict(getattr(database._local, "dbs", {}))
-    database._local.dbs = {**saved, path: Database(ro)}
+    database._local.dbs = {**saved, path: (Database(ro), os.stat(path).st_ino)}
     try:
         response = night.host.post(f"{url}/kraken/reveal",
                                    data={"seat": 1, "card": "empty", "pos": 1})

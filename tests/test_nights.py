@@ -15,8 +15,8 @@ def test_the_start_page_offers_a_roster_of_eight_seats(client):
 
 def test_a_night_keeps_the_names_in_seat_order(night):
     html = night.host.get(night.url).data.decode()
-    positions = [html.index(name) for name in NAMES]
-    assert positions == sorted(positions)
+    names = re.findall(r'<strong class="seat-name">([^<]*)</strong>', html)
+    assert names == NAMES
     assert html.count('class="seat-card"') == 5
 
 
@@ -84,9 +84,19 @@ def test_the_seat_qr_encodes_the_seat_link_on_the_lan_address(night):
 
 
 def test_the_first_phone_claims_the_seat_and_keeps_the_token_out_of_the_address(night):
-    response = night.app.test_client().get(f"/s/{night.tokens[0]}")
+    phone = night.app.test_client()
+    question = phone.get(f"/s/{night.tokens[0]}", headers={"Accept-Language": "en"})
+    assert question.status_code == 200 and "Are you 민수?" in question.data.decode()
+    response = phone.post(f"/s/{night.tokens[0]}")
     assert response.status_code == 303
     assert response.headers["Location"] == "/me"
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_opening_a_seat_link_takes_nothing(night, method):
+    """A link previewer, a prefetch or a curious GET claims no seat."""
+    night.app.test_client().open(f"/s/{night.tokens[0]}", method=method)
+    assert night.phone(0) is not None  # still free for the player
 
 
 def test_the_seat_page_says_who_the_player_is(night):
@@ -109,13 +119,15 @@ def test_a_second_phone_is_told_the_seat_is_taken_and_sees_nothing_of_it(night, 
 
 def test_the_same_phone_scanning_again_just_opens_its_page(night):
     phone = night.phone(1)
-    assert phone.get(f"/s/{night.tokens[1]}").status_code == 303
+    html = phone.get(f"/s/{night.tokens[1]}", headers={"Accept-Language": "en"}).data.decode()
+    assert "This is your seat, Jo" in html
+    assert phone.post(f"/s/{night.tokens[1]}").status_code == 303
 
 
 def test_one_phone_holds_one_seat(night):
     phone = night.phone(1)
-    response = phone.get(f"/s/{night.tokens[2]}")
-    assert response.status_code == 409
+    assert phone.get(f"/s/{night.tokens[2]}").status_code == 409
+    assert phone.post(f"/s/{night.tokens[2]}").status_code == 409
     assert "Jo" in phone.get("/me").data.decode()
 
 
@@ -126,14 +138,51 @@ def test_the_host_screen_shows_which_seats_are_claimed(night):
     assert html.count("status open") == 4
 
 
-def test_a_released_seat_can_be_claimed_once_again(night, app):
+def seat_links(night):
+    """The seat links the host's screen shows now (a released seat gets a new one)."""
+    with night.app.test_request_context():
+        from companion import store
+
+        return [s["token"] for s in store.seats(store.night_by_key(night.key)["id"])]
+
+
+def test_a_released_seat_gets_a_new_code_the_old_one_says_so(night, app):
     old = night.phone(3)
     assert night.host.post(night.url + "/seats/3/release").status_code == 303
+    fresh = seat_links(night)[3]
+    assert fresh != night.tokens[3]
+    photo = app.test_client()
+    replaced = photo.get(f"/s/{night.tokens[3]}", headers={"Accept-Language": "en"})
+    assert replaced.status_code == 410 and "This code was replaced" in replaced.data.decode()
+    assert photo.post(f"/s/{night.tokens[3]}").status_code == 410
     new = app.test_client()
-    assert new.get(f"/s/{night.tokens[3]}").status_code == 303
+    assert new.post(f"/s/{fresh}").status_code == 303
     assert "Ann" in new.get("/me").data.decode()
     assert "Ann" not in old.get("/me").data.decode()
-    assert app.test_client().get(f"/s/{night.tokens[3]}").status_code == 409
+    assert app.test_client().post(f"/s/{fresh}").status_code == 409
+
+
+def test_a_new_code_for_a_held_seat_keeps_its_phone(night, app):
+    phone = night.phone(2)
+    assert night.host.post(night.url + "/seats/2/code").status_code == 303
+    assert "지혜" in phone.get("/me").data.decode()
+    assert app.test_client().post(f"/s/{night.tokens[2]}").status_code == 410
+    assert seat_links(night)[2] != night.tokens[2]
+
+
+def test_a_seat_played_on_the_tablet_has_no_code(night, app):
+    phone = night.phone(4)
+    assert night.host.post(night.url + "/seats/4/tablet", data={"on": "1"}).status_code == 303
+    assert "박서준" not in phone.get("/me").data.decode()  # the phone let go
+    link = seat_links(night)[4]
+    refused = app.test_client().get(f"/s/{link}", headers={"Accept-Language": "en"})
+    assert refused.status_code == 409 and "plays on the tablet" in refused.data.decode()
+    assert app.test_client().post(f"/s/{link}").status_code == 409
+    assert night.host.get(night.url + "/qr/4.svg").status_code == 404
+    # Given back to a phone, it gets a new code that works.
+    night.host.post(night.url + "/seats/4/tablet", data={"on": "0"})
+    assert app.test_client().post(f"/s/{seat_links(night)[4]}").status_code == 303
+    assert app.test_client().post(f"/s/{link}").status_code == 410
 
 
 def test_the_host_device_scanning_a_seat_does_not_take_it(night):
@@ -180,13 +229,67 @@ def test_the_host_poll_is_for_host_devices_only(night, app):
     assert app.test_client().get(f"{night.url}/live?v=0").status_code == 404
 
 
-def test_a_one_time_host_code_makes_another_device_a_host(night, app):
+def host_code(night):
     html = night.host.post(night.url + "/hosts").data.decode()
-    link = re.search(r"/h/([A-Za-z0-9_-]+)", html).group(0)
+    return re.search(r"/h/([A-Za-z0-9_-]+)", html).group(0)
+
+
+def test_a_one_time_host_code_makes_another_device_a_host(night, app):
+    link = host_code(night)
     tablet = app.test_client()
-    assert tablet.get(link).status_code == 303
+    assert tablet.get(link).status_code == 200  # a question: nothing is used up yet
+    assert tablet.head(link).status_code == 200
+    assert tablet.get(night.url).status_code == 404
+    assert tablet.post(link).status_code == 303
     assert tablet.get(night.url).status_code == 200
-    assert app.test_client().get(link).status_code == 404  # used once
+    assert app.test_client().post(link).status_code == 410  # used once
+    assert app.test_client().get(link).status_code == 410
+
+
+def test_showing_a_new_host_code_cancels_the_old_one(night, app):
+    first = host_code(night)
+    second = host_code(night)
+    assert app.test_client().post(first).status_code == 410
+    assert app.test_client().post(second).status_code == 303
+
+
+def test_a_host_code_expires_after_a_few_minutes(night, app, monkeypatch):
+    link = host_code(night)
+    from companion import db
+
+    later = db.time.time() + 60 * store_minutes() + 1
+    monkeypatch.setattr(db.time, "time", lambda: later)
+    assert app.test_client().post(link).status_code == 410
+
+
+def store_minutes():
+    from companion import store
+
+    return store.HOST_CODE_MINUTES
+
+
+def test_a_phone_with_a_seat_gives_it_up_to_become_a_host(night, app):
+    phone = night.phone(1)
+    link = host_code(night)
+    html = phone.get(link, headers={"Accept-Language": "en"}).data.decode()
+    assert "gives the seat up" in html
+    assert phone.post(link).status_code == 303
+    assert phone.get(night.url).status_code == 200
+    assert "Jo" not in phone.get("/me").data.decode()
+    assert night.phone(1) is not None  # the seat is free for the player again
+
+
+def test_the_host_sees_its_host_devices_and_can_remove_one(night, app):
+    tablet = app.test_client()
+    tablet.post(host_code(night))
+    html = night.host.get(night.url, headers={"Accept-Language": "en"}).data.decode()
+    assert "This device" in html and "Another device, host since" in html
+    host_id = re.search(r"/hosts/(\d+)/remove", html).group(1)
+    assert night.host.post(f"{night.url}/hosts/{host_id}/remove").status_code == 303
+    assert tablet.get(night.url).status_code == 404
+    # A host cannot remove itself (a night always keeps a host).
+    own = re.findall(r"/hosts/(\d+)/remove", night.host.get(night.url).data.decode())
+    assert own == []
 
 
 def test_passing_the_tablet_shows_the_seat_behind_a_cover_and_is_recorded(night):

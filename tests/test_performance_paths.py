@@ -8,6 +8,7 @@ first load and a quiet poll stay small. (Timing lives in bench/bench.py, not her
 
 import gzip
 import re
+import sys
 
 import pytest
 from flask import template_rendered
@@ -91,7 +92,10 @@ def test_a_poll_never_touches_the_session(table, monkeypatch):
         real = getattr(SecureCookieSession, name)
 
         def spy(self, *args, _real=real, _name=name, **kwargs):
-            touched.append(_name)
+            # Flask's own "is it permanent?" before it saves a session it did not
+            # change reads no cookie data: only the app's reads count.
+            if sys._getframe(1).f_code.co_name != "permanent":
+                touched.append(_name)
             return _real(self, *args, **kwargs)
 
         monkeypatch.setattr(SecureCookieSession, name, spy)
@@ -327,7 +331,7 @@ def test_a_commit_never_checkpoints_the_wal_the_check_after_the_answer_does(tmp_
     """SQLite's own checkpoint runs inside the commit that crosses 1,000 pages, making
     that write wait; here commits only append, and checkpoint_if_due folds the WAL back."""
     path = str(tmp_path / "c.sqlite")
-    conn = db.connect(path)
+    conn = db.connect(path, create=True)
     conn.execute("create table t (x text)")
     for _ in range(1200):  # ~1,200 pages: past the 4 MB threshold
         conn.execute("insert into t values (?)", ["x" * 4000])

@@ -17,6 +17,7 @@ import urllib.request
 
 import pytest
 
+from companion import store
 from tests.conftest import make_night
 from tests.test_drills import Device, create_night, start_game
 
@@ -261,6 +262,7 @@ def test_a_second_phone_cannot_take_a_claimed_seat_and_sees_nothing_of_it(night)
     owner = night.phone(2)
     before = seat_devices(night)
     thief = night.app.test_client()
+    assert thief.post(f"/s/{night.tokens[2]}").status_code == 409
     response = thief.get(f"/s/{night.tokens[2]}")
     html = response.data.decode()
     assert response.status_code == 409
@@ -273,7 +275,7 @@ def test_a_second_phone_cannot_take_a_claimed_seat_and_sees_nothing_of_it(night)
 
 
 def test_a_seat_link_leaves_no_token_in_the_address_bar(night):
-    response = night.app.test_client().get(f"/s/{night.tokens[1]}")
+    response = night.app.test_client().post(f"/s/{night.tokens[1]}")
     assert response.status_code == 303 and response.headers["Location"] == "/me"
 
 
@@ -281,9 +283,10 @@ def test_cleared_cookies_do_not_lock_a_player_out_the_host_releases_and_they_res
     url, setup = kraken_game(night)
     night.phone(3)
     cleared = night.app.test_client()  # the same phone after clearing its cookies
-    assert cleared.get(f"/s/{night.tokens[3]}").status_code == 409
+    assert cleared.post(f"/s/{night.tokens[3]}").status_code == 409
     assert night.host.post(f"{night.url}/seats/3/release").status_code == 303
-    assert cleared.get(f"/s/{night.tokens[3]}").status_code == 303
+    assert cleared.post(f"/s/{night.tokens[3]}").status_code == 410  # the old code is gone
+    assert cleared.post(f"/s/{current_tokens(night)[3]}").status_code == 303
     assert roles_in(cleared.get("/me").data.decode()) == [ROLE_WORDS[setup["roles"]["3"]]]
 
 
@@ -291,9 +294,26 @@ def test_a_released_seat_is_claimed_once(night):
     night.phone(0)
     assert night.host.post(f"{night.url}/seats/0/release").status_code == 303
     first, second = night.app.test_client(), night.app.test_client()
-    assert first.get(f"/s/{night.tokens[0]}").status_code == 303
-    assert second.get(f"/s/{night.tokens[0]}").status_code == 409
-    assert first.get(f"/s/{night.tokens[0]}").status_code == 303  # the owner: its page
+    token = current_tokens(night)[0]
+    assert first.post(f"/s/{token}").status_code == 303
+    assert second.post(f"/s/{token}").status_code == 409
+    assert first.post(f"/s/{token}").status_code == 303  # the owner: its page
+
+
+def current_tokens(night):
+    """The seat codes as the host's screen shows them now."""
+    with night.app.test_request_context():
+        return [s["token"] for s in store.seats(store.night_by_key(night.key)["id"])]
+
+
+def seat_tokens(database, key):
+    conn = sqlite3.connect(database)
+    try:
+        return [row[0] for row in conn.execute(
+            "select s.token from seats s join nights n on n.id = s.night_id "
+            "where n.key = ? order by s.position", [key])]
+    finally:
+        conn.close()
 
 
 def test_release_is_for_the_host_only(night):
@@ -307,8 +327,8 @@ def test_release_is_for_the_host_only(night):
 
 def test_one_phone_holds_one_seat_and_the_host_device_none(night):
     phone = night.phone(0)
-    assert phone.get(f"/s/{night.tokens[1]}").status_code == 409
-    assert night.host.get(f"/s/{night.tokens[1]}").status_code == 409
+    assert phone.post(f"/s/{night.tokens[1]}").status_code == 409
+    assert night.host.post(f"/s/{night.tokens[1]}").status_code == 409
     assert seat_devices(night)[1] is None
 
 
@@ -322,8 +342,9 @@ def test_ten_phones_racing_for_a_released_seat_one_wins(live_server):
 
     def scan():
         phone = Device(live_server.url)
+        phone.get(f"/s/{tokens[2]}")  # the question page: a form token
         barrier.wait()
-        results.append(phone.get(f"/s/{tokens[2]}")[0])
+        results.append(phone.post(f"/s/{tokens[2]}")[0])
 
     threads = [threading.Thread(target=scan) for _ in range(10)]
     for thread in threads:
@@ -332,6 +353,8 @@ def test_ten_phones_racing_for_a_released_seat_one_wins(live_server):
         thread.join(timeout=30)
     assert sorted(results) == [303] + [409] * 9
     assert host.post(f"/n/{key}/seats/2/release")[0] == 303
+    old, tokens[2] = tokens[2], seat_tokens(live_server.app.config["DATABASE"], key)[2]
+    assert old != tokens[2] and Device(live_server.url).claim(old) == 410
     results.clear()
     barrier = threading.Barrier(10)
     threads = [threading.Thread(target=scan) for _ in range(10)]
@@ -352,12 +375,14 @@ def test_seat_and_host_tokens_never_reach_the_servers_log(server_process, caplog
     assert len(tokens) == 5
     start_game(host, key, "kraken", FOUR)
     for token in tokens:
-        assert Device(server_process.url).get(f"/s/{token}")[0] == 303
-        Device(server_process.url).get(f"/s/{token}")  # taken
+        assert Device(server_process.url).claim(token) == 303
+        Device(server_process.url).claim(token)  # taken
         Device(server_process.url).get(f"/s/{token[:-3]}")  # truncated: 404
     _, _, html = host.post(f"/n/{key}/hosts")
     invite = re.search(r"/h/([A-Za-z0-9_-]{32,64})", html).group(1)
-    Device(server_process.url).get(f"/h/{invite}")
+    tablet = Device(server_process.url)
+    tablet.get(f"/h/{invite}")
+    assert tablet.post(f"/h/{invite}")[0] == 303
     Device(server_process.url).get(f"/h/{invite}")
     urllib.request.urlopen(server_process.url + "/", timeout=5).read()
     server_process.kill()
@@ -386,7 +411,7 @@ def test_a_second_night_of_the_same_phone_shows_only_its_own_seat(app):
     first = make_night(app)
     second = make_night(app, names=["A", "B", "C", "D"])
     phone = first.phone(1)
-    assert phone.get(f"/s/{second.tokens[2]}").status_code == 303  # a new night: new seat
+    assert phone.post(f"/s/{second.tokens[2]}").status_code == 303  # a new night: new seat
     url, setup = kraken_game(second)
     html = phone.get("/me").data.decode()
     assert roles_in(html) == [ROLE_WORDS[setup["roles"]["2"]]]

@@ -1,0 +1,78 @@
+"""What the database file promises: acknowledged writes are on disk, the file is private,
+it holds no usable device token, and a file deleted under the server is a plain 503."""
+
+import os
+import stat
+import threading
+
+import pytest
+
+from companion import db
+from tests.conftest import make_night
+
+
+def test_every_connection_syncs_each_commit(app):
+    """WAL with synchronous=FULL: a commit is on disk before the answer says "recorded"."""
+    seen = []
+
+    def look():
+        with app.app_context():
+            conn = db.get_db()
+            seen.append((conn.execute("PRAGMA synchronous").fetchone()[0],
+                         conn.execute("PRAGMA journal_mode").fetchone()[0]))
+
+    threads = [threading.Thread(target=look) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    look()
+    assert seen == [(2, "wal")] * 4  # 2 is FULL
+
+
+def test_the_database_and_its_journal_files_are_private(app, night):
+    night.phone(0)  # a write, so the WAL and shared-memory files exist
+    path = app.config["DATABASE"]
+    for name in (path, path + "-wal", path + "-shm"):
+        assert stat.S_IMODE(os.stat(name).st_mode) == 0o600, name
+
+
+def test_the_file_holds_no_device_cookie(app):
+    night = make_night(app)
+    phone = night.phone(1)
+    tablet = app.test_client()
+    link = night.host.post(f"{night.url}/hosts").data.decode().split("/h/")[1].split("<")[0]
+    tablet.post("/h/" + link.strip())
+    assert tablet.get(night.url).status_code == 200
+    cookies = [c.get_cookie("device").value for c in (night.host, phone, tablet)]
+    path = app.config["DATABASE"]
+    raw = b"".join(open(name, "rb").read() for name in (path, path + "-wal")
+                   if os.path.exists(name))
+    for cookie in cookies:
+        assert cookie.encode() not in raw
+    # ... and the devices are still told apart: the phone is its seat, the host its night.
+    assert "Jo" in phone.get("/me").data.decode()
+    assert night.host.get(night.url).status_code == 200
+
+
+def test_a_database_deleted_under_the_server_is_a_503_until_restart(app, night, tmp_path):
+    game = night.start("kraken", seat0="on", seat1="on", seat2="on", seat3="on")
+    path = app.config["DATABASE"]
+    for name in (path, path + "-wal", path + "-shm"):
+        if os.path.exists(name):
+            os.remove(name)
+    answers = [night.host.get(game).status_code,
+               night.host.post(f"{game}/kraken/marker", data={"seat": 0, "pos": 0}).status_code,
+               night.host.get(night.url).status_code,
+               app.test_client().get("/").status_code]
+    assert answers == [503] * 4
+    assert not os.path.exists(path)  # no fresh empty file takes its place
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_opening_a_host_code_uses_nothing(night, method):
+    html = night.host.post(f"{night.url}/hosts").data.decode()
+    link = "/h/" + html.split("/h/")[1].split("<")[0].strip()
+    night.app.test_client().open(link, method=method)
+    tablet = night.app.test_client()
+    assert tablet.post(link).status_code == 303
