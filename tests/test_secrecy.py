@@ -415,3 +415,35 @@ def test_a_second_night_of_the_same_phone_shows_only_its_own_seat(app):
     url, setup = kraken_game(second)
     html = phone.get("/me").data.decode()
     assert roles_in(html) == [ROLE_WORDS[setup["roles"]["2"]]]
+
+
+def test_a_photographed_code_retried_every_50_ms_never_gets_the_seat_back(night):
+    """The owner's code is photographed; a script retries it every 50 ms while the host
+    releases the seat for the owner's new phone: the script never gets it."""
+    import time
+
+    night.phone(1)  # the owner's first phone
+    thief = night.app.test_client()
+    answers, stop = [], threading.Event()
+
+    def retry():
+        while not stop.is_set():
+            answers.append(thief.post(f"/s/{night.tokens[1]}").status_code)
+            time.sleep(0.05)
+
+    script = threading.Thread(target=retry)
+    script.start()
+    try:
+        time.sleep(0.2)
+        for _ in range(4):  # four releases, as in the drill
+            assert night.host.post(f"{night.url}/seats/1/release").status_code == 303
+            time.sleep(0.15)
+            owner = night.app.test_client()
+            assert owner.post(f"/s/{current_tokens(night)[1]}").status_code == 303
+            time.sleep(0.1)
+    finally:
+        stop.set()
+        script.join()
+    assert len(answers) >= 10 and set(answers) <= {409, 410}
+    assert "Jo" in owner.get("/me").data.decode()
+    assert "Jo" not in thief.get("/me").data.decode()
