@@ -415,3 +415,37 @@ def test_translated_text_escapes_the_names_put_into_it(app, lang, words):
     assert "<b>Bo</b>" not in html
     if lang == "ko":
         assert "태블릿" in html  # the Korean catalog's words, not the English source
+
+
+def test_reopening_its_own_code_makes_that_night_current(app):
+    first, second = make_night(app), make_night(app, names=["A", "B", "C"])
+    phone = first.phone(1)
+    question = phone.get(f"/s/{second.tokens[0]}", headers={"Accept-Language": "en"})
+    assert "Jo's seat in another night" in question.data.decode()  # it asks first
+    assert phone.post(f"/s/{second.tokens[0]}").status_code == 303
+    assert '<h1 class="seat-name">A</h1>' in phone.get("/me").data.decode()
+    assert phone.post(f"/s/{first.tokens[1]}").status_code == 303  # its own, reopened
+    assert '<h1 class="seat-name">Jo</h1>' in phone.get("/me").data.decode()
+
+
+def test_a_clock_set_back_changes_neither_the_current_night_nor_the_history(app, monkeypatch):
+    from companion import db
+
+    real = db.time.time
+    first = make_night(app)
+    phone = first.phone(1)
+    monkeypatch.setattr(db.time, "time", lambda: real() - 2 * 3600)  # the clock goes back
+    second = make_night(app, names=["A", "B", "C"])
+    phone.post(f"/s/{second.tokens[0]}")
+    assert '<h1 class="seat-name">A</h1>' in phone.get("/me").data.decode()
+
+    url = second.start("kraken", seat0="on", seat1="on", seat2="on")
+    second.host.post(f"{url}/kraken/marker", data={"seat": 0, "pos": 0})
+    monkeypatch.setattr(db.time, "time", lambda: real() - 4 * 3600)
+    second.host.post(f"{second.url}/pass/1")
+    monkeypatch.setattr(db.time, "time", lambda: real() - 6 * 3600)
+    second.host.post(f"{url}/kraken/reveal", data={"seat": 1, "card": "empty", "pos": 1})
+    html = second.host.get(url, headers={"Accept-Language": "en"}).data.decode()
+    lines = re.findall(r"<li[^>]*>\s*<time[^>]*>[^<]*</time>\s*([^<]+)", html)
+    # newest first, in the log's order whatever the clock said
+    assert [line.split()[0] for line in lines] == ["B&#39;s", "The", "A"], lines
