@@ -61,7 +61,8 @@ def host_link(args: argparse.Namespace) -> int:
             return 2
         token = store.invite_host(night["id"])
     link = f"{public}/h/{token}"
-    print(f"Open this once on the device that should host the night of {night['created'][:10]}:")
+    print(f"Open this once, within {store.HOST_CODE_MINUTES} minutes, on the device that "
+          f"should host the night of {night['created'][:10]}:")
     print(link)
     print(text(link), flush=True)
     return 0
