@@ -1,27 +1,53 @@
-/* Skull King: the results editor's running trick count. Delegated listeners only (CSP;
-   htmx swaps fragments). A half-typed editor survives live refreshes through app.js. */
+/* Skull King: the steppers of the "+ bonus" panels and the running count of the tricks
+   entered. Delegated listeners only (CSP; htmx swaps fragments). What the host tapped or
+   typed, and the panels they opened, survive live refreshes through app.js. */
 (function () {
   "use strict";
 
-  function updateSum(table) {
-    var form = table.closest("form") || document;
+  function number(input, fallback) {
+    var n = parseInt(input && input.value, 10);
+    return isNaN(n) ? fallback : n;
+  }
+
+  function updateSum(box) {
+    var form = box.closest("form") || document;
     var sum = 0;
-    table.querySelectorAll("input[data-won]").forEach(function (input) {
-      var n = parseInt(input.value, 10);
-      if (!isNaN(n)) { sum += n; }
+    form.querySelectorAll("input[data-won]:checked").forEach(function (input) {
+      sum += number(input, 0);
     });
-    form.querySelectorAll("[data-sk-sum]").forEach(function (out) { out.textContent = String(sum); });
+    var need = parseInt(box.dataset.cards, 10) - number(form.querySelector("input[name=discarded]"), 0);
+    var off = box.dataset.ghost === "1" ? sum > need : sum !== need;
+    box.querySelectorAll("[data-sk-sum]").forEach(function (out) { out.textContent = String(sum); });
+    box.querySelectorAll("[data-sk-need]").forEach(function (out) { out.textContent = String(need); });
+    box.classList.toggle("off", off);
   }
 
   function refreshAll() {
-    document.querySelectorAll("[data-sk-results]").forEach(updateSum);
+    document.querySelectorAll("[data-sk-sum-box]").forEach(updateSum);
   }
 
-  document.addEventListener("input", function (event) {
-    var table = event.target.closest("[data-sk-results]");
-    if (table) { updateSum(table); }
+  function changed(event) {
+    var form = event.target.form;
+    var box = form && form.querySelector("[data-sk-sum-box]");
+    if (box) { updateSum(box); }
+  }
+
+  /* − and + beside a count: one tap each, within the field's min and max. */
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-step]");
+    if (!button) { return; }
+    var input = button.closest("[data-stepper]").querySelector("input");
+    var low = number({ value: input.min }, 0);
+    var high = number({ value: input.max }, Infinity);
+    var value = Math.min(high, Math.max(low, number(input, 0) + parseInt(button.dataset.step, 10)));
+    if (String(value) !== input.value) {
+      input.value = String(value);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }
   });
 
+  document.addEventListener("input", changed);
+  document.addEventListener("change", changed);
   document.addEventListener("htmx:afterSwap", refreshAll);
   document.addEventListener("DOMContentLoaded", refreshAll);
 })();

@@ -1,5 +1,7 @@
-"""Skull King in real browsers: secret bids from three phones, "Yo-ho-ho!" on the tablet,
-results entered on the host, a correction of round 1, and the final table by hand."""
+"""Skull King in real browsers: secret bids from phones, "Yo-ho-ho!" on the tablet, results
+tapped on the host, a correction, the final table by hand; a whole round on one 768 × 1024
+tablet screen within the tap budget (taps and scroll gestures counted); no horizontal
+scroll with eight 30-character names; the chart readable on a 390 px phone."""
 
 import re
 
@@ -10,20 +12,86 @@ from tests.browsing import axe_violations, create_night, phone, seat_link
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 8000
+TABLET = {"width": 768, "height": 1024}
+SIX = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim"]
+#: Eight names of 30 characters (the longest a night takes), Korean and emoji among them.
+LONG = [name[:30].ljust(30, "x") for name in (
+    "Bartholomew Roberts the Second", "아주 긴 이름을 가진 해적 선장님의 이름이 서른 글자입니다요",
+    "Anne Bonny of the Caribbean Se", "Calico Jack Rackham the Third!",
+    "Mary Read, Scourge of the Seas", "Edward Teach called Blackbeard",
+    "Henry Every, the Arch Pirate 🏴", "Charles Vane, Terror of Nassau")]
 
 
-def phone_bids(page, value):
+class Hand:
+    """The scorekeeper's finger on the tablet: every tap is counted, and so is every
+    scroll gesture a person would need first (the target not wholly on screen)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.taps = 0
+        self.scrolls = 0
+
+    def tap(self, locator):
+        locator.wait_for(state="visible", timeout=TIMEOUT)
+        box = locator.bounding_box()
+        view = self.page.viewport_size
+        if (box["y"] < 0 or box["y"] + box["height"] > view["height"]
+                or box["x"] < 0 or box["x"] + box["width"] > view["width"]):
+            self.scrolls += 1
+            locator.scroll_into_view_if_needed()
+        self.taps += 1
+        locator.click()
+
+
+def start_game(host, night_url, **options):
+    host.goto(night_url + "/new/skullking")
+    for name, value in options.items():
+        if name == "way":
+            host.select_option("select[name=way]", value)
+        elif name == "rounds":
+            host.fill("input[name=rounds]", value)
+        elif name in ("edition", "scoring"):
+            host.check(f"input[name={name}][value='{value}']")
+        else:
+            host.check(f"input[name={name}]")
+    host.locator("form.sk-new button[type=submit]").click()
+    host.wait_for_url("**/g/*")
+    return host.url
+
+
+def phone_bids(page, value, number=None):
+    """A phone bids (in round ``number``, once its page shows that round's bidding)."""
+    if number is not None:
+        page.locator(".sk-phone-round", has_text=f"Round {number} of").wait_for(
+            timeout=TIMEOUT)
     page.locator(f".sk-my-bid-form button[name=bid][value='{value}']").click()
-    page.locator(".sk-my-bid").wait_for(timeout=TIMEOUT)
-    assert page.locator(".sk-my-bid").inner_text() == f"✓ You bid {value}"
+    page.locator(".sk-sent").wait_for(timeout=TIMEOUT)
 
 
-def enter_results(host, won, extra=None):
-    for seat, value in won.items():
-        host.fill(f"input[name=won-{seat}]", str(value))
-    for name, value in (extra or {}).items():
-        host.fill(f"input[name={name}]", str(value))
-    host.locator(".sk-result-form button[type=submit]").click()
+def round_title(host, number, of):
+    host.locator("#sk-round-title", has_text=f"Round {number} of {of}").wait_for(
+        timeout=TIMEOUT)
+
+
+def tap_bid(hand, seat, value):
+    """One tap on a player's bid row; the row then shows only ✓."""
+    hand.tap(hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] "
+                               f"button[name=bid][value='{value}']"))
+    hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=TIMEOUT)
+
+
+def trick_chip(host, seat, value):
+    return host.locator(f".sk-trick-row[data-seat='{seat}'] "
+                        f"label.sk-chip:has(input[name='won-{seat}'][value='{value}'])")
+
+
+def stepper(host, seat, field, step="1"):
+    return host.locator(f".sk-trick-row[data-seat='{seat}'] "
+                        f"[data-stepper]:has(input[name='{field}']) [data-step='{step}']")
+
+
+def totals(host):
+    return [int(t) for t in host.locator(".sk-totals td[data-seat]").all_inner_texts()]
 
 
 def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, live_server):
@@ -31,26 +99,23 @@ def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, liv
     night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     links = [seat_link(host, position) for position in range(3)]
     phones = [phone(browser, link, locale="en-US") for link in links]
+    start_game(host, night_url, way="custom", rounds="1,2,3")
+    round_title(host, 1, 3)
 
-    host.goto(night_url + "/new/skullking")
-    host.select_option("select[name=way]", "custom")
-    host.fill("input[name=rounds]", "1,2,3")
-    host.locator("form.sk-new button[type=submit]").click()
-    host.wait_for_url("**/g/1")
-    assert "Round 1 of 3" in host.locator("#sk-round-title").inner_text()
-
-    # (won, extra results) per round; bids come from the phones
+    # (bids, won, bonus steppers to tap) per round; bids come from the phones
     plan = [
-        ({0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0}, {}),
-        ({0: 1, 1: 1, 2: 0}, {0: 1, 1: 0, 2: 1}, {}),
-        ({0: 2, 1: 1, 2: 0}, {0: 2, 1: 1, 2: 0}, {"pirates_by_skull_king-0": 1}),
+        ({0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0}, []),
+        ({0: 1, 1: 1, 2: 0}, {0: 1, 1: 0, 2: 1}, []),
+        ({0: 2, 1: 1, 2: 0}, {0: 2, 1: 1, 2: 0}, [(0, "pirates_by_skull_king-0")]),
     ]
-    for number, (bids, won, extra) in enumerate(plan, start=1):
+    for number, (bids, won, bonuses) in enumerate(plan, start=1):
         for seat, page in enumerate(phones):
-            page.locator(".sk-my-bid-form").wait_for(timeout=TIMEOUT)
-            phone_bids(page, bids[seat])
+            phone_bids(page, bids[seat], number)
+            # the number is only behind "hold to see", until the reveal
+            assert page.locator("#sk-my-bid").is_hidden()
+            assert page.locator(".sk-bids-in").inner_text().startswith(f"{seat + 1} of 3")
         # the tablet shows who has bid, never what
-        host.locator(".sk-who-bid li.done").nth(2).wait_for(timeout=TIMEOUT)
+        host.locator(".sk-bids-in", has_text="3 of 3 bids in").wait_for(timeout=TIMEOUT)
         assert host.locator(".sk-bid-value").count() == 0
         assert phones[0].locator(".sk-bids").count() == 0
         host.locator(".sk-yoho").click()
@@ -61,40 +126,235 @@ def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, liv
         assert re.search(rf"Mina: {bids[0]}\b", phones[2].locator(".sk-bids").inner_text())
         if number == 1:
             assert axe_violations(host) == []
-            # a refused result is explained and nothing is recorded
-            enter_results(host, {0: 1, 1: 1, 2: 0})
-            host.locator(".notice.error").wait_for(timeout=TIMEOUT)
-            assert "add up to 2, not 1" in host.locator(".notice.error").inner_text()
-        enter_results(host, won, extra)
+            # a refused result is explained beside the score button; nothing is recorded
+            trick_chip(host, 1, 1).click()
+            host.locator(".sk-score-btn").click()
+            host.locator(".sk-actionbar .sk-refusal").wait_for(timeout=TIMEOUT)
+            assert "add up to 2, not 1" in host.locator(".sk-actionbar .sk-refusal").inner_text()
+            assert host.locator(".notice.error").is_hidden()  # not far away at the top
+        for seat, value in won.items():
+            trick_chip(host, seat, value).click()
+        for seat, field in bonuses:
+            host.locator(f".sk-trick-row[data-seat='{seat}'] .sk-more").click()
+            stepper(host, seat, field).click()
+        host.locator(".sk-score-btn").click()
         if number < 3:
-            host.locator("#sk-round-title", has_text=f"Round {number + 1} of 3").wait_for(
-                timeout=TIMEOUT)
+            round_title(host, number + 1, 3)
 
     host.locator(".sk-over").wait_for(timeout=TIMEOUT)
     # before the correction: Mina 20+20+70, Jo 10−10+20, Sun 10−20+30
-    assert host.locator(".sk-totals td[data-seat]").all_inner_texts() == ["110", "20", "20"]
+    assert totals(host) == [110, 20, 20]
 
-    # correct round 1: Mina missed her trick and Jo took it
-    host.locator("a[aria-label='Correct round 1']").click()
+    # correct round 1 (✎ in its first column): Mina missed her trick and Jo took it
+    host.locator("a[aria-label='Correct round 1']").first.click()
     host.wait_for_url("**/skullking/correct/1")
-    assert host.input_value("input[name=bid-0]") == "1"
-    assert host.input_value("input[name=won-0]") == "1"
-    host.fill("input[name=won-0]", "0")
-    host.fill("input[name=won-1]", "1")
-    host.locator(".sk-correct-form button[type=submit]").click()
+    assert host.locator("input[name=bid-0]:checked").get_attribute("value") == "1"
+    assert host.locator("input[name=won-0]:checked").get_attribute("value") == "1"
+    host.locator("label.sk-chip:has(input[name=won-0][value='0'])").click()
+    host.locator("label.sk-chip:has(input[name=won-1][value='1'])").click()
+    host.locator(".sk-correct-form .sk-score-btn").click()
     host.wait_for_url("**/g/1")
 
     # by hand: Mina −10+20+70 = 80, Jo −10−10+20 = 0, Sun 10−20+30 = 20
-    assert host.locator(".sk-totals td[data-seat]").all_inner_texts() == ["80", "0", "20"]
+    assert totals(host) == [80, 0, 20]
     ranks = {host.locator(".sk-rank").nth(i).get_attribute("data-seat"):
              host.locator(".sk-rank").nth(i).get_attribute("data-rank") for i in range(3)}
     assert ranks == {"0": "1", "2": "2", "1": "3"}
     assert "Winner: Mina" in host.locator(".sk-over").inner_text()
     assert host.locator("svg.sk-chart polyline").count() == 3
 
-    # the phones follow: Jo's own total and rank, and the whole table
+    # the phones follow: Jo's own total and rank, and the whole table, stacked per player
     jo = phones[1]
     # (Jo's total was 0 after round 2 too, so wait for the rank only the correction gives)
     jo.locator("[data-my-rank]", has_text=re.compile(r"^3$")).wait_for(timeout=TIMEOUT)
     assert jo.locator("[data-my-total]").inner_text() == "0"
-    assert jo.locator(".sk-totals td").all_inner_texts() == ["80", "0", "20"]
+    assert jo.locator(".sk-wide").is_hidden() and jo.locator(".sk-stacked").is_visible()
+    assert [jo.locator(f".sk-player-card[data-seat='{s}'] .sk-card-total strong").inner_text()
+            for s in range(3)] == ["80", "0", "20"]
+
+
+def test_a_whole_round_on_one_tablet_screen_within_the_tap_budget(browser, live_server):
+    """Six players on a 768 × 1024 tablet, no bonuses. All bids on the tablet: at most 8
+    taps (6 bids, "Yo-ho-ho!", score) and no scroll per round. Every phone bids: 2 taps
+    when everyone made their bid. Each bonus: at most 2 more taps. The counts are in
+    README.md."""
+    host = browser.new_context(viewport=TABLET, locale="en-US").new_page()
+    night_url = create_night(host, live_server.url, SIX)
+    links = [seat_link(host, position) for position in range(6)]
+    start_game(host, night_url, way="custom", rounds="1,5,10,10,10")
+    hand = Hand(host)
+    counts = []
+
+    # rounds 1 to 3 (1, 5 and 10 cards): every bid on the tablet, every bid made
+    for number, cards in enumerate((1, 5, 10), start=1):
+        round_title(host, number, 5)
+        before = (hand.taps, hand.scrolls)
+        bids = [(seat + number) % 2 if cards > 1 else int(seat == 0) for seat in range(6)]
+        bids[0] += cards - sum(bids)  # the tricks add up to the cards dealt
+        for seat, value in enumerate(bids):
+            tap_bid(hand, seat, value)
+        hand.tap(host.locator(".sk-yoho"))
+        host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+        hand.tap(host.locator(".sk-score-btn"))
+        counts.append((hand.taps - before[0], hand.scrolls - before[1]))
+    assert counts == [(8, 0)] * 3, counts
+    round_title(host, 4, 5)
+
+    # round 4: every phone bids, everyone makes it: "Yo-ho-ho!" and score
+    phones = [phone(browser, link, locale="en-US") for link in links]
+    for seat, page in enumerate(phones):
+        phone_bids(page, 5 if seat == 0 else 1, 4)
+    host.locator(".sk-bids-in", has_text="6 of 6 bids in").wait_for(timeout=TIMEOUT)
+    before = (hand.taps, hand.scrolls)
+    hand.tap(host.locator(".sk-yoho"))
+    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    hand.tap(host.locator(".sk-score-btn"))
+    round_title(host, 5, 5)
+    assert (hand.taps - before[0], hand.scrolls - before[1]) == (2, 0)
+
+    # round 5: phones bid; Sun took one more trick than bid and Ann one fewer (one tap
+    # each); Mina took the black 14 and a Pirate with her Skull King (2 taps each)
+    for seat, page in enumerate(phones):
+        phone_bids(page, 5 if seat == 0 else 1, 5)
+    host.locator(".sk-bids-in", has_text="6 of 6 bids in").wait_for(timeout=TIMEOUT)
+    hand.tap(host.locator(".sk-yoho"))
+    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    before = hand.taps
+    hand.tap(host.locator(".sk-trick-row[data-seat='0'] .sk-more"))
+    hand.tap(stepper(host, 0, "black_fourteen-0"))
+    black = hand.taps - before
+    hand.tap(stepper(host, 0, "pirates_by_skull_king-0"))
+    second = hand.taps - before - black
+    hand.tap(trick_chip(host, 2, 2))
+    hand.tap(trick_chip(host, 3, 0))
+    # the score button stays in reach, whatever the panels opened above it
+    assert host.locator(".sk-actionbar").evaluate("e => getComputedStyle(e).position") == \
+        "sticky"
+    hand.tap(host.locator(".sk-score-btn"))
+    host.locator(".sk-over").wait_for(timeout=TIMEOUT)
+    assert (black, second) == (2, 1)  # a first bonus 2 taps, another of that player 1
+    assert hand.scrolls == 0
+    cells = host.locator(".sk-cell[data-round='5']")
+    # Mina 5/5: 100 + 20 + 30; Sun 1/2 and Ann 1/0: −10 each; the others 1/1: 20
+    assert [int(cells.nth(s).get_attribute("data-points")) for s in range(6)] == \
+        [150, 20, -10, -10, 20, 20]
+    print(f"\ntap budget: tablet bids {counts}, phones bid: 2 taps; "
+          f"bonus {black} (+{second} for a second of the same player); scrolls {hand.scrolls}")
+
+
+def test_a_live_refresh_keeps_what_the_host_opened_and_tapped(browser, live_server):
+    from companion import store
+
+    host = browser.new_context(viewport=TABLET, locale="en-US").new_page()
+    night_url = create_night(host, live_server.url, SIX[:4])
+    start_game(host, night_url, way="custom", rounds="3,3", abilities="1")
+    hand = Hand(host)
+    for seat in range(4):
+        tap_bid(hand, seat, 1 if seat < 3 else 0)
+    host.locator(".sk-yoho").click()
+    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-trick-row[data-seat='1'] .sk-more").click()
+    stepper(host, 1, "mermaids_by_pirate-1").click()
+    host.locator(".sk-trick-row[data-seat='1'] label.sk-chip:has(input[name=wager-1][value='10'])"
+                 ).click()
+    trick_chip(host, 2, 0).click()
+    trick_chip(host, 3, 1).click()
+    live = host.locator("#live").get_attribute("hx-get")
+    key = night_url.rsplit("/", 1)[1]
+    with live_server.app.app_context():  # another device records something beside the log
+        store.note(store.night_by_key(key)["id"], None, 0, "seen")
+    host.wait_for_function("old => document.getElementById('live').getAttribute('hx-get') "
+                           "!== old", arg=live, timeout=TIMEOUT)
+    assert host.locator("#sk-panel-1").is_visible()
+    assert host.input_value("input[name=mermaids_by_pirate-1]") == "1"
+    assert host.locator("input[name=wager-1]:checked").get_attribute("value") == "10"
+    assert host.locator("input[name=won-2]:checked").get_attribute("value") == "0"
+    assert host.locator("[data-sk-sum]").inner_text() == "3"
+    host.locator(".sk-score-btn").click()
+    round_title(host, 2, 2)
+    # Jo bid 1, took 1 with a Mermaid his Pirate took, and won his wager: 20 + 20 + 10
+    assert host.locator(".sk-cell[data-round='1'][data-seat='1']").get_attribute(
+        "data-points") == "50"
+
+
+def no_horizontal_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("width", [768, 1100])
+def test_no_horizontal_scroll_with_eight_players_of_30_characters(browser, live_server, width):
+    host = browser.new_context(viewport={"width": width, "height": 1024},
+                               locale="ko-KR").new_page()
+    night_url = create_night(host, live_server.url, LONG)
+    game = start_game(host, night_url, way="custom", rounds="8,8", loot="1", abilities="1",
+                      kraken="1")
+    assert no_horizontal_scroll(host), "bidding"
+    for seat in range(8):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='1']").click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-yoho").click()
+    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    for seat in range(8):
+        host.locator(f".sk-trick-row[data-seat='{seat}'] .sk-more").click()
+    assert no_horizontal_scroll(host), "tricks, every panel open"
+    host.locator(".sk-score-btn").click()
+    round_title_ko = host.locator("#sk-round-title", has_text="2/2")
+    round_title_ko.wait_for(timeout=TIMEOUT)
+    assert host.locator(".sk-score").is_visible()
+    assert no_horizontal_scroll(host), "score table"
+    edit = host.locator(".sk-score a.sk-edit").first
+    box, table = edit.bounding_box(), host.locator(".sk-score").bounding_box()
+    assert box["x"] < table["x"] + table["width"] / 4  # ✎ in the round's first column
+    host.goto(game + "/skullking/correct/1")
+    assert no_horizontal_scroll(host), "correction"
+    host.goto(night_url + "/tally")
+    assert no_horizontal_scroll(host), "tally"
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_phones_get_a_stacked_table_and_a_chart_they_can_read(browser, live_server, width):
+    """At 390 px the chart's words are 12 px or more; each line is named at its end, not
+    by colour alone (Okabe–Ito colours, a marker and a stroke each); the leader is
+    marked."""
+    host = browser.new_context(viewport=TABLET, locale="ko-KR").new_page()
+    night_url = create_night(host, live_server.url, LONG)
+    link = seat_link(host, 1)
+    start_game(host, night_url, way="custom", rounds="1,1")
+    for seat in range(8):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid]"
+                     f"[value='{int(seat == 3)}']").click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-yoho").click()
+    host.locator(".sk-score-btn").click()
+    host.locator("#sk-round-title", has_text="2/2").wait_for(timeout=TIMEOUT)
+
+    page = phone(browser, link)
+    page.set_viewport_size({"width": width, "height": 844})
+    page.locator("svg.sk-chart").wait_for(timeout=TIMEOUT)
+    assert no_horizontal_scroll(page)
+    assert page.locator(".sk-wide").is_hidden()
+    assert page.locator(".sk-player-card").count() == 8
+    smallest = page.evaluate("""() => {
+        const svg = document.querySelector('svg.sk-chart');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Math.min(...[...svg.querySelectorAll('text')].map(
+            t => parseFloat(getComputedStyle(t).fontSize) * scale)); }""")
+    if width == 390:
+        assert smallest >= 12, smallest
+    ends = page.locator("svg.sk-chart text.sk-end")
+    assert ends.count() == 8
+    # Calico Jack (seat 3) bid 1 and took the trick: the one leader
+    assert page.locator("svg.sk-chart .sk-lead text.sk-end").text_content().startswith("★ Calico")
+    strokes = page.evaluate("""() => [...document.querySelectorAll('svg.sk-chart polyline')]
+        .map(l => getComputedStyle(l).stroke)""")
+    okabe_ito = {"rgb(0, 114, 178)", "rgb(213, 94, 0)", "rgb(0, 158, 115)", "rgb(204, 121, 167)",
+                 "rgb(230, 159, 0)", "rgb(86, 180, 233)", "rgb(153, 153, 51)"}
+    assert len(set(strokes)) == 8 and len(set(strokes) & okabe_ito) == 7
+    # no two lines alike but for their colour: a marker shape and a dash each
+    looks = page.evaluate("""() => [...document.querySelectorAll('svg.sk-chart g.sk-series')]
+        .map(g => { const d = g.querySelector('.sk-marker').getAttribute('d');
+                    const shape = d.includes('a') ? 'circle' : d.includes('h') ? 'square'
+                        : d.split('L').length === 3 ? 'triangle' : 'diamond';
+                    return shape + ' ' + getComputedStyle(g.querySelector('polyline'))
+                        .strokeDasharray; })""")
+    assert len(set(looks)) == 8, looks

@@ -387,16 +387,59 @@ def test_harry_the_giant_changes_the_scored_bid_and_keeps_the_original():
     assert rnd["points"]["0"] == 60
 
 
-def test_the_wager_is_made_with_the_bid_and_scored_with_the_round():
+def test_the_wager_is_declared_with_the_round_results_and_scored_with_the_round():
+    """The Rascal of Roatan's wager is declared when the card is played, so it comes with
+    the round's results, never with the bid (docs/rules.md#skull-king-decisions)."""
     setup = game([0, 1, 2], way="swift_n_salty", abilities=True, scoring="rascal")
-    events = [ev("bid", round=1, seat=0, bid=2, wager=20, shot="cannonball"),
+    events = [ev("bid", round=1, seat=0, bid=2, shot="cannonball"),
               ev("bid", round=1, seat=1, bid=1), ev("bid", round=1, seat=2, bid=1),
               ev("reveal_bids", round=1),
-              ev("result", round=1,
-                 results={"0": {"won": 2}, "1": {"won": 2}, "2": {"won": 1}})]
+              ev("result", round=1, loot=[],
+                 results={"0": {"won": 2, "wager": 20}, "1": {"won": 2}, "2": {"won": 1}})]
     state = rules.replay(setup, events)
     # seat 0: cannonball 15 x 5 + 20 = 95; seat 1 off by one: 25; seat 2 exact: 50
     assert state["rounds"][0]["points"] == {"0": 95, "1": 25, "2": 50}
+    assert state["rounds"][0]["wagers"] == {"0": None, "1": None, "2": None}
+
+
+def test_a_lost_wager_of_ten_costs_ten():
+    setup = game([0, 1, 2], way="swift_n_salty", abilities=True)
+    state = scored(setup, {0: 2, 1: 1, 2: 1},
+                   {0: {"won": 3, "wager": 10}, 1: 1, 2: 1})  # bid 2, took 3: -10 - 10
+    assert state["rounds"][0]["points"]["0"] == -20
+
+
+def test_a_wager_of_zero_is_the_one_wager_of_the_round():
+    """There is one Rascal of Roatan: a wager of 0 and a wager of 20 in one round cannot
+    both be true."""
+    setup = game([0, 1, 2], way="swift_n_salty", abilities=True)
+    with pytest.raises(RuleError, match="Only one player can wager") as refused:
+        scored(setup, {0: 5, 1: 0, 2: 0},
+               {0: {"won": 5, "wager": 0}, 1: {"won": 0, "wager": 20}, 2: 0})
+    assert refused.value.params["at"] == "wager"
+
+
+def test_a_wager_without_the_pirate_abilities_is_refused_not_dropped():
+    setup = game([0, 1, 2], way="swift_n_salty")
+    with pytest.raises(RuleError, match="A wager needs the pirate abilities.") as refused:
+        scored(setup, {0: 5, 1: 0, 2: 0}, {0: {"won": 5, "wager": 10}, 1: 0, 2: 0})
+    assert refused.value.params == {"seat": 0, "at": "wager"}
+
+
+def test_an_older_logs_wager_with_the_bid_still_replays_as_scored():
+    """Logs recorded before the wager moved to the results hold it in the bid event: they
+    replay unchanged (docs/rules.md#skull-king-decisions)."""
+    setup = game([0, 1, 2], way="swift_n_salty", abilities=True)
+    events = [ev("bid", round=1, seat=0, bid=2, wager=20),
+              ev("bid", round=1, seat=1, bid=1, wager=None), ev("bid", round=1, seat=2, bid=2),
+              ev("reveal_bids", round=1),
+              ev("result", round=1,
+                 results={"0": {"won": 2}, "1": {"won": 1}, "2": {"won": 2}})]
+    assert rules.replay(setup, events)["rounds"][0]["points"] == {"0": 60, "1": 20, "2": 40}
+    # ... and a second wager with the results is still one too many
+    events[-1]["data"]["results"]["1"]["wager"] = 0
+    with pytest.raises(RuleError, match="Only one player can wager"):
+        rules.replay(setup, events)
 
 
 def test_two_players_with_the_ghost_may_win_fewer_tricks_than_dealt():
@@ -453,11 +496,29 @@ RESULT_REFUSALS = [
       "one player can play Harry", id="two Harrys"),
     R(AB, {0: {"won": 5, "wager": 10}, 1: {"won": 0, "wager": 20}, 2: 0}, {},
       "one player can wager", id="two wagers"),
+    R(AB, {0: {"won": 5, "wager": 0}, 1: {"won": 0, "wager": 0}, 2: 0}, {},
+      "one player can wager", id="two wagers of 0"),
     R(AB, {0: {"won": 5, "wager": 15}, 1: 0, 2: 0}, {}, "0, 10 or 20", id="wager of 15"),
     R({}, {0: {"won": 5, "loot": 1}, 1: 0, 2: 0}, {}, "Loot is not in play",
       id="Loot not in play"),
     R({"loot": True}, {0: {"won": 5, "loot": 2}, 1: {"won": 0, "loot": 2},
-                       2: {"won": 0, "loot": 1}}, {}, "at most 4", id="five Loot payouts"),
+                       2: {"won": 0, "loot": 1}}, {}, "at most 4",
+      id="five Loot payouts in an older log"),
+    R({}, {0: 5, 1: 0, 2: 0}, {"loot": [[1, 0]]}, "Loot is not in play", id="Loot pair, no Loot"),
+    R({"loot": True}, {0: 5, 1: 0, 2: 0}, {"loot": [[1, 0], [2, 0], [1, 0]]},
+      "only 2 Loot cards", id="three Loot pairs"),
+    R({"loot": True}, {0: 5, 1: 0, 2: 0}, {"loot": [[1]]}, "who played it and who captured it",
+      id="a Loot with no captor"),
+    R({"loot": True}, {0: 5, 1: 0, 2: 0}, {"loot": [[1, None]]},
+      "who played it and who captured it", id="a Loot captured by nobody named"),
+    R({"loot": True}, {0: 5, 1: 0, 2: 0}, {"loot": [[0, 1]]}, "won no trick",
+      id="a captor who won no trick"),
+    R({"loot": True}, {0: 5, 1: 0, 2: 0}, {"loot": [[7, 0]]}, "not in this game",
+      id="a Loot played by nobody at the table"),
+    R({"loot": True}, {0: 5, 1: 0, 2: 0}, {"loot": "1,0"}, "recorded as pairs",
+      id="Loot not as pairs"),
+    R({"loot": True}, {0: {"won": 5, "loot": 1}, 1: 0, 2: 0}, {"loot": [[1, 0]]},
+      "recorded as pairs", id="a Loot count beside the pairs"),
     R({}, {0: {"won": 5, "fourteens": -1}, 1: 0, 2: 0}, {}, "whole number", id="negative"),
 ]
 
@@ -629,12 +690,106 @@ def test_other_history_lines_name_the_round(kind):
     assert params == {"round": 4} and "4" in message % params
 
 
-def test_loot_in_play_pays_its_alliance_through_the_result():
-    setup = game([0, 1, 2], way="swift_n_salty", loot=True)
+# ------------------------------------------------------------ Loot: pairs
+
+
+LOOT = {"loot": True}
+
+
+def test_a_loot_pays_both_its_player_and_its_captor_when_both_bid_exactly():
+    setup = game([0, 1, 2], way="swift_n_salty", **LOOT)
     # seat 0 bid 2 took 2 and captured seat 1's Loot; seat 1 bid 0 took 0: both exact
+    state = scored(setup, {0: 2, 1: 0, 2: 3}, {0: 2, 1: 0, 2: 3}, loot=[[1, 0]])
+    assert state["rounds"][0]["points"] == {"0": 60, "1": 70, "2": 60}  # 40+20, 50+20, 60
+    assert state["rounds"][0]["loot"] == [[1, 0]]
+
+
+def test_a_loot_pays_nobody_when_one_of_the_pair_missed():
+    """A Loot player who bid 0 and took none, with a captor who bid 2 and took 1: 10 × 3
+    cards = 30, not 50 (docs/rules.md#skull-king-2021: both must bid exactly)."""
+    setup = game([0, 1, 2], way="custom", rounds=[3], **LOOT)
+    state = scored(setup, {0: 0, 1: 2, 2: 1}, {0: 0, 1: 1, 2: 2}, loot=[[0, 1]])
+    assert state["rounds"][0]["points"] == {"0": 30, "1": -10, "2": -10}
+
+
+def test_a_loot_captured_by_its_own_player_pays_nothing():
+    setup = game([0, 1, 2], way="swift_n_salty", **LOOT)
+    state = scored(setup, {0: 2, 1: 0, 2: 3}, {0: 2, 1: 0, 2: 3}, loot=[[0, 0]])
+    assert state["rounds"][0]["points"] == {"0": 40, "1": 50, "2": 60}
+
+
+def test_two_loots_of_one_pair_pay_twice_and_a_player_can_be_in_both_alliances():
+    setup = game([0, 1, 2], way="swift_n_salty", **LOOT)
+    state = scored(setup, {0: 2, 1: 0, 2: 3}, {0: 2, 1: 0, 2: 3}, loot=[[1, 0], [1, 0]])
+    assert state["rounds"][0]["points"] == {"0": 80, "1": 90, "2": 60}
+    state = scored(setup, {0: 2, 1: 0, 2: 3}, {0: 2, 1: 0, 2: 3}, loot=[[1, 0], [2, 0]])
+    assert state["rounds"][0]["points"] == {"0": 80, "1": 70, "2": 80}
+
+
+def test_loot_follows_harrys_changed_bid():
+    setup = game([0, 1, 2], way="swift_n_salty", abilities=True, **LOOT)
+    # seat 0 bid 1, took 2, Harry +1: exact after all, so the Loot with seat 1 pays
+    state = scored(setup, {0: 1, 1: 0, 2: 3},
+                   {0: {"won": 2, "harry": 1}, 1: 0, 2: 3}, loot=[[1, 0]])
+    assert state["rounds"][0]["points"] == {"0": 60, "1": 70, "2": 60}
+
+
+def test_under_rascals_scoring_a_loot_pays_in_full_or_not_at_all():
+    setup = game([0, 1, 2], way="swift_n_salty", scoring="rascal", **LOOT)
+    # both direct hits: 50 + 20 each; off by one (glancing blow): half of 50, no Loot
+    state = scored(setup, {0: 2, 1: 0, 2: 3}, {0: 2, 1: 0, 2: 3}, loot=[[1, 0]])
+    assert state["rounds"][0]["points"] == {"0": 70, "1": 70, "2": 50}
+    state = scored(setup, {0: 2, 1: 1, 2: 2}, {0: 2, 1: 0, 2: 3}, loot=[[1, 0]])
+    assert state["rounds"][0]["points"] == {"0": 50, "1": 25, "2": 25}
+
+
+def test_an_older_logs_loot_counts_still_replay_as_scored():
+    setup = game([0, 1, 2], way="swift_n_salty", **LOOT)
     state = scored(setup, {0: 2, 1: 0, 2: 3},
                    {0: {"won": 2, "loot": 1}, 1: {"won": 0, "loot": 1}, 2: 3})
-    assert state["rounds"][0]["points"] == {"0": 60, "1": 70, "2": 60}  # 40+20, 50+20, 60
+    assert state["rounds"][0]["points"] == {"0": 60, "1": 70, "2": 60}
+
+
+def test_a_correction_records_the_loot_pairs_again():
+    setup = game([0, 1, 2], way="swift_n_salty", **LOOT)
+    events = play_round(1, {0: 2, 1: 0, 2: 3}, {0: 2, 1: 0, 2: 3}, loot=[[1, 0]])
+    fix = ev("correct", round=1, bids={"0": 2, "1": 0, "2": 3}, loot=[],
+             results={"0": {"won": 2}, "1": {"won": 0}, "2": {"won": 3}})
+    state = rules.replay(setup, [*events, fix])
+    assert state["rounds"][0]["points"] == {"0": 40, "1": 50, "2": 60}
+    assert state["rounds"][0]["loot"] == []
+
+
+# ------------------------------------------------------------ stale writes
+
+
+def bid_ev(seat, round_=1, phone=None):
+    return ev("bid", phone=phone, round=round_, seat=seat, bid=0)
+
+
+@pytest.mark.parametrize("later, event, stale", [
+    R([bid_ev(1, phone=1)], bid_ev(0), False, id="another seat's bid: no conflict"),
+    R([bid_ev(1, phone=1), bid_ev(2, phone=2)], bid_ev(3), False, id="several other bids"),
+    R([bid_ev(0, phone=0)], bid_ev(0), True, id="the same seat's bid changed"),
+    R([bid_ev(0, round_=2)], bid_ev(0), False, id="the same seat in another round"),
+    R([ev("reveal_bids", round=1)], bid_ev(0), True, id="a bid after Yo-ho-ho"),
+    R([ev("undo")], bid_ev(0), True, id="a bid after an undo"),
+    R([ev("redo")], bid_ev(0), True, id="a bid after a redo"),
+    R([ev("result", round=1)], bid_ev(0), True, id="a bid after the result"),
+    R([ev("correct", round=1)], bid_ev(0), True, id="a bid after a correction"),
+    R([bid_ev(2, phone=2), bid_ev(2, phone=2)], ev("reveal_bids", round=1), False,
+      id="Yo-ho-ho after a late bid and its change"),
+    R([ev("undo")], ev("reveal_bids", round=1), True, id="Yo-ho-ho after an undo"),
+    R([ev("reveal_bids", round=1)], ev("reveal_bids", round=1), True, id="Yo-ho-ho twice"),
+    R([bid_ev(2, round_=4, phone=2)], ev("correct", round=1), False,
+      id="a correction after a bid of the round being bid"),
+    R([ev("result", round=3)], ev("correct", round=1), True, id="a correction after a result"),
+    R([bid_ev(1, phone=1)], ev("result", round=1), True, id="a result after anything"),
+    R([bid_ev(1, phone=1)], ev("undo"), True, id="an undo after anything"),
+    R([], bid_ev(0), False, id="nothing since"),
+])
+def test_a_write_is_stale_only_when_what_came_since_touches_it(later, event, stale):
+    assert rules.conflicts(later, event) is stale
 
 
 def test_start_defaults_options_left_empty():

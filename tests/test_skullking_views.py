@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from companion import create_app
 from tests.conftest import make_night
 
 SIX = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim"]
@@ -86,8 +87,8 @@ def test_a_custom_sequence_and_the_first_dealer_come_from_the_form(night):
     html = text(night.host.get(game))
     assert "Round 1 of 3" in html
     # dealer Sun (seat 2), the next player in this game (Ann is not playing: 박서준) leads
-    assert re.search(r"Dealer</dt><dd>지혜 🙂</dd>", html)
-    assert re.search(r"Leads first</dt><dd>박서준</dd>", html)
+    assert 'data-dealer="2">Dealer: 지혜 🙂<' in html
+    assert 'data-lead="4">Leads first: 박서준<' in html
 
 
 @pytest.mark.parametrize("form, words", [
@@ -127,9 +128,9 @@ def test_the_host_page_shows_round_cards_dealer_and_lead(night):
     game = start(night, first_dealer="1")
     html = text(night.host.get(game))
     assert "Round 1 of 10" in html
-    assert re.search(r'data-cards>1</dd>', html)
-    assert "Dealer</dt><dd>Jo</dd>" in html
-    assert "Leads first</dt><dd>지혜 🙂</dd>" in html
+    assert 'data-cards="1">1 card<' in html
+    assert 'data-dealer="1">Dealer: Jo<' in html
+    assert 'data-lead="2">Leads first: 지혜 🙂<' in html
 
 
 @pytest.mark.parametrize("bid, words", [
@@ -175,6 +176,50 @@ def test_a_phone_bids_for_its_own_seat_and_sees_only_its_own_bid(night):
     assert night.pos(game) == 1
 
 
+def test_a_phone_says_bid_sent_and_keeps_the_number_behind_hold_to_see(app):
+    night = make_night(app, SIX)
+    start(night, players=range(6), way="custom", rounds="3", first_dealer="4")
+    phones = [night.phone(seat) for seat in range(6)]
+    for seat in range(4):
+        phones[seat].post("/me/skullking/bid", data={"round": 1, "bid": seat % 3})
+    for phone in phones:  # every screen counts the bids in, and names dealer and lead
+        html = text(phone.get("/me"))
+        assert "4 of 6 bids in" in html
+        assert "Dealer: Lee" in html and "Leads first: Kim" in html
+    mine = text(phones[2].get("/me"))
+    assert "Bid sent ✓" in mine
+    secret = re.search(r'<div id="sk-my-bid" data-secret hidden>(.*?)</div>', mine, re.S)
+    assert "You bid 2" in secret.group(1)
+    assert "You bid" not in mine.replace(secret.group(1), "")
+    assert 'data-hold="sk-my-bid"' in mine
+    # the bid can be changed until "Yo-ho-ho!", and the tap targets never show the old one
+    assert "Change your bid" in mine and 'data-action="skullking-my-bid"' in mine
+    phones[2].post("/me/skullking/bid", data={"round": 1, "bid": 3})
+    assert "You bid 3" in text(phones[2].get("/me"))
+    assert "Bid sent" not in text(phones[5].get("/me"))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_phones_page_weighs_the_same_whatever_its_bid(app, lang, tmp_path):
+    """Anyone near the table sees the size of the Wi-Fi frames: the page with the bid
+    behind hold-to-see must not tell 0 from 10 or a Cannonball (companion/sealed.py).
+    (Each bid on its own database, so the pages differ in nothing else.)"""
+    weights = set()
+    for bid, shot in ((0, "grapeshot"), (10, "cannonball"), (7, "grapeshot")):
+        fresh = create_app({**app.config, "DATABASE": str(tmp_path / f"{bid}.sqlite")})
+        night = make_night(fresh, SIX)
+        start(night, players=range(6), scoring="rascal", way="broadside")
+        phone = night.phone(1)
+        phone.set_cookie("lang", lang)
+        response = phone.post("/me/skullking/bid", data={"round": 1, "bid": bid, "shot": shot})
+        assert response.status_code == 200
+        weights.add(tuple(len(phone.get(url, headers={"Accept-Encoding": encoding,
+                                                      "HX-Request": hx}).data)
+                          for url, hx in (("/me", ""), ("/me/live?v=-1", "true"))
+                          for encoding in ("gzip", "identity")))
+    assert len(weights) == 1, weights
+
+
 def test_a_stale_phone_form_for_an_earlier_round_is_refused(night):
     game = start(night, way="custom", rounds="1,2")
     bid_round(night, game, {0: 1, 1: 0, 2: 0, 3: 0})
@@ -218,6 +263,19 @@ def test_bids_are_hidden_from_the_host_and_other_phones_until_yo_ho_ho(night):
     assert re.search(r"Jo: <strong>3</strong>", text(sun.get("/me")))
 
 
+def test_the_reveal_shows_bids_and_cannonballs_but_never_a_wager(night):
+    game = start(night, way="custom", rounds="3", scoring="rascal", abilities="1")
+    for seat in range(4):
+        host_bid(night, game, seat, 1, shot="cannonball" if seat == 2 else "grapeshot")
+    reveal(night, game)
+    html = text(night.host.get(game))
+    bids = re.search(r'class="sk-bid-total".*?data-action', html, re.S).group(0)
+    assert "Cannonball" in row(html, 2) and "Cannonball" not in row(html, 1)
+    assert "wager" not in bids.lower()
+    phone = text(night.phone(0).get("/me"))
+    assert "wager" not in phone.lower()
+
+
 def test_the_reveal_waits_for_every_bid(night):
     game = start(night)
     host_bid(night, game, 0, 1)
@@ -226,14 +284,71 @@ def test_the_reveal_waits_for_every_bid(night):
     assert night.pos(game) == 2
 
 
-def test_a_stale_form_is_refused_with_the_latest_table(night):
+def test_a_bid_for_a_seat_changed_since_the_form_was_made_is_refused(night):
+    """Someone else changed that very bid since the tablet's screen was made: the table
+    moved on (docs/rules.md#skull-king-decisions)."""
     game = start(night)
     stale = night.pos(game)
-    host_bid(night, game, 0, 1)
+    jo = night.phone(1)
+    assert jo.post("/me/skullking/bid", data={"round": 1, "bid": 1}).status_code == 200
     response = night.host.post(f"{game}/skullking/bid",
                                data={"round": 1, "seat": 1, "bid": 0, "pos": stale})
     refused(response, 409, "The table moved on")
     assert night.pos(game) == 1
+
+
+def test_phone_bids_never_make_the_tablets_bid_for_another_seat_stale(night):
+    """Five phones bid while the tablet's screen still shows none; its bid for the player
+    without a phone, from that screen, is recorded."""
+    game = start(night, players=range(5))
+    screen = night.pos(game)
+    for seat in range(4):
+        phone = night.phone(seat)
+        assert phone.post("/me/skullking/bid", data={"round": 1, "bid": 0}).status_code == 200
+    response = night.host.post(f"{game}/skullking/bid",
+                               data={"round": 1, "seat": 4, "bid": 1, "pos": screen})
+    assert response.status_code == 303, text(response)[:500]
+    assert night.pos(game) == 5
+    assert "5 of 5 bids in" in text(night.host.get(game))
+
+
+def test_yo_ho_ho_right_after_a_late_phone_bid_reveals_it(night):
+    """The last player bids (and changes it) just before the host's screen refreshes: the
+    host's "Yo-ho-ho!" from the older screen reveals the bids that are in."""
+    game = start(night, way="custom", rounds="3")
+    for seat in (0, 1, 2):
+        host_bid(night, game, seat, 1)
+    screen = night.pos(game)
+    ann = night.phone(3)
+    ann.post("/me/skullking/bid", data={"round": 1, "bid": 2})
+    ann.post("/me/skullking/bid", data={"round": 1, "bid": 0})
+    response = night.host.post(f"{game}/skullking/reveal", data={"round": 1, "pos": screen})
+    assert response.status_code == 303, text(response)[:500]
+    html = text(night.host.get(game))
+    assert re.findall(r'class="sk-bid-value">(\d+)<', html) == ["1", "1", "1", "0"]
+
+
+def test_yo_ho_ho_from_a_screen_before_an_undo_is_stale(night):
+    game = start(night)
+    for seat in range(4):
+        host_bid(night, game, seat, 0)
+    screen = night.pos(game)
+    assert night.host.post(f"{game}/undo", data={"pos": screen}).status_code == 303
+    host_bid(night, game, 3, 1)
+    refused(night.host.post(f"{game}/skullking/reveal", data={"round": 1, "pos": screen}),
+            409, "The table moved on")
+
+
+def test_yo_ho_ho_with_a_bid_missing_is_refused_beside_the_button(night):
+    game = start(night)
+    for seat in range(3):
+        host_bid(night, game, seat, 0)
+    response = night.host.post(f"{game}/skullking/reveal",
+                               data={"round": 1, "pos": night.pos(game)},
+                               headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    bar = re.search(r'<form[^>]*data-action="skullking-reveal".*?</form>', text(response), re.S)
+    assert "Not everyone has bid yet (1 to go)." in bar.group(0)
 
 
 def test_a_passed_tablet_shows_the_player_no_phone_forms(night):
@@ -269,9 +384,52 @@ def test_the_results_editor_refuses_what_cannot_happen(night, won, extra, words)
     response = result(night, game, won, **extra)
     refused(response, 422, words)
     assert night.pos(game) == pos
-    # what the host typed is still in the editor
-    assert f'name="won-0" min="0" max="3" step="1" inputmode="numeric" required\n' \
-           f'                 value="{won[0]}"' in text(response)
+    # the refusal is beside the score button, and what the host typed is still there
+    assert re.search(r'class="sk-refusal" role="alert">[^<]*' + re.escape(words),
+                     text(response).replace("&#39;", "'"))
+    if isinstance(won[0], int) and won[0] <= 3:
+        assert checked(text(response), "won-0") == str(won[0])
+
+
+def checked(html, name):
+    """The value of the checked radio button ``name`` (a tap target), or None."""
+    m = re.search(rf'name="{name}" value="([^"]*)"[^>]*\bchecked\b', html)
+    return m and m.group(1)
+
+
+def row(html, seat):
+    """One player's row of the round's editor."""
+    m = re.search(rf'<div class="sk-row sk-trick-row[^"]*" data-seat="{seat}">.*?'
+                  rf'(?=<div class="sk-row sk-trick-row|</div>\s*<div class="sk-actionbar")',
+                  html, re.S)
+    assert m, f"no row for seat {seat}"
+    return m.group(0)
+
+
+def test_the_tricks_are_preset_to_each_bid_so_everyone_made_it_is_one_tap(night):
+    game = start(night, way="custom", rounds="3")
+    bid_round(night, game, {0: 2, 1: 0, 2: 1, 3: 0})
+    html = text(night.host.get(game))
+    assert [checked(html, f"won-{seat}") for seat in range(4)] == ["2", "0", "1", "0"]
+    # the form as it stands is the round scored: every bid made
+    response = night.host.post(f"{game}/skullking/result", data={
+        "round": 1, "pos": night.pos(game), "won-0": 2, "won-1": 0, "won-2": 1, "won-3": 0})
+    assert response.status_code == 303
+    assert [cell(text(night.host.get(game)), 1, s)[0] for s in range(4)] == [40, 30, 20, 30]
+
+
+def test_a_refusal_is_shown_at_the_row_at_fault(night):
+    game = start(night, way="custom", rounds="3")
+    bid_round(night, game, {0: 1, 1: 1, 2: 1, 3: 0})
+    response = result(night, game, {0: 1, 1: 1, 2: 1, 3: 0}, **{"mermaids_by_pirate-3": 1})
+    html = text(response)
+    assert response.status_code == 422
+    assert "A capture bonus needs a trick won." in row(html, 3)
+    assert 'class="sk-row sk-trick-row fault" data-seat="3"' in html
+    # its "+ bonus" panel is open, with the count the host entered
+    assert re.search(r'id="sk-more-3" name="more-3" value="1" checked', html)
+    assert re.search(r'name="mermaids_by_pirate-3"[^>]*\s+value="1"', html)
+    assert "A capture bonus" not in row(html, 2)
 
 
 def test_the_kraken_discards_at_most_one_trick(night):
@@ -282,14 +440,119 @@ def test_the_kraken_discards_at_most_one_trick(night):
     assert result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, discarded=1).status_code == 303
 
 
-def test_loot_counts_only_when_both_bid_exactly(night):
+# --------------------------------------------------------------------------- Loot
+
+
+def test_a_loot_is_entered_as_a_pair_and_pays_both_when_both_bid_exactly(night):
+    """Jo played a Loot and Mina captured it: ``loot-<player>-<captor>`` in Mina's
+    "+ bonus" panel; both bid exactly, so each gets +20 (docs/rules.md#skull-king-2021)."""
     game = start(night, way="custom", rounds="2", loot="1")
     bid_round(night, game, {0: 1, 1: 1, 2: 0, 3: 0})
-    refused(result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, **{"loot-0": 3}), 422,
-            "There are only 2 Loot cards.")
-    result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, **{"loot-0": 1, "loot-1": 1})
+    html = text(night.host.get(game))
+    assert 'name="loot-1-0"' in row(html, 0) and 'name="loot-0-0"' not in html
+    assert result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, **{"loot-1-0": 1}).status_code == 303
     html = text(night.host.get(game))
     assert [cell(html, 1, s)[0] for s in range(4)] == [40, 40, 20, 20]
+
+
+def test_a_loot_pays_nothing_when_one_of_the_pair_missed(night):
+    """A Loot player who bid 0 and took none, with a captor who bid 2 and took 1: 30, not
+    50; the captor's missed bid pays nothing either."""
+    game = start(night, way="custom", rounds="3", loot="1")
+    bid_round(night, game, {0: 0, 1: 2, 2: 1, 3: 0})
+    response = result(night, game, {0: 0, 1: 1, 2: 2, 3: 0}, **{"loot-0-1": 1})
+    assert response.status_code == 303
+    html = text(night.host.get(game))
+    assert [cell(html, 1, s)[0] for s in range(4)] == [30, -10, -10, 30]
+
+
+def test_a_loot_captured_by_its_own_player_pays_nothing(night):
+    game = start(night, way="custom", rounds="2", loot="1")
+    bid_round(night, game, {0: 1, 1: 1, 2: 0, 3: 0})
+    assert result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, **{"loot-0-0": 1}).status_code == 303
+    assert [cell(text(night.host.get(game)), 1, s)[0] for s in range(4)] == [20, 20, 20, 20]
+
+
+@pytest.mark.parametrize("options, fields, words, seat", [
+    ({"loot": "1"}, {"loot-1-0": 3}, "There are only 2 Loot cards.", 0),
+    ({"loot": "1"}, {"loot-1-0": 1, "loot-2-0": 1, "loot-3-1": 1},
+     "There are only 2 Loot cards.", None),
+    ({"loot": "1"}, {"loot-0-2": 1}, "this player won no trick", 2),
+    ({"loot": "1"}, {"loot-9-0": 1}, "", None),  # a seat not at the table: no such field
+    ({}, {"loot-1-0": 1}, "Loot is not in play.", None),
+])
+def test_a_bad_loot_pair_is_refused_with_its_reason(night, options, fields, words, seat):
+    game = start(night, way="custom", rounds="2", **options)
+    bid_round(night, game, {0: 1, 1: 1, 2: 0, 3: 0})
+    pos = night.pos(game)
+    response = result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, **fields)
+    if not words:
+        assert response.status_code == 303  # the form has no such field: nothing to pay
+        return
+    refused(response, 422, words)
+    assert night.pos(game) == pos
+    if seat is not None:
+        assert words in row(text(response), seat)
+
+
+# --------------------------------------------------------------------------- wagers
+
+
+def test_the_rascal_of_roatans_wager_is_entered_with_the_results(night):
+    game = start(night, way="custom", rounds="2", abilities="1")
+    bid_round(night, game, {0: 1, 1: 1, 2: 0, 3: 0})
+    html = text(night.host.get(game))
+    assert "wager" not in re.search(r'class="sk-bid-total".*?</p>', html, re.S).group(0)
+    assert 'name="wager-2"' in row(html, 2)
+    response = result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, **{"wager-0": 20})
+    assert response.status_code == 303, text(response)[:500]
+    assert cell(text(night.host.get(game)), 1, 0)[0] == 40  # 20 + a won wager of 20
+
+
+def test_a_wager_sent_with_a_bid_is_refused_and_nothing_is_recorded(night):
+    """A wager is declared when the Rascal is played: with the bid it would be shown at
+    "Yo-ho-ho!", telling the table who holds the card."""
+    game = start(night, way="custom", rounds="2", abilities="1")
+    jo = night.phone(1)
+    refused(jo.post("/me/skullking/bid", data={"round": 1, "bid": 1, "wager": 20}), 422,
+            "entered with the round's results")
+    refused(host_bid(night, game, 0, 1, wager=10), 422, "entered with the round's results")
+    assert night.pos(game) == 0
+    assert 'name="wager' not in text(jo.get("/me"))
+
+
+@pytest.mark.parametrize("options, fields, words, seat", [
+    ({"abilities": "1"}, {"wager-0": 0, "wager-1": 20}, "Only one player can wager", 1),
+    ({"abilities": "1"}, {"wager-0": 15}, "A wager is 0, 10 or 20.", 0),
+    ({}, {"wager-2": 10}, "A wager needs the pirate abilities.", 2),
+    ({"edition": "classic"}, {"wager-2": 0}, "A wager needs the pirate abilities.", 2),
+])
+def test_a_wager_where_none_is_possible_is_refused_never_dropped(night, options, fields,
+                                                                  words, seat):
+    game = start(night, way="custom", rounds="2", **options)
+    bid_round(night, game, {0: 1, 1: 1, 2: 0, 3: 0})
+    pos = night.pos(game)
+    response = result(night, game, {0: 1, 1: 1, 2: 0, 3: 0}, **fields)
+    refused(response, 422, words)
+    assert night.pos(game) == pos
+    if options:
+        assert words in row(text(response), seat)
+
+
+def test_the_capture_labels_say_how_scary_mary_and_the_tigress_count(app):
+    night = make_night(app)
+    classic = start(night, edition="classic", way="custom", rounds="2")
+    bid_round(night, classic, {0: 1, 1: 1, 2: 0, 3: 0})
+    html = text(night.host.get(classic))
+    assert "Scary Mary counts as a Pirate, even when played as an Escape." in html
+    assert "Tigress" not in html
+    night = make_night(app)
+    modern = start(night, way="custom", rounds="2")
+    bid_round(night, modern, {0: 1, 1: 1, 2: 0, 3: 0})
+    html = text(night.host.get(modern)).replace("&#39;", "'")
+    assert "The Tigress counts only when played as a Pirate; as an Escape she earns no bonus." \
+        in html
+    assert "Scary Mary" not in html
 
 
 def test_results_before_the_reveal_are_refused(night):
@@ -339,9 +602,8 @@ def test_correcting_round_1_recomputes_every_later_total(night):
     assert totals(text(night.host.get(game))) == {0: 40, 1: 30, 2: 30, 3: 30}
 
     form = text(night.host.get(f"{game}/skullking/correct/1"))
-    assert 'name="bid-0" min="0" max="1"' in form
-    assert re.search(r'name="bid-0"[^>]*value="1"', form)
-    assert re.search(r'name="won-0"[^>]*\n?[^>]*value="1"', form)
+    assert 'name="bid-0" value="2"' not in form  # 1 card: bids 0 and 1
+    assert checked(form, "bid-0") == "1" and checked(form, "won-0") == "1"
     # really: Jo bid 1 and took the trick; Mina bid 1 and took nothing
     response = night.host.post(f"{game}/skullking/correct/1", data={
         "pos": night.pos(game), "bid-0": 1, "bid-1": 1, "bid-2": 0, "bid-3": 0,
@@ -363,12 +625,17 @@ def test_a_correction_the_rules_refuse_keeps_the_form_and_records_nothing(night)
                                           "bid-3": 0, "won-0": 1, "won-1": 1, "won-2": 0,
                                           "won-3": 0})
     refused(response, 422, "The tricks won add up to 2, not 1.")
-    assert re.search(r'name="won-1"[^>]*\n?[^>]*value="1"', text(response))
+    assert checked(text(response), "won-1") == "1"
     refused(night.host.post(url, data={"pos": pos, "bid-0": "x"}), 422, "not a whole number")
     refused(night.host.post(url, data={"pos": pos - 1, "bid-0": 1, "bid-1": 0, "bid-2": 0,
                                        "bid-3": 0, "won-0": 1, "won-1": 0, "won-2": 0,
                                        "won-3": 0}), 409, "The table moved on")
     refused(night.host.post(url, data={"bid-0": 1}), 422, "This form is out of date")
+    # a stale save keeps what the host entered, to check and save again
+    response = night.host.post(url, data={"pos": pos - 1, "bid-0": 1, "bid-1": 0, "bid-2": 0,
+                                          "bid-3": 0, "won-0": 0, "won-1": 1, "won-2": 0,
+                                          "won-3": 0})
+    assert response.status_code == 409 and checked(text(response), "won-1") == "1"
     assert night.pos(game) == pos
     assert night.host.get(f"{game}/skullking/correct/2").status_code == 404
 

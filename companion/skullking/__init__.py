@@ -21,4 +21,5 @@ GAME = GameDef(
     player_stats=results.player_stats,
     stat_columns=views.STAT_COLUMNS,
     assets=("skullking.css", "skullking.js"),
+    conflicts=rules.conflicts,
 )

@@ -27,6 +27,15 @@ where it is implemented):
   the host typed that number.
 * The bids' total is shown only once the bids are revealed (before that it would leak).
 * Shared ranks are competition ranks: totals 50, 50, 20 rank 1, 1, 3.
+* Loot is recorded as pairs (who played it, who captured it) with the round's results; a
+  pair pays +20 to each of its two players only when both bid exactly; a Loot captured by
+  the player who played it pays nothing; the captor must have won a trick.
+* The Rascal of Roatan's wager is recorded with the round's results (it is declared when
+  the card is played), one per round, a wager of 0 included. Older logs hold it in the
+  bid event, and still replay as they were scored; the forms never send it there.
+* A write made from an older screen is stale only when the events since touch it
+  (:func:`conflicts`): bids of different seats never collide, and "Yo-ho-ho!" is refused
+  only when a bid is missing or the round moved on (docs/rules.md#skull-king-decisions).
 """
 
 import random
@@ -107,6 +116,9 @@ RESULT_KEYS = ("won", *COUNTERS, "harry", "wager")
 
 HOST_EVENTS = frozenset({"bid", "reveal_bids", "result", "correct"})
 SEAT_EVENTS = frozenset({"bid"})
+#: Events after which a bid or "Yo-ho-ho!" made from an older screen is stale: each one
+#: moves the round on (or takes something back). Undo and redo are the log's own.
+MOVES = frozenset({"reveal_bids", "result", "correct", "undo", "redo"})
 
 #: The setup ``start`` returns, the state ``replay`` folds, one event of the log: JSON.
 Setup = dict[str, Any]
@@ -129,6 +141,42 @@ def _count(value: object, name: str, **params: Any) -> int:
         raise RuleError(N_("A count must be a whole number, 0 or more."), counter=name,
                         **params)
     return value
+
+
+# --------------------------------------------------------------------------- staleness
+
+
+def conflicts(later: Sequence[Event], event: Event) -> bool:
+    """Whether ``event``, made from a screen that had not seen the ``later`` events, is
+    stale: "the table moved on" (docs/rules.md#skull-king-decisions, docs/rules.md#event-log).
+
+    * A bid collides only with a later bid of the same seat for the same round (someone
+      else changed that very bid) or with an event that moves the round (:data:`MOVES`):
+      bids of different seats, from phones or the tablet, never collide.
+    * "Yo-ho-ho!" reveals the bids that are in when it arrives: only an event that moves
+      the round makes it stale, never a bid that came in or changed (the rules still
+      refuse it while a bid is missing).
+    * A correction of a scored round is not touched by the current round's bids.
+    * Anything else (the round's results, undo, redo) is stale after any later event.
+    """
+    kind = event.get("type")
+    if kind == "bid":
+        data = event.get("data") or {}
+        return any(_moves(other) or _same_bid(other, data) for other in later)
+    if kind in ("reveal_bids", "correct"):
+        return any(_moves(other) for other in later)
+    return bool(later)
+
+
+def _moves(event: Event) -> bool:
+    return event.get("type") in MOVES
+
+
+def _same_bid(event: Event, data: Mapping[str, Any]) -> bool:
+    """``event`` is a bid of the same seat for the same round as ``data``."""
+    other = event.get("data") or {}
+    return (event.get("type") == "bid" and other.get("seat") == data.get("seat")
+            and other.get("round") == data.get("round"))
 
 
 # --------------------------------------------------------------------------- scoring
@@ -441,6 +489,7 @@ def _new_round(setup: Setup, index: int) -> dict[str, Any]:
         "bid_total": None,
         "results": None,
         "discarded": 0,
+        "loot": [],
         "final_bids": None,
         "points": None,
         "totals": None,
@@ -487,16 +536,19 @@ def _check_wager(setup: Setup, wager: object, seat: int) -> int | None:
     if wager is None:
         return None
     if not setup["abilities"]:
-        raise RuleError(N_("A wager needs the pirate abilities."), seat=seat)
+        raise RuleError(N_("A wager needs the pirate abilities."), seat=seat, at="wager")
     if not _is_int(wager) or wager not in WAGERS:
-        raise RuleError(N_("A wager is 0, 10 or 20."), seat=seat)
+        raise RuleError(N_("A wager is 0, 10 or 20."), seat=seat, at="wager")
     return wager
 
 
 def _on_bid(setup: Setup, state: State, event: Event) -> None:
     """A bid for round r (docs/rules.md#skull-king): only while r is the current round
     and before the reveal; a new bid before the reveal replaces the earlier one. A phone
-    bids for its own seat only (docs/rules.md#event-log)."""
+    bids for its own seat only (docs/rules.md#event-log). Under Rascal's scoring the shot
+    (Grapeshot or Cannonball) is chosen with the bid. A ``wager`` in a bid is what older
+    logs hold (the wager now comes with the round's results,
+    docs/rules.md#skull-king-decisions): it replays as it was recorded."""
     data = event["data"]
     rnd = _round_for(state, data)
     seat = data.get("seat")
@@ -540,12 +592,12 @@ def _on_reveal(setup: Setup, state: State, event: Event) -> None:
     rnd["bid_total"] = sum(rnd["bids"].values())
 
 
-def _parse_results(setup: Setup, rnd: Mapping[str, Any], results: object, discarded: object,
-                   bids: Bids) -> tuple[dict[str, dict[str, Any]], dict[str, int],
-                                        dict[str, int]]:
+def _parse_results(setup: Setup, rnd: Mapping[str, Any], data: Mapping[str, Any],
+                   bids: Bids) -> dict[str, Any]:
     """Validate a round's results across the table (docs/rules.md#skull-king-2021, "Checks
     a scorekeeper needs", and the table checks of docs/rules.md#skull-king-decisions) and
-    return (normalised results, final bids, points).
+    return what the round then holds: ``results`` (normalised rows), ``final_bids``,
+    ``points``, ``discarded`` and ``loot`` (the Loot pairs).
 
     Each player's tricks are 0..cards and the tricks add up to the cards dealt minus the
     tricks Kraken/White Whale discarded (one each, only when in play); with Graybeard's
@@ -553,36 +605,48 @@ def _parse_results(setup: Setup, rnd: Mapping[str, Any], results: object, discar
     14s, 1 black 14, 2 Mermaids (taken by Pirates or taking the Skull King), 1 Skull King
     taken; only one player captures with the Skull King, never in a round where it is
     taken by a Mermaid, and its one trick holds at most (players − 1) other cards. No
-    capture without a trick won. Loot only with the Loot cards (2 cards, so at most 4
-    payouts at the table); Harry's ±1 and the wager only with the abilities, one player
-    each; Harry's changed bid stays within 0..cards (the original bid stays on record).
+    capture without a trick won. Loot only with the Loot cards, as pairs (who played it,
+    who captured it; :func:`_check_loot`); Harry's ±1 and the Rascal of Roatan's wager
+    only with the abilities, one player each (a wager of 0 counts); Harry's changed bid
+    stays within 0..cards (the original bid stays on record).
+
+    A refusal names where it is: ``seat`` (the player's row) and ``at`` (the field:
+    "won", "harry", "wager", "loot", "discarded") or ``counter`` (a bonus counter).
     """
     cards = rnd["cards"]
-    parsed = _parse_rows(setup, cards, results)
-    discarded = _check_discarded(setup, cards, discarded)
+    pairs_given = "loot" in data
+    parsed = _parse_rows(setup, cards, data.get("results"), pairs_given)
+    discarded = _check_discarded(setup, cards, data.get("discarded", 0))
     _check_tricks(setup, parsed, cards - discarded)
+    pairs = _check_loot(setup, parsed, data["loot"]) if pairs_given else []
     _check_table_counters(setup, parsed)
-    final_bids, points = _score_rows(setup, cards, parsed, bids)
-    return parsed, final_bids, points
+    final_bids = _final_bids(cards, parsed, bids)
+    paid = _loot_paid(pairs, parsed, final_bids)
+    points = _score_rows(setup, cards, parsed, bids, final_bids, paid)
+    return {"results": parsed, "final_bids": final_bids, "points": points,
+            "discarded": discarded, "loot": [list(pair) for pair in pairs]}
 
 
-def _parse_rows(setup: Setup, cards: int, results: object) -> dict[str, dict[str, Any]]:
+def _parse_rows(setup: Setup, cards: int, results: object, pairs_given: bool
+                ) -> dict[str, dict[str, Any]]:
     """Every player's results, each checked on its own: {str(seat): row}."""
     if not isinstance(results, dict):
         raise RuleError(N_("Results are missing."))
     parsed = {}
     for key, entry in results.items():
         seat = _seat_key(setup, key)
-        parsed[str(seat)] = _parse_row(setup, cards, seat, entry)
+        parsed[str(seat)] = _parse_row(setup, cards, seat, entry, pairs_given)
     if len(parsed) != len(setup["players"]):
         raise RuleError(N_("Every player needs a result."))
     return parsed
 
 
-def _parse_row(setup: Setup, cards: int, seat: int, entry: object) -> dict[str, Any]:
+def _parse_row(setup: Setup, cards: int, seat: int, entry: object, pairs_given: bool
+               ) -> dict[str, Any]:
     """One player's results: tricks won 0..cards, whole counters, Harry's −1/0/+1 and the
-    wager only with the pirate abilities, Loot only when in play
-    (docs/rules.md#skull-king-2021)."""
+    Rascal of Roatan's wager only with the pirate abilities (docs/rules.md#skull-king-2021).
+    A Loot count in a row is what older logs hold; a result that names its Loot pairs
+    takes none."""
     if not isinstance(entry, dict):
         raise RuleError(N_("Results are missing."), seat=seat)
     stray = sorted(set(entry) - set(RESULT_KEYS))
@@ -591,22 +655,58 @@ def _parse_row(setup: Setup, cards: int, seat: int, entry: object) -> dict[str, 
     won = entry.get("won")
     if not _is_int(won) or not 0 <= won <= cards:
         raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards,
-                        seat=seat)
-    row = {"won": won}
+                        seat=seat, at="won")
+    row: dict[str, Any] = {"won": won}
     for name in COUNTERS:
         row[name] = _count(entry.get(name, 0), name, seat=seat)
-    harry = entry.get("harry", 0)
-    if harry not in (-1, 0, 1) or not _is_int(harry):
-        raise RuleError(N_("Harry the Giant changes a bid by −1, 0 or +1."), seat=seat)
-    if harry and not setup["abilities"]:
-        raise RuleError(N_("Harry the Giant needs the pirate abilities."), seat=seat)
-    row["harry"] = harry
+    row["harry"] = _check_harry(setup, entry.get("harry", 0), seat)
     if "wager" in entry:
-        _check_wager(setup, entry["wager"], seat)
-        row["wager"] = entry["wager"]
+        row["wager"] = _check_wager(setup, entry["wager"], seat)
+    if row["loot"] and pairs_given:
+        raise RuleError(N_("Loot is recorded as pairs: who played it and who captured it."),
+                        seat=seat, at="loot")
     if row["loot"] and not setup["loot"]:
-        raise RuleError(N_("Loot is not in play."), seat=seat)
+        raise RuleError(N_("Loot is not in play."), seat=seat, at="loot")
     return row
+
+
+def _check_harry(setup: Setup, harry: object, seat: int) -> int:
+    """Harry the Giant moves his player's bid by −1, 0 or +1, only with the pirate
+    abilities (docs/rules.md#skull-king-2021)."""
+    if not _is_int(harry) or harry not in (-1, 0, 1):
+        raise RuleError(N_("Harry the Giant changes a bid by −1, 0 or +1."), seat=seat,
+                        at="harry")
+    if harry and not setup["abilities"]:
+        raise RuleError(N_("Harry the Giant needs the pirate abilities."), seat=seat,
+                        at="harry")
+    return harry
+
+
+def _check_loot(setup: Setup, parsed: Mapping[str, Mapping[str, Any]], loot: object
+                ) -> list[tuple[int, int]]:
+    """The round's Loot as pairs (who played it, who captured it)
+    (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-decisions): only when Loot is
+    in play, at most 2 (two Loot cards), each pair of two players of this game, and the
+    captor won a trick (a Loot is captured in a trick won). A pair of one player with
+    themselves is recorded and pays nothing."""
+    if not isinstance(loot, list):
+        raise RuleError(N_("Loot is recorded as pairs: who played it and who captured it."),
+                        at="loot")
+    if loot and not setup["loot"]:
+        raise RuleError(N_("Loot is not in play."), at="loot")
+    if len(loot) > MOST["loot"]:
+        raise RuleError(TOO_MANY["loot"], at="loot")
+    pairs = []
+    for pair in loot:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2 or None in pair:
+            raise RuleError(N_("A Loot needs both who played it and who captured it."),
+                            at="loot")
+        player, captor = _seat_key(setup, pair[0]), _seat_key(setup, pair[1])
+        if parsed[str(captor)]["won"] == 0:
+            raise RuleError(N_("Whoever captured a Loot won the trick it was in: this "
+                               "player won no trick."), seat=captor, at="loot")
+        pairs.append((player, captor))
+    return pairs
 
 
 def _check_discarded(setup: Setup, cards: int, discarded: object) -> int:
@@ -614,15 +714,17 @@ def _check_discarded(setup: Setup, cards: int, discarded: object) -> int:
     one each, only when in play (docs/rules.md#skull-king-decisions), never more than the
     cards dealt. Returns the count."""
     if not _is_int(discarded) or discarded < 0:
-        raise RuleError(N_("Discarded tricks cannot be negative."))
+        raise RuleError(N_("Discarded tricks cannot be negative."), at="discarded")
     most_discarded = int(setup["kraken"]) + int(setup["white_whale"])
     if discarded > most_discarded:
         if most_discarded == 0:
-            raise RuleError(N_("Only the Kraken or the White Whale can discard a trick."))
+            raise RuleError(N_("Only the Kraken or the White Whale can discard a trick."),
+                            at="discarded")
         raise RuleError(N_("Too many discarded tricks: at most %(most)s."),
-                        most=most_discarded)
+                        most=most_discarded, at="discarded")
     if discarded > cards:
-        raise RuleError(N_("Too many discarded tricks: at most %(most)s."), most=cards)
+        raise RuleError(N_("Too many discarded tricks: at most %(most)s."), most=cards,
+                        at="discarded")
     return discarded
 
 
@@ -633,17 +735,17 @@ def _check_tricks(setup: Setup, parsed: Mapping[str, Mapping[str, Any]], played:
     if setup["ghost"]:
         if tricks > played:
             raise RuleError(N_("The tricks won add up to %(tricks)s, more than %(played)s."),
-                            tricks=tricks, played=played)
+                            tricks=tricks, played=played, at="won")
     elif tricks != played:
         raise RuleError(N_("The tricks won add up to %(tricks)s, not %(played)s."),
-                        tricks=tricks, played=played)
+                        tricks=tricks, played=played, at="won")
 
 
 def _check_table_counters(setup: Setup, parsed: Mapping[str, Mapping[str, Any]]) -> None:
     """The counters across the table fit the deck: 3 standard 14s, 1 black 14, 2 Mermaids,
     1 Skull King (captured, or capturing for one player only and at most one card of
-    every other hand), 2 Loot cards paying at most 4 players, one Harry the Giant
-    (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-decisions)."""
+    every other hand), 2 Loot cards paying at most 4 players (older logs' Loot counts),
+    one Harry the Giant (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-decisions)."""
 
     def total(name: str) -> int:
         return sum(row[name] for row in parsed.values())
@@ -654,45 +756,74 @@ def _check_table_counters(setup: Setup, parsed: Mapping[str, Mapping[str, Any]])
     if total("mermaids_by_pirate") + total("skull_king_by_mermaid") > 2:
         raise RuleError(TOO_MANY["mermaids_by_pirate"], counter="mermaids_by_pirate")
     if total("loot") > 4:
-        raise RuleError(N_("Two Loot cards pay at most 4 players."))
-    captors = [row for row in parsed.values() if row["pirates_by_skull_king"]]
+        raise RuleError(N_("Two Loot cards pay at most 4 players."), at="loot")
+    captors = [key for key, row in parsed.items() if row["pirates_by_skull_king"]]
     if len(captors) > 1:
-        raise RuleError(N_("Only one player can capture with the one Skull King."))
+        raise RuleError(N_("Only one player can capture with the one Skull King."),
+                        counter="pirates_by_skull_king", seat=int(captors[-1]))
     if captors and total("skull_king_by_mermaid"):
-        raise RuleError(N_("There is one Skull King: it cannot both capture and be captured."))
+        raise RuleError(N_("There is one Skull King: it cannot both capture and be captured."),
+                        counter="skull_king_by_mermaid")
     others = len(setup["players"]) - 1 + int(setup["ghost"])
-    if captors and captors[0]["pirates_by_skull_king"] > others:
+    if captors and parsed[captors[0]]["pirates_by_skull_king"] > others:
         raise RuleError(N_("The Skull King's trick holds at most %(most)s Pirates here."),
-                        most=others)
-    if sum(1 for row in parsed.values() if row["harry"]) > 1:
-        raise RuleError(N_("Only one player can play Harry the Giant."))
+                        most=others, counter="pirates_by_skull_king", seat=int(captors[0]))
+    harrys = [key for key, row in parsed.items() if row["harry"]]
+    if len(harrys) > 1:
+        raise RuleError(N_("Only one player can play Harry the Giant."), seat=int(harrys[-1]),
+                        at="harry")
+
+
+def _final_bids(cards: int, parsed: Mapping[str, Mapping[str, Any]], bids: Bids
+                ) -> dict[str, int]:
+    """Each bid as scored: moved by Harry the Giant, within 0..cards
+    (docs/rules.md#skull-king-2021)."""
+    final_bids = {}
+    for key, row in parsed.items():
+        final = bids[key][0] + row["harry"]
+        if not 0 <= final <= cards:
+            raise RuleError(N_("Harry the Giant cannot move a bid outside 0 to %(cards)s."),
+                            cards=cards, seat=int(key), at="harry")
+        final_bids[key] = final
+    return final_bids
+
+
+def _loot_paid(pairs: Sequence[tuple[int, int]], parsed: Mapping[str, Mapping[str, Any]],
+               final_bids: Mapping[str, int]) -> dict[str, int]:
+    """How many Loot alliances pay each player: a pair pays both its players only when
+    both bid exactly, and never a player allied with themselves
+    (docs/rules.md#skull-king-2021; Rascal's scoring included: never half)."""
+    exact = {key: final_bids[key] == row["won"] for key, row in parsed.items()}
+    paid = dict.fromkeys(parsed, 0)
+    for player, captor in pairs:
+        if player != captor and exact[str(player)] and exact[str(captor)]:
+            paid[str(player)] += 1
+            paid[str(captor)] += 1
+    return paid
 
 
 def _score_rows(setup: Setup, cards: int, parsed: Mapping[str, Mapping[str, Any]],
-                bids: Bids) -> tuple[dict[str, int], dict[str, int]]:
-    """(final bids, points) per player: each bid moved by Harry, scored by
-    :func:`round_score`; only one player may wager (docs/rules.md#skull-king-2021)."""
-    final_bids, points, wagers = {}, {}, 0
+                bids: Bids, final_bids: Mapping[str, int], paid: Mapping[str, int]
+                ) -> dict[str, int]:
+    """Each player's points by :func:`round_score`, with the Loot alliances that paid and
+    the round's one Rascal of Roatan wager (recorded with the results, or with the bid in
+    older logs; a wager of 0 is a wager) (docs/rules.md#skull-king-2021)."""
+    wagers = {key: row.get("wager", bids[key][2]) for key, row in parsed.items()}
+    wagering = [int(key) for key, wager in wagers.items() if wager is not None]
+    if len(wagering) > 1:
+        raise RuleError(N_("Only one player can wager with the Rascal of Roatan."),
+                        seat=wagering[-1], at="wager")
+    points = {}
     for key, row in parsed.items():
-        seat = int(key)
-        bid, shot, wager = bids[key]
-        wager = row.get("wager", wager)
-        wagers += bool(wager)
-        final = bid + row["harry"]
-        if not 0 <= final <= cards:
-            raise RuleError(N_("Harry the Giant cannot move a bid outside 0 to %(cards)s."),
-                            cards=cards, seat=seat)
-        final_bids[key] = final
+        counts = {name: row[name] for name in COUNTERS}
+        counts["loot"] += paid[key]
         try:
             points[key] = round_score(
-                cards=cards, bid=final, won=row["won"], edition=setup["edition"],
-                scoring=setup["scoring"], shot=shot, wager=wager,
-                **{name: row[name] for name in COUNTERS})
+                cards=cards, bid=final_bids[key], won=row["won"], edition=setup["edition"],
+                scoring=setup["scoring"], shot=bids[key][1], wager=wagers[key], **counts)
         except RuleError as err:
-            raise RuleError(err.message, **err.params, seat=seat) from None
-    if wagers > 1:
-        raise RuleError(N_("Only one player can wager with the Rascal of Roatan."))
-    return final_bids, points
+            raise RuleError(err.message, **{**err.params, "seat": int(key)}) from None
+    return points
 
 
 def _on_result(setup: Setup, state: State, event: Event) -> None:
@@ -706,15 +837,12 @@ def _on_result(setup: Setup, state: State, event: Event) -> None:
                         round=rnd["number"])
     if not rnd["revealed"]:
         raise RuleError(N_("Reveal the bids before recording the tricks."))
-    stray = sorted(set(data) - {"round", "results", "discarded"})
+    stray = sorted(set(data) - {"round", "results", "discarded", "loot"})
     if stray:
         raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
     bids = {key: (rnd["bids"][key], rnd["shots"][key], rnd["wagers"][key])
             for key in rnd["bids"]}
-    discarded = data.get("discarded", 0)
-    results, final_bids, points = _parse_results(setup, rnd, data.get("results"), discarded,
-                                                 bids)
-    rnd.update(results=results, final_bids=final_bids, points=points, discarded=discarded)
+    rnd.update(_parse_results(setup, rnd, data, bids))
     if state["current"] + 1 == len(state["rounds"]):
         state["current"] = None
         state["finished"] = True
@@ -725,26 +853,23 @@ def _on_result(setup: Setup, state: State, event: Event) -> None:
 def _on_correct(setup: Setup, state: State, event: Event) -> None:
     """Reopen a scored round and replace its bids and results; every later total is
     recomputed. ``bids`` values are a bid, or ``{"bid", "shot", "wager"}``; a plain bid
-    keeps the shot and wager on record for that seat."""
+    keeps the shot (and an older log's wager) on record for that seat."""
     data = event["data"]
     rnd = _round_for(state, data)
     if rnd["results"] is None:
         raise RuleError(N_("Round %(round)s has not been scored yet."), round=rnd["number"])
-    stray = sorted(set(data) - {"round", "bids", "results", "discarded"})
+    stray = sorted(set(data) - {"round", "bids", "results", "discarded", "loot"})
     if stray:
         raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
     bids = _corrected_bids(setup, rnd, data.get("bids"))
-    discarded = data.get("discarded", 0)
-    results, final_bids, points = _parse_results(setup, rnd, data.get("results"), discarded,
-                                                 bids)
+    scored = _parse_results(setup, rnd, data, bids)
     order = [str(seat) for seat in setup["players"]]
     rnd.update(
         bids={key: bids[key][0] for key in order},
         shots={key: bids[key][1] for key in order},
         wagers={key: bids[key][2] for key in order},
         bid_total=sum(bids[key][0] for key in order),
-        results=results, final_bids=final_bids, points=points, discarded=discarded,
-        corrected=True,
+        corrected=True, **scored,
     )
 
 

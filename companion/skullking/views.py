@@ -6,17 +6,17 @@ and reopens any scored round for a correction. Every form value is parsed defens
 anything unreadable becomes a RuleError with a message, nothing is recorded, never a 500.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 
-from companion import store
+from companion import log, store
 from companion.errors import N_, RuleError
 from companion.forms import whole_number
-from companion.games import Answer, host_action, hosted_game, seat_action, title
-from companion.skullking import rules
+from companion.games import Answer, host_action, hosted_game, respond, seat_action, title
+from companion.skullking import rules, table
 
 bp = Blueprint("skullking", __name__)
 
@@ -32,24 +32,38 @@ WAY_NAMES = {
     "custom": _l("Custom: type the cards per round"),
 }
 
-#: The bonus counters of the results editor, with their labels and the most one player
-#: can have (docs/rules.md#skull-king; rules.MOST).
+#: The bonus counters of the round's editor, as the captor counts them
+#: (docs/rules.md#skull-king; the most one player can have: rules.MOST).
 COUNTER_LABELS = {
-    "fourteens": _l("Standard 14s"),
-    "black_fourteen": _l("Black 14"),
-    "mermaids_by_pirate": _l("Mermaids taken by a Pirate"),
-    "pirates_by_skull_king": _l("Pirates taken by the Skull King"),
-    "skull_king_by_mermaid": _l("Skull King taken by a Mermaid"),
-    "loot": _l("Loot alliances that paid"),
+    "fourteens": _l("Standard 14s in your tricks"),
+    "black_fourteen": _l("Black 14 in your tricks"),
+    "mermaids_by_pirate": _l("Mermaids taken by your Pirate"),
+    "pirates_by_skull_king": _l("Pirates taken by your Skull King"),
+    "skull_king_by_mermaid": _l("Skull King taken by your Mermaid"),
 }
-
-LINE_COUNT = 8  # chart colours: .sk-line-0 .. .sk-line-7 in skullking.css
+#: What each edition counts as a Pirate: classic Scary Mary always, the 2021 Tigress only
+#: when played as a Pirate (docs/rules.md#skull-king-scoring, docs/rules.md#skull-king-2021).
+COUNTER_HINTS = {
+    ("classic", "pirates_by_skull_king"):
+        _l("Scary Mary counts as a Pirate, even when played as an Escape."),
+    ("2021", "pirates_by_skull_king"):
+        _l("The Tigress counts only when played as a Pirate; as an Escape she earns no "
+           "bonus."),
+    ("2021", "mermaids_by_pirate"):
+        _l("The Tigress played as a Pirate counts as your Pirate."),
+}
 
 
 @bp.app_template_global()
 def skullking_labels() -> dict[str, Any]:
-    """The menus' words for the templates (ways to play, bonus counters)."""
+    """The menus' words for the templates (ways to play, bonus counters and their hints)."""
     return {"ways": WAY_NAMES, "counters": COUNTER_LABELS}
+
+
+@bp.app_template_global()
+def skullking_hint(edition: str, name: str) -> Any:
+    """What a bonus counter's label adds for this edition (Scary Mary, the Tigress)."""
+    return COUNTER_HINTS.get((edition, name), "")
 
 
 @bp.app_template_global()
@@ -62,21 +76,35 @@ def skullking_most(name: str) -> int:
 def skullking_prefill(rnd: dict[str, Any] | None = None,
                       typed: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Form values by field name: a scored round's bids and results (for a correction),
-    overridden by what the host typed when the rules refused it (so nothing is lost)."""
+    overridden by what the host typed when it was refused (so nothing is lost). A wager
+    shows with the results whether it was recorded there or, in an older log, with the
+    bid; Loot pairs become the captor's counts ``loot-<player>-<captor>``."""
     values: dict[str, Any] = {}
     if rnd is not None and rnd.get("results") is not None:
         for key, row in rnd["results"].items():
             for name, value in row.items():
-                values[f"{name}-{key}"] = value
+                if name != "loot":
+                    values[f"{name}-{key}"] = value
             values[f"bid-{key}"] = rnd["bids"].get(key)
             values[f"shot-{key}"] = rnd["shots"].get(key)
-            wager = rnd["wagers"].get(key)
+            wager = row.get("wager", rnd["wagers"].get(key))
             values[f"wager-{key}"] = "" if wager is None else wager
+        for player, captor in rnd.get("loot", []):
+            name = f"loot-{player}-{captor}"
+            values[name] = values.get(name, 0) + 1
         values["discarded"] = rnd.get("discarded", 0)
     for name, value in (typed or {}).items():
         if name not in ("csrf_token", "pos"):
             values[name] = value
     return values
+
+
+@bp.app_template_global()
+def skullking_fault() -> dict[str, Any]:
+    """Where the last refusal of the round's editor points: ``seat`` (a player's row),
+    ``at`` (a field) or ``counter`` (a bonus counter); empty when nothing was refused."""
+    fault: dict[str, Any] = g.get("skullking_fault", {})
+    return fault
 
 
 # --------------------------------------------------------------------------- parsing
@@ -132,134 +160,69 @@ def _shot(game: store.Game, value: Any) -> str | None:
     return value
 
 
-def _wager(value: Any) -> int | None:
-    return _int(value, required=False)
-
-
 def _bid_data(game: store.Game, form: Mapping[str, Any], seat: int) -> dict[str, Any]:
-    """A bid event's data from a bid form, for ``seat`` (validated by the rules)."""
+    """A bid event's data from a bid form, for ``seat`` (validated by the rules). The
+    Rascal of Roatan's wager is declared when the card is played, so a bid that comes with
+    one is refused, never recorded without it (docs/rules.md#skull-king-decisions)."""
+    if str(form.get("wager") or "").strip():
+        raise RuleError(N_("The Rascal of Roatan's wager is entered with the round's "
+                           "results, when the card is played, not with the bid."))
     data: dict[str, Any] = {"round": _int(form.get("round")), "seat": seat,
                             "bid": _int(form.get("bid"))}
-    if game.setup["scoring"] == "rascal":
+    if game.setup["scoring"] == "rascal" or form.get("shot"):
         data["shot"] = _shot(game, form.get("shot"))
-    if game.setup["abilities"]:
-        data["wager"] = _wager(form.get("wager"))
     return data
 
 
 @bp.app_template_global("skullking_counters")
 def counters_for(setup: dict[str, Any]) -> list[str]:
-    """The bonus counters this game's edition and options score (docs/rules.md#skull-king)."""
-    names = [name for name in rules.BONUS[setup["edition"]] if name != "loot"]
-    if setup["loot"]:
-        names.append("loot")
-    return names
+    """The capture counters this game's edition scores (docs/rules.md#skull-king); Loot
+    is entered as pairs, apart."""
+    return [name for name in rules.CAPTURES if name in rules.BONUS[setup["edition"]]]
 
 
 def _results(setup: dict[str, Any], form: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """A round's results from the editor: {str(seat): {"won", counters…, "harry"}}."""
+    """A round's results from the editor: {str(seat): {"won", counters…, "harry",
+    "wager"}}. Every field the form holds goes to the rules, which refuse what the
+    game's options do not allow (a wager without the pirate abilities is refused, never
+    dropped)."""
     results: dict[str, dict[str, Any]] = {}
     for seat in setup["players"]:
         row = {"won": _int(form.get(f"won-{seat}"))}
-        for name in counters_for(setup):
+        for name in rules.CAPTURES:
             row[name] = _int(form.get(f"{name}-{seat}"), required=False, default=0)
-        if setup["abilities"]:
-            row["harry"] = _int(form.get(f"harry-{seat}"), required=False, default=0)
+        row["harry"] = _int(form.get(f"harry-{seat}"), required=False, default=0)
+        wager = _int(form.get(f"wager-{seat}"), required=False)
+        if wager is not None:
+            row["wager"] = wager
         results[str(seat)] = row
     return results
 
 
-def _discarded(setup: dict[str, Any], form: Mapping[str, Any]) -> int:
-    if setup["kraken"] or setup["white_whale"]:
-        return _int(form.get("discarded"), required=False, default=0)
-    return 0
+def _loot(setup: dict[str, Any], form: Mapping[str, Any]) -> list[list[int]]:
+    """The round's Loot pairs [player, captor] from the captors' counts
+    ``loot-<player>-<captor>`` (the rules check them, docs/rules.md#skull-king-2021)."""
+    pairs: list[list[int]] = []
+    for captor in setup["players"]:
+        for player in setup["players"]:
+            count = _int(form.get(f"loot-{player}-{captor}"), required=False, default=0)
+            if not 0 <= count <= rules.MOST["loot"]:
+                raise RuleError(rules.TOO_MANY["loot"], seat=captor, at="loot")
+            pairs += [[player, captor]] * count
+    return pairs
 
 
-# --------------------------------------------------------------------------- the table
-
-
-def skullking_table(state: dict[str, Any], setup: dict[str, Any], names: dict[int, str]
-                    ) -> dict[str, Any]:
-    """Everything the score table and the chart show, from the replayed state.
-
-    Bids appear only for revealed rounds: before "Yo-ho-ho!" a row says who has bid, never
-    what (docs/rules.md#skull-king).
-    """
-    players = setup["players"]
-    rows = []
-    for rnd in state["rounds"]:
-        cells = []
-        for seat in players:
-            key = str(seat)
-            cell = {"seat": seat, "has_bid": seat in rnd["bid_done"], "bid": None,
-                    "final_bid": None, "won": None, "points": None, "total": None}
-            if rnd["revealed"]:
-                cell["bid"] = rnd["bids"].get(key)
-            if rnd["results"] is not None:
-                cell.update(won=rnd["results"][key]["won"], final_bid=rnd["final_bids"][key],
-                            points=rnd["points"][key], total=rnd["totals"][key])
-            cells.append(cell)
-        rows.append({"round": rnd, "cells": cells, "scored": rnd["results"] is not None})
-    scored = [row for row in rows if row["scored"]]
-    standings = [{"seat": seat, "name": names.get(seat, "?"), "total": state["totals"][str(seat)],
-                  "rank": state["ranks"][str(seat)], "leader": seat in state["leader"]}
-                 for seat in players]
-    return {"rows": rows, "scored": len(scored), "standings": standings,
-            "leaders": [names.get(seat, "?") for seat in state["leader"]],
-            "by_rank": sorted(standings, key=lambda s: (s["rank"], players.index(s["seat"]))),
-            "chart": _chart(state, players, names)}
-
-
-def _chart(state: dict[str, Any], players: list[int], names: dict[int, str]
-           ) -> dict[str, Any]:
-    """An SVG line chart of the running totals by round (points are computed here so the
-    template only draws; no inline styles — colours come from classes)."""
-    width, height, left, right, top, bottom = 640, 260, 48, 16, 16, 32
-    count = len(state["rounds"])
-    series = {str(seat): [0] for seat in players}
-    for rnd in state["rounds"]:
-        if rnd["totals"] is None:
-            break
-        for key in series:
-            series[key].append(rnd["totals"][key])
-    values = [v for line in series.values() for v in line]
-    low, high = min(min(values), 0), max(max(values), 10)
-    span = high - low
-
-    def x(i: int) -> float:
-        return round(left + (width - left - right) * i / max(count, 1), 1)
-
-    def y(v: int) -> float:
-        return round(top + (height - top - bottom) * (high - v) / span, 1)
-
-    step = _nice_step(span)
-    ticks = [v for v in range(low - low % step, high + step, step) if low <= v <= high]
-    lines = []
-    for i, seat in enumerate(players):
-        line = series[str(seat)]
-        lines.append({"seat": seat, "name": names.get(seat, "?"),
-                      "cls": f"sk-line-{i % LINE_COUNT}",
-                      "points": " ".join(f"{x(j)},{y(v)}" for j, v in enumerate(line)),
-                      "last": (x(len(line) - 1), y(line[-1]))})
-    return {"width": width, "height": height, "left": left, "right": width - right,
-            "top": top, "bottom": height - bottom, "zero": y(0),
-            "xticks": [{"x": x(i), "label": i} for i in range(count + 1)],
-            "yticks": [{"y": y(v), "label": v} for v in ticks], "lines": lines}
-
-
-def _nice_step(span: int) -> int:
-    for step in (10, 20, 50, 100, 200, 500):
-        if span / step <= 6:
-            return step
-    return 1000
+def _discarded(form: Mapping[str, Any]) -> int:
+    return _int(form.get("discarded"), required=False, default=0)
 
 
 # --------------------------------------------------------------------------- host actions
 
 
 def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
-    """The score table and chart, the same on the tablet and every phone."""
-    return skullking_table(game.state, game.setup, names)
+    """The score table, the per-player view and the chart, the same on the tablet and on
+    every phone."""
+    return table.score_table(game.state, game.setup, names)
 
 
 def host_bid_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
@@ -273,25 +236,36 @@ def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def result_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    """The tricks won and bonuses of the round just played: one "result" event."""
+    """The tricks won, bonuses, Loot pairs and wager of the round just played: one
+    "result" event."""
     return {"round": _int(form.get("round")), "results": _results(game.setup, form),
-            "discarded": _discarded(game.setup, form)}
+            "discarded": _discarded(form), "loot": _loot(game.setup, form)}
 
 
 def correct_data(game: store.Game, form: Mapping[str, Any], round_number: int
                  ) -> dict[str, Any]:
-    """A scored round as corrected: every bid and result again, in one event."""
+    """A scored round as corrected: every bid and result again, in one event. Each bid
+    names its shot (Rascal's scoring); the wager goes with the results."""
     setup = game.setup
     bids: dict[str, dict[str, Any]] = {}
     for seat in setup["players"]:
         entry = {"bid": _int(form.get(f"bid-{seat}"))}
         if setup["scoring"] == "rascal":
             entry["shot"] = _shot(game, form.get(f"shot-{seat}"))
-        if setup["abilities"]:
-            entry["wager"] = _wager(form.get(f"wager-{seat}"))
         bids[str(seat)] = entry
     return {"round": round_number, "bids": bids, "results": _results(setup, form),
-            "discarded": _discarded(setup, form)}
+            "discarded": _discarded(form), "loot": _loot(setup, form)}
+
+
+def _fault(game: store.Game, type_: str, data: Callable[[], dict[str, Any]]) -> None:
+    """Where a refused round points (a player's row, a field), for the templates
+    (:func:`skullking_fault`): the refused event is checked again on the log it was
+    refused on."""
+    try:
+        event = {"type": type_, "data": data(), "seat": None}
+        rules.replay(game.setup, [*log.effective(game.events), event])
+    except RuleError as error:
+        g.skullking_fault = dict(error.params)
 
 
 @bp.post("/n/<key>/g/<int:number>/skullking/bid")
@@ -307,7 +281,16 @@ def reveal(key: str, number: int) -> Answer:
 
 @bp.post("/n/<key>/g/<int:number>/skullking/result")
 def result(key: str, number: int) -> Answer:
-    return host_action(key, number, "skullking", "result", result_data)
+    """The round's results; a refusal shows beside the score button and at the field at
+    fault."""
+
+    def page(night: store.Row, game: store.Game, *, error: str | None = None,
+             status: int = 200) -> Answer:
+        if status == 422:
+            _fault(game, "result", lambda: result_data(game, request.form))
+        return respond(night, game, error=error, status=status)
+
+    return host_action(key, number, "skullking", "result", result_data, page=page)
 
 
 def _scored_round(game: store.Game, round_number: int) -> dict[str, Any]:
@@ -323,15 +306,21 @@ def _scored_round(game: store.Game, round_number: int) -> dict[str, Any]:
           methods=["GET", "POST"])
 def correct(key: str, number: int, round_number: int) -> Answer:
     """Reopen a scored round: a form prefilled with its bids and results; saving it
-    records one "correct" event and every later total recomputes (docs/rules.md#skull-king)."""
+    records one "correct" event and every later total recomputes (docs/rules.md#skull-king).
+    A refused or stale save keeps what the host entered."""
     night, game = hosted_game(key, number, "skullking")
     _scored_round(game, round_number)
+
+    def parse(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+        return correct_data(game, form, round_number)
 
     def page(night: store.Row, game: store.Game, *, error: str | None = None,
              status: int = 200) -> Answer:
         if error is None and request.method == "POST":
             return redirect(url_for("games.page", key=key, number=number), 303)
-        typed = request.form if status == 422 else None
+        if status == 422:
+            _fault(game, "correct", lambda: parse(game, request.form))
+        typed = request.form if status in (409, 422) else None
         return render_template(
             "skullking/correct.html", night=night, game=game, setup=game.setup,
             state=game.state, rnd=_scored_round(game, round_number),
@@ -341,8 +330,7 @@ def correct(key: str, number: int, round_number: int) -> Answer:
 
     if request.method == "GET":
         return page(night, game)
-    return host_action(key, number, "skullking", "correct",
-                       lambda game, form: correct_data(game, form, round_number), page=page)
+    return host_action(key, number, "skullking", "correct", parse, page=page)
 
 
 # --------------------------------------------------------------------------- phones

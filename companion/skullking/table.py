@@ -1,0 +1,166 @@
+"""Skull King's score table, its per-player view and the line chart of the running totals,
+as plain data the templates only draw. Pure functions: no Flask, no SQL.
+
+Bids appear only for revealed rounds: before "Yo-ho-ho!" a cell says who has bid, never
+what (docs/rules.md#skull-king).
+"""
+
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+#: The chart's lines: Okabe and Ito's colour-blind-safe palette (with the text colour and
+#: an olive for the seventh and eighth), one marker shape each and, from the fifth, a
+#: dashed stroke, so no line is told apart by its colour alone. The colours are classes
+#: (.sk-line-0 … .sk-line-7 in skullking.css): no inline style under the CSP.
+LINE_COUNT = 8
+SHAPES = ("circle", "square", "triangle", "diamond")
+
+#: Chart geometry in SVG units. The viewBox is about as wide as a phone's screen in CSS
+#: pixels, so a 14-unit label is 12 px or more on a 390 px phone.
+WIDTH, HEIGHT = 360, 250
+LEFT, TOP, BOTTOM = 40, 14, 28
+LABELS = 104  # room on the right for the names at the lines' ends
+FONT = 14
+GAP = 16  # the least distance between two end labels
+
+
+def score_table(state: dict[str, Any], setup: dict[str, Any], names: dict[int, str]
+                ) -> dict[str, Any]:
+    """Everything the score table, the per-player view, the standings and the chart show,
+    from the replayed state."""
+    players = setup["players"]
+    rows = [_row(rnd, players) for rnd in state["rounds"]]
+    standings = [{"seat": seat, "name": names.get(seat, "?"),
+                  "total": state["totals"][str(seat)], "rank": state["ranks"][str(seat)],
+                  "leader": seat in state["leader"]} for seat in players]
+    by_player = []
+    for i, standing in enumerate(standings):
+        cells = [{"round": row["round"], "scored": row["scored"], **row["cells"][i]}
+                 for row in rows if row["scored"] or row["cells"][i]["has_bid"]]
+        by_player.append({**standing, "cells": cells})
+    scored = sum(1 for row in rows if row["scored"])
+    return {"rows": rows, "scored": scored, "standings": standings, "players": by_player,
+            "leaders": [names.get(seat, "?") for seat in state["leader"]],
+            "by_rank": sorted(standings, key=lambda s: (s["rank"], players.index(s["seat"]))),
+            "chart": chart(state, players, names)}
+
+
+def _row(rnd: dict[str, Any], players: Sequence[int]) -> dict[str, Any]:
+    """One round of the table: a cell per player, its bid only once revealed."""
+    cells = []
+    for seat in players:
+        key = str(seat)
+        cell = {"seat": seat, "has_bid": seat in rnd["bid_done"], "bid": None,
+                "final_bid": None, "won": None, "points": None, "total": None}
+        if rnd["revealed"]:
+            cell["bid"] = rnd["bids"].get(key)
+        if rnd["results"] is not None:
+            cell.update(won=rnd["results"][key]["won"], final_bid=rnd["final_bids"][key],
+                        points=rnd["points"][key], total=rnd["totals"][key])
+        cells.append(cell)
+    return {"round": rnd, "cells": cells, "scored": rnd["results"] is not None}
+
+
+# --------------------------------------------------------------------------- the chart
+
+
+def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str]
+          ) -> dict[str, Any]:
+    """An SVG line chart of the running totals by round: each line with its own colour,
+    marker and stroke, its player's name at its end (moved apart when two ends meet), and
+    the leader's line marked (★, thicker)."""
+    count = len(state["rounds"])
+    series = {str(seat): [0] for seat in players}
+    for rnd in state["rounds"]:
+        if rnd["totals"] is None:
+            break
+        for key in series:
+            series[key].append(rnd["totals"][key])
+    values = [v for line in series.values() for v in line]
+    low, high = min(min(values), 0), max(max(values), 10)
+    right = WIDTH - LABELS
+
+    def x(i: int) -> float:
+        return round(LEFT + (right - LEFT) * i / max(count, 1), 1)
+
+    def y(v: int) -> float:
+        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low), 1)
+
+    step = _nice_step(high - low)
+    ticks = [v for v in range(low - low % step, high + step, step) if low <= v <= high]
+    leaders = set(state["leader"])
+    lines = []
+    for i, seat in enumerate(players):
+        line = series[str(seat)]
+        points = [(x(j), y(v)) for j, v in enumerate(line)]
+        lines.append({
+            "seat": seat, "name": names.get(seat, "?"), "total": line[-1],
+            "cls": f"sk-line-{i % LINE_COUNT}", "dashed": i % LINE_COUNT >= len(SHAPES),
+            "leader": seat in leaders,
+            "points": " ".join(f"{px},{py}" for px, py in points),
+            "markers": [marker(SHAPES[i % len(SHAPES)], px, py, 3.5) for px, py in points],
+            "swatch": marker(SHAPES[i % len(SHAPES)], 16, 8, 5),
+            "last": points[-1],
+        })
+    _place_labels(lines, x(len(series[str(players[0])]) - 1))
+    return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": right, "top": TOP,
+            "bottom": HEIGHT - BOTTOM, "zero": y(0), "font": FONT,
+            "xticks": [{"x": x(i), "label": i} for i in range(count + 1)],
+            "yticks": [{"y": y(v), "label": v} for v in ticks], "lines": lines}
+
+
+def _place_labels(lines: list[dict[str, Any]], end: float) -> None:
+    """Each line's name beside its last point, at least :data:`GAP` apart from the next
+    (pushed down, then back up from the bottom), shortened to the room on the right."""
+    order = sorted(lines, key=lambda line: (line["last"][1], line["seat"]))
+    top, bottom = TOP + FONT / 2, HEIGHT - BOTTOM
+    spots: list[float] = []
+    for line in order:
+        spots.append(max(line["last"][1], spots[-1] + GAP if spots else top))
+    for i in range(len(spots) - 1, -1, -1):
+        ceiling = bottom if i == len(spots) - 1 else spots[i + 1] - GAP
+        spots[i] = round(max(min(spots[i], ceiling), top), 1)
+    room = WIDTH - end - 14
+    for line, spot in zip(order, spots, strict=True):
+        prefix = "★ " if line["leader"] else ""
+        line["label"] = {"x": round(end + 10, 1), "y": spot,
+                         "text": prefix + shorten(line["name"], room - text_width(prefix))}
+
+
+def text_width(text: str, font: float = FONT) -> float:
+    """About how wide ``text`` is drawn (a wide character, Hangul or emoji, is one em;
+    anything else about 0.6 em)."""
+    return sum(font if _is_wide(ch) else 0.6 * font for ch in text)
+
+
+def _is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F") or ord(ch) > 0xFFFF
+
+
+def shorten(name: str, room: float) -> str:
+    """``name`` as it fits in ``room`` SVG units, cut with "…" when it does not."""
+    if text_width(name) <= room:
+        return name
+    cut = name
+    while cut and text_width(cut + "…") > room:
+        cut = cut[:-1]
+    return cut.rstrip() + "…"
+
+
+def marker(shape: str, x: float, y: float, r: float) -> str:
+    """The SVG path of a marker of ``shape`` centred on (x, y)."""
+    if shape == "square":
+        return f"M{x - r:g},{y - r:g}h{2 * r:g}v{2 * r:g}h{-2 * r:g}Z"
+    if shape == "triangle":
+        return f"M{x:g},{y - r:g}L{x + r:g},{y + r:g}L{x - r:g},{y + r:g}Z"
+    if shape == "diamond":
+        return f"M{x:g},{y - r:g}L{x + r:g},{y:g}L{x:g},{y + r:g}L{x - r:g},{y:g}Z"
+    return f"M{x - r:g},{y:g}a{r:g},{r:g} 0 1,0 {2 * r:g},0a{r:g},{r:g} 0 1,0 {-2 * r:g},0"
+
+
+def _nice_step(span: int) -> int:
+    for step in (10, 20, 50, 100, 200, 500):
+        if span / step <= 5:
+            return step
+    return 1000
