@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from flask import current_app
 from sqlite_utils import Database, Migrations
 
-from companion.tokens import device_id
+from companion.tokens import device_id, night_fingerprint
 
 _local = threading.local()
 
@@ -111,6 +111,29 @@ def seat_codes_and_order(db: Database) -> None:
                           ("host_invites", "used_by"), ("events", "device")):
         db.execute(f"update {table} set {column} = device_id({column}) "
                    f"where {column} is not null")
+
+
+@migrations()
+def current_game_form_tokens_and_fingerprints(db: Database) -> None:
+    """A night remembers the game its phones show (the host's choice; none: its latest
+    game) and its fingerprint (its creation time and players: an import sees a night
+    already here); a one-time form token remembers the night or game it made; an
+    uploaded night waits in ``pending_imports`` while the host chooses."""
+    db.table("nights").add_column("current_game", int)
+    db.table("nights").add_column("fingerprint", str)
+    for row in list(db.query("select id, created from nights")):
+        names = [s["name"] for s in db.query(
+            "select name from seats where night_id = ? order by position", [row["id"]])]
+        db.execute("update nights set fingerprint = ? where id = ?",
+                   [night_fingerprint(row["created"], names), row["id"]])
+    db.table("nights").create_index(["fingerprint"])
+    db.table("form_tokens").create(
+        {"token": str, "night_id": int, "game": int, "created": str},
+        pk="token", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"token", "night_id", "created"})
+    db.table("pending_imports").create(
+        {"token": str, "device": str, "document": str, "expires": str},
+        pk="token", not_null={"token", "device", "document", "expires"})
 
 
 def _create_private(path: str) -> None:

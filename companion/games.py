@@ -13,9 +13,17 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from companion import log, registry, store
+from companion import log, registry, stats, store
 from companion.errors import RuleError
-from companion.web import device, hosted_night, is_htmx, my_seat, unchanged
+from companion.web import (
+    device,
+    error_page,
+    form_token,
+    hosted_night,
+    is_htmx,
+    my_seat,
+    unchanged,
+)
 from companion.web import gettext as _
 
 bp = Blueprint("games", __name__)
@@ -92,7 +100,7 @@ def host_context(night: store.Row, game: store.Game, error: str | None = None
     names = store.names(night["id"])
     return {
         "night": night, "game": game, "state": game.state, "setup": game.setup,
-        "names": names, "title": title(game.kind),
+        "names": names, "title": title(game.kind), "shown": store.current_game(night["id"]),
         "seen": store.noted(game.id, "seen"), "error": error,
         "history": history(game), "view": registry.get(game.kind).host_view(game, names),
     }
@@ -143,9 +151,11 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     return page(night, written if written.length == fresh.length else fresh)
 
 
-def seat_context(seat: store.Row, game: store.Game | None = None) -> dict[str, Any]:
+def seat_context(seat: store.Row, game: store.Game | None = None, *,
+                 seen_url: str | None = None) -> dict[str, Any]:
     """What a phone's page shows: its seat, the table, and the current game as that seat
-    may see it."""
+    may see it. ``seen_url`` is where revealing a secret is noted (the phone's own, or
+    the host's when the tablet was passed to the seat)."""
     night = store.night(seat["night_id"])  # its version first: never newer than the state
     game = game if game is not None else store.current_game(seat["night_id"])
     names = store.names(seat["night_id"])
@@ -156,8 +166,19 @@ def seat_context(seat: store.Row, game: store.Game | None = None) -> dict[str, A
         "setup": game.setup if game else None,
         "title": spec.title if spec else None,
         "view": spec.seat_view(game, names, seat["position"]) if spec else None,
-        "night": night,
+        "night": night, "seen_url": seen_url or url_for("nights.seen"),
+        # --- every game's end on a phone (templates/nights/_result.html) ---
+        "result": finished_result(game),
     }
+
+
+def finished_result(game: store.Game | None) -> dict[str, Any] | None:
+    """A finished game's public result (``stats.game_result``: winners, places) for the
+    phone's "you won / you lost" line; None while a game runs (its state may hold
+    secrets, and it has no result yet)."""
+    if game is None or not game.state.get("finished"):
+        return None
+    return stats.game_result(game.kind, game.setup, game.state)
 
 
 def seat_response(seat: store.Row, *, error: str | None = None, status: int = 200
@@ -215,6 +236,49 @@ def redo(key: str, number: int) -> Answer:
     return host_action(key, number, None, log.REDO, no_data)
 
 
+@bp.post("/n/<key>/g/<int:number>/resume")
+def resume(key: str, number: int) -> Answer:
+    """Show this unfinished game on the table's phones again (they follow within
+    seconds), and go to it."""
+    night, game = hosted_game(key, number)
+    if not game.finished:
+        store.set_current_game(night["id"], game.number)
+    return redirect(url_for("games.page", key=key, number=game.number), 303)
+
+
+def _leave() -> int | None:
+    """The running game the host agreed to leave unfinished (the confirm step's answer)."""
+    try:
+        return int(request.form.get("leave", ""))
+    except ValueError:
+        return None
+
+
+def confirm_start(night: store.Row, running: store.Game, kind: str, action: str) -> Answer:
+    """Ask before a game starts while another runs on the phones: the second step sends
+    the same form again, saying which game it leaves unfinished."""
+    fields = [(name, value) for name, value in request.form.items(multi=True)
+              if name not in ("csrf_token", "form_token", "leave")]
+    return render_template("games/confirm_start.html", night=night, running=running,
+                           title=title(kind), action=action, fields=fields,
+                           form_token=form_token()), 409
+
+
+def start(night: store.Row, kind: str, players: list[int], options: Any, action: str
+          ) -> Answer:
+    """Start a game and go to it: once per form token (the same form sent again goes to
+    the game it made), and only after asking while another game runs on the phones.
+    ``action`` is the URL the form posts to (the confirm step posts there again)."""
+    try:
+        game = store.start_game(night, kind, players, options, form_token=form_token(),
+                                leave=_leave())
+    except store.Running as running:
+        return confirm_start(night, running.game, kind, action)
+    except store.FormUsed:
+        return error_page(str(OUT_OF_DATE), 409)
+    return redirect(url_for("games.page", key=night["key"], number=game.number), 303)
+
+
 @bp.post("/n/<key>/new/<kind>")
 def new(key: str, kind: str) -> Answer:
     """Start a game: the kind's package turns the form into players and options."""
@@ -223,10 +287,9 @@ def new(key: str, kind: str) -> Answer:
         abort(404)
     try:
         players, options = registry.get(kind).parse_new(request.form, store.seats(night["id"]))
-        game = store.start_game(night, kind, players, options)
+        return start(night, kind, players, options, url_for("games.new", key=key, kind=kind))
     except RuleError as error:
         return new_form(key, kind, error=message(error), status=422)
-    return redirect(url_for("games.page", key=key, number=game.number), 303)
 
 
 @bp.get("/n/<key>/new/<kind>")
@@ -235,8 +298,9 @@ def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -
     night = hosted_night(key)
     if kind not in registry.games():
         abort(404)
+    games, seats = store.games(night["id"]), store.seats(night["id"])
     return render_template(
-        f"{kind}/new.html", night=night, seats=store.seats(night["id"]),
-        title=title(kind), kind=kind, games=store.games(night["id"]),
-        error=error, form=request.form,
+        f"{kind}/new.html", night=night, seats=seats, title=title(kind), kind=kind,
+        games=games, error=error, form=request.form, form_token=form_token(),
+        view=registry.get(kind).new_view(games, seats),
     ), status

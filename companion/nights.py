@@ -21,7 +21,8 @@ from flask import (
 
 from companion import qr, registry, store
 from companion.games import Answer, seat_context, seat_response
-from companion.web import device, hosted_night, is_htmx, my_seat, unchanged
+from companion.sealed import stored
+from companion.web import device, form_token, hosted_night, is_htmx, my_seat, unchanged
 from companion.web import gettext as _
 
 bp = Blueprint("nights", __name__)
@@ -63,6 +64,7 @@ def index(error: str | None = None, status: int = 200, typed: list[str] | None =
     return render_template(
         "nights/index.html", nights=nights, rosters=rosters, error=error,
         typed=typed or [], max_players=MAX_PLAYERS, name_length=NAME_LENGTH,
+        form_token=form_token(),
     ), status
 
 
@@ -79,13 +81,18 @@ def create() -> Answer:
         if error:
             return index(error=error, status=422, typed=typed)
     # parse_names gives names whenever it gives no error
-    night = store.create_night(cast(list[str], names), device())
+    try:
+        night = store.create_night(cast(list[str], names), device(), form_token())
+    except store.FormUsed:
+        return index(error=_("This form was already sent. Reload the page and try again."),
+                     status=409, typed=names)
     return redirect(url_for("nights.night", key=night["key"]), 303)
 
 
 def night_context(night: store.Row) -> dict[str, Any]:
     return {
         "night": night, "seats": store.seats(night["id"]), "games": store.games(night["id"]),
+        "shown": store.current_game(night["id"]),
         "games_known": registry.games(), "hosts": store.hosts(night["id"]),
         "this_device": device(),
     }
@@ -216,7 +223,25 @@ def pass_to(key: str, position: int) -> Answer:
     night, seat = hosted_seat(key, position)
     game = store.current_game(night["id"])
     store.note(night["id"], game.id if game else None, position, "pass")
-    return render_template("nights/pass.html", **seat_context(seat, game))
+    # "Done" goes back to the game while one runs, else to the table.
+    done = (url_for("games.page", key=key, number=game.number)
+            if game is not None and not game.finished else url_for("nights.night", key=key))
+    seen_url = url_for("nights.pass_seen", key=key, position=position)
+    return render_template("nights/pass.html", done_url=done,
+                           **seat_context(seat, game, seen_url=stored(seen_url)))
+
+
+@bp.post("/n/<key>/pass/<int:position>/seen")
+def pass_seen(key: str, position: int) -> Answer:
+    """The player the tablet was passed to revealed their secret on it: the host sees
+    “seen ✓”, as for a phone (never the secret)."""
+    night, _seat = hosted_seat(key, position)
+    game = store.current_game(night["id"])
+    if game is None:
+        abort(404)
+    if position not in store.noted(game.id, "seen"):
+        store.note(night["id"], game.id, position, "seen")
+    return "", 204
 
 
 # --- the phones -------------------------------------------------------------------
@@ -305,7 +330,10 @@ def seen() -> Answer:
 
 @bp.get("/rules/<kind>")
 def rules(kind: str) -> Answer:
-    """A short rules summary of a game, for anyone at the table."""
+    """A short rules summary of a game, for anyone at the table; a phone that holds a
+    seat gets a way back to its page (nights/rules.html wraps the game's own page)."""
     if kind not in registry.games():
         abort(404)
-    return render_template(f"{kind}/rules.html", title=registry.get(kind).title, kind=kind)
+    return render_template("nights/rules.html", page=f"{kind}/rules.html",
+                           title=registry.get(kind).title, kind=kind,
+                           phone=my_seat() is not None)

@@ -58,6 +58,11 @@ class GameKind(Protocol):
         """Players and options from the game's start form (``<kind>/new.html``)."""
         ...
 
+    def new_view(self, games: list[Any], seats: list[Seat]) -> dict[str, Any]:
+        """What ``<kind>/new.html`` shows beside the seats, from the night's games so far
+        (Kraken: the token series that can go on)."""
+        ...
+
     def host_view(self, game: Any, names: dict[int, str]) -> dict[str, Any]:
         """What ``<kind>/_host.html`` shows beside the state (never a secret)."""
         ...
@@ -144,6 +149,7 @@ class GameDef:
     result: Callable[[State, State], dict[str, Any]]
     options: Callable[[State], Any]
     mask: Callable[[State, list[Event], State], tuple[State, list[Event]]]
+    new_view: Callable[[list[Any], list[Seat]], dict[str, Any]] = _nothing
     host_view: Callable[[Any, dict[int, str]], dict[str, Any]] = _nothing
     seat_view: Callable[[Any, dict[int, str], int], dict[str, Any]] = _nothing
     night_tally: Callable[..., dict[str, Any] | None] = _no_tally

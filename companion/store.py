@@ -18,7 +18,7 @@ from companion import log, registry
 from companion.db import get_db, now, write
 from companion.errors import N_, RuleError
 from companion.lru import LRU
-from companion.tokens import new_token
+from companion.tokens import new_token, night_fingerprint
 
 Row = dict[str, Any]
 
@@ -33,8 +33,10 @@ def rules_for(kind: str) -> registry.Rules:
 def _insert_night(db: Database, created: str, names: Iterable[str], device: str) -> int:
     """A night row, its seats (each with a fresh link) and its first host, in ``db``'s
     open transaction; returns the night's id."""
+    names = list(names)
     night_id = cast(int, db.table("nights").insert(
-        {"key": new_token(), "created": created, "version": 0}).last_pk)
+        {"key": new_token(), "created": created, "version": 0,
+         "fingerprint": night_fingerprint(created, names)}).last_pk)
     for position, name in enumerate(names):
         db.table("seats").insert({
             "night_id": night_id, "position": position, "name": name,
@@ -44,11 +46,43 @@ def _insert_night(db: Database, created: str, names: Iterable[str], device: str)
     return int(night_id)
 
 
-def create_night(names: Iterable[str], device: str) -> Row:
-    """A new night with these players in seat order, hosted by ``device``."""
+# --- one-time form tokens ---------------------------------------------------------
+
+class FormUsed(Exception):
+    """A one-time form token that already made something else (another night's form)."""
+
+
+def _made_with(db: Database, token: str | None) -> Row | None:
+    """What a one-time form token made (``night_id``, and ``game`` for a game), or None
+    for a token never used (or no token)."""
+    if token is None:
+        return None
+    return next(db.query("select night_id, game from form_tokens where token = ?", [token]),
+                None)
+
+
+def _use_token(db: Database, token: str | None, night_id: int, game: int | None) -> None:
+    """Remember what ``token`` made (its key is unique: the second use is refused)."""
+    if token is not None:
+        db.table("form_tokens").insert(
+            {"token": token, "night_id": night_id, "game": game, "created": now()})
+
+
+def create_night(names: Iterable[str], device: str, form_token: str | None = None) -> Row:
+    """A new night with these players in seat order, hosted by ``device``.
+
+    With a one-time ``form_token`` it is made once: the same token again (back and send
+    again, a double tap, posts at once) gives the night the first one made."""
     db = get_db()
     with write(db):
-        night_id = _insert_night(db, now(), names, device)
+        made = _made_with(db, form_token)
+        if made is not None and made["game"] is not None:
+            raise FormUsed()
+        if made is not None:
+            night_id = int(made["night_id"])
+        else:
+            night_id = _insert_night(db, now(), names, device)
+            _use_token(db, form_token, night_id, None)
     return night(night_id)
 
 
@@ -320,25 +354,93 @@ def unmerge_alias(device: str, alias: str) -> None:
 
 # --- an imported night ------------------------------------------------------------
 
+def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> None:
+    """A checked night's games and their logs, in ``db``'s open transaction."""
+    for game_ in games_:
+        game_id = db.table("games").insert({
+            "night_id": night_id, "number": game_["number"], "kind": game_["kind"],
+            "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
+            "created": game_["created"],
+        }).last_pk
+        for event in game_["events"]:
+            db.table("events").insert({
+                "game_id": game_id, "seq": event["seq"], "type": event["type"],
+                "data": json.dumps(event["data"], ensure_ascii=False, sort_keys=True),
+                "seat": event["seat"], "device": None, "created": event["created"],
+            })
+
+
 def import_night(document: dict[str, Any], device: str) -> str:
     """Store a checked night (companion.exchange.parse_import) in one transaction; the
     device hosts it and every seat gets a new link. Returns the new night's key."""
     db = get_db()
     with write(db):
         night_id = _insert_night(db, document["created"], document["players"], device)
-        for game_ in document["games"]:
-            game_id = db.table("games").insert({
-                "night_id": night_id, "number": game_["number"], "kind": game_["kind"],
-                "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
-                "created": game_["created"],
-            }).last_pk
-            for event in game_["events"]:
-                db.table("events").insert({
-                    "game_id": game_id, "seq": event["seq"], "type": event["type"],
-                    "data": json.dumps(event["data"], ensure_ascii=False, sort_keys=True),
-                    "seat": event["seat"], "device": None, "created": event["created"],
-                })
+        _insert_games(db, night_id, document["games"])
     return str(night(night_id)["key"])
+
+
+def nights_like(created: str, players: list[str]) -> list[Row]:
+    """The nights on this machine with this fingerprint (the same night, made here or
+    imported before), oldest first."""
+    return list(get_db().query("select * from nights where fingerprint = ? order by id",
+                               [night_fingerprint(created, players)]))
+
+
+def replace_games(night_id: int, document: dict[str, Any]) -> None:
+    """Put a checked night's games in place of this night's own (the same night: its
+    seats, codes, hosts and key stay), in one transaction; the phones show its latest.
+
+    The new games are written before the old ones go, so no game id is ever used twice
+    (the state cache knows games by id, in every worker)."""
+    db = get_db()
+    with write(db):
+        old = [r["id"] for r in db.query("select id from games where night_id = ?",
+                                         [night_id])]
+        db.execute("update games set number = -number where night_id = ?", [night_id])
+        _insert_games(db, night_id, document["games"])
+        marks = ", ".join("?" * len(old))
+        for table in ("activity", "events"):
+            db.execute(f"delete from {table} where game_id in ({marks})", old)
+        db.execute(f"delete from games where id in ({marks})", old)
+        db.execute("delete from form_tokens where night_id = ? and game is not null",
+                   [night_id])
+        db.execute("update nights set current_game = null where id = ?", [night_id])
+        log.bump(db, night_id)
+
+
+#: How long an uploaded night waits for the host's choice (import it over a copy).
+PENDING_IMPORT_MINUTES = 30
+
+
+def keep_import(device: str, document: dict[str, Any]) -> str:
+    """Keep a checked night for ``device`` while its host chooses; returns its token."""
+    token = new_token()
+    kept = {"created": document["created"], "players": document["players"],
+            "games": [{k: g[k] for k in ("number", "kind", "created", "setup", "events")}
+                      for g in document["games"]]}
+    db = get_db()
+    with write(db):
+        db.execute("delete from pending_imports where expires <= ?", [now()])
+        db.table("pending_imports").insert({
+            "token": token, "device": device,
+            "document": json.dumps(kept, ensure_ascii=False, sort_keys=True),
+            "expires": now(PENDING_IMPORT_MINUTES * 60)})
+    return token
+
+
+def kept_import(token: str, device: str) -> dict[str, Any] | None:
+    """The night ``device`` uploaded with this token, if it has not expired."""
+    row = next(get_db().query(
+        "select document from pending_imports where token = ? and device = ? "
+        "and expires > ?", [token, device, now()]), None)
+    return None if row is None else cast(dict[str, Any], json.loads(row["document"]))
+
+
+def drop_import(token: str) -> None:
+    db = get_db()
+    with write(db):
+        db.execute("delete from pending_imports where token = ?", [token])
 
 
 # --- games ------------------------------------------------------------------------
@@ -473,37 +575,84 @@ def games(night_id: int) -> list[Game]:
         GAME_SQL + "where g.night_id = ? order by g.number", [night_id])]
 
 
-def latest_number(night_id: int) -> int:
-    """The number of the night's latest game (0 before the first)."""
-    return next(get_db().query(
-        "select coalesce(max(number), 0) as n from games where night_id = ?", [night_id]
-    ))["n"]
-
-
 def current_game(night_id: int) -> Game | None:
-    """The night's latest game: the one the phones show."""
+    """The game the table's phones show: the one the host chose last (by starting or
+    resuming it), else the night's latest."""
     return _game(next(get_db().query(
-        GAME_SQL + "where g.night_id = ? order by g.number desc limit 1", [night_id]), None))
+        GAME_SQL + "where g.night_id = ? and g.number = coalesce("
+        "(select current_game from nights where id = ?), "
+        "(select max(number) from games where night_id = ?))",
+        [night_id, night_id, night_id]), None))
 
 
-def start_game(night_row: Row, kind: str, players: list[int], options: Any) -> Game:
-    """Start a game of ``kind`` for these seats; the rules validate the options."""
+def set_current_game(night_id: int, number: int) -> None:
+    """Show game ``number`` on the night's phones (the host resumes it); every screen of
+    the night refreshes."""
+    db = get_db()
+    with write(db):
+        db.execute("update nights set current_game = ? where id = ? and exists "
+                   "(select 1 from games where night_id = ? and number = ?)",
+                   [number, night_id, night_id, number])
+        log.bump(db, night_id)
+
+
+class Running(Exception):
+    """A game is still running on the phones: starting another asks the host first."""
+
+    def __init__(self, game_: "Game") -> None:
+        super().__init__(game_.number)
+        self.game = game_
+
+
+def _running(night_id: int) -> "Game | None":
+    """The game the phones show, if it is not finished."""
+    shown = current_game(night_id)
+    return shown if shown is not None and not shown.finished else None
+
+
+def start_game(night_row: Row, kind: str, players: list[int], options: Any, *,
+               form_token: str | None = None, leave: int | None = None) -> Game:
+    """Start a game of ``kind`` for these seats (the rules validate the options); the
+    phones show it from now on.
+
+    While the game the phones show is unfinished, a game starts only when the host
+    agreed to leave that very game unfinished (``leave`` is its number): otherwise
+    ``Running`` (nothing is written), so two hosts pressing "start" at once, or a form
+    sent twice, never make two games. A one-time ``form_token`` already used gives the
+    game it made (a ``FormUsed`` when it made something else)."""
     rules = rules_for(kind)
     setup = rules.start(players, options)
     rules.replay(setup, [])
+    night_id = night_row["id"]
     db = get_db()
     with write(db):
-        number = next(db.query(
-            "select coalesce(max(number), 0) + 1 as n from games where night_id = ?",
-            [night_row["id"]],
-        ))["n"]
-        db.table("games").insert({
-            "night_id": night_row["id"], "number": number, "kind": kind,
-            "setup": json.dumps(setup, ensure_ascii=False, sort_keys=True),
-            "created": now(),
-        })
-        log.bump(db, night_row["id"])
-    return cast(Game, game(night_row["id"], number))  # written just now
+        made = _made_with(db, form_token)
+        if made is not None:
+            if made["night_id"] != night_id or made["game"] is None:
+                raise FormUsed()
+            number = int(made["game"])
+        else:
+            running = _running(night_id)
+            if running is not None and running.number != leave:
+                raise Running(running)
+            number = _insert_game(db, night_id, kind, setup)
+            _use_token(db, form_token, night_id, number)
+    return cast(Game, game(night_id, number))  # written just now
+
+
+def _insert_game(db: Database, night_id: int, kind: str, setup: dict[str, Any]) -> int:
+    """The night's next game, shown on its phones from now on (in ``db``'s open
+    transaction); returns its number."""
+    number = int(next(db.query(
+        "select coalesce(max(number), 0) + 1 as n from games where night_id = ?",
+        [night_id]))["n"])
+    db.table("games").insert({
+        "night_id": night_id, "number": number, "kind": kind,
+        "setup": json.dumps(setup, ensure_ascii=False, sort_keys=True), "created": now(),
+    })
+    db.execute("update nights set current_game = ? where id = ?", [number, night_id])
+    log.bump(db, night_id)
+    return number
 
 
 def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,

@@ -176,15 +176,18 @@ def _cell(text: Any) -> str:
 
 @bp.get("/n/<key>/export.csv")
 def export_csv(key: str) -> Answer:
-    """One row per player per game: game, kind, date, player, result, score.
+    """One row per player per game: game, kind, date, player, result, score, place.
 
-    Result is won/lost, or unfinished (then no score). The score is the Skull King total
-    or the Crazy Time final score (hours minus match-4 penalties); Kraken has none."""
+    Result is won/lost, or unfinished (then no score and no place). The score is the
+    Skull King total or the Crazy Time final score (hours minus match-4 penalties);
+    Kraken has none. The place is the game's result's, by the one ranking rule (1, 1, 3:
+    docs/rules.md#ranking)."""
     night = hosted_night(key)
     names = store.names(night["id"])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([_("game"), _("kind"), _("date"), _("player"), _("result"), _("score")])
+    writer.writerow([_("game"), _("kind"), _("date"), _("player"), _("result"), _("score"),
+                     _("place")])
     for game in _games(night["id"]):
         result = stats.game_result(game["kind"], game["setup"], game["state"])
         for seat in result["players"]:
@@ -194,7 +197,8 @@ def export_csv(key: str) -> Answer:
                 outcome = _("won") if seat in result["winners"] else _("lost")
                 score = result["scores"].get(seat, "")
             writer.writerow([game["number"], str(registry.get(game["kind"]).title),
-                             game["created"][:10], _cell(names.get(seat, "?")), outcome, score])
+                             game["created"][:10], _cell(names.get(seat, "?")), outcome, score,
+                             result["places"].get(seat, "")])
     body = "\ufeff" + out.getvalue()  # a BOM so spreadsheets read Korean names as UTF-8
     return _attachment(body.encode("utf-8"), "text/csv", night, "csv")
 
@@ -208,7 +212,8 @@ def import_message(error: exchange.BadFile) -> str:
 
 @bp.post("/import")
 def import_night() -> Answer:
-    """Restore an exported night; a bad file gets the reason and changes nothing."""
+    """Restore an exported night; a bad file gets the reason and changes nothing. A night
+    already on this machine is never imported twice: the host chooses (import_choice)."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return history(error=_("Choose an exported night (a .json file) to import."),
@@ -218,5 +223,47 @@ def import_night() -> Answer:
         document = exchange.parse_import(raw)
     except exchange.BadFile as error:
         return history(error=import_message(error), status=422)
+    copies = store.nights_like(document["created"], document["players"])
+    if copies:
+        token = store.keep_import(device(), document)
+        mine = [n for n in copies if store.is_host(n, device())]
+        return _import_question(token, document, (mine or copies)[0])
     key = store.import_night(document, device())
     return redirect(url_for("tally.tally", key=key), 303)
+
+
+def _game_lines(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A night's games as the import question lists them."""
+    return [{"number": g["number"], "kind": g["kind"], "created": g["created"],
+             "finished": bool(g["state"].get("finished")), "events": len(g["events"])}
+            for g in games]
+
+
+def _import_question(token: str, document: dict[str, Any], copy: store.Row) -> Answer:
+    """The night in the file is already here: keep the copy here, or replace it with the
+    file (only a host of that night may)."""
+    return render_template(
+        "tally/import_question.html", token=token, copy=copy,
+        players=document["players"], here=_game_lines(_games(copy["id"])),
+        incoming=_game_lines(document["games"]),
+        can_replace=store.is_host(copy, device()))
+
+
+@bp.post("/import/<token>")
+def import_choice(token: str) -> Answer:
+    """The host's answer about a night already here: ``replace`` puts the file's games in
+    place of the copy's (same night, same seats and codes); anything else keeps the copy
+    and forgets the file."""
+    document = store.kept_import(token, device())
+    if document is None:
+        return history(error=_("That upload is no longer waiting: choose the file again."),
+                       status=410)
+    copies = store.nights_like(document["created"], document["players"])
+    mine = [n for n in copies if store.is_host(n, device())]
+    store.drop_import(token)
+    if request.form.get("choice") == "replace" and mine:
+        store.replace_games(mine[0]["id"], document)
+        return redirect(url_for("tally.tally", key=mine[0]["key"]), 303)
+    if mine:
+        return redirect(url_for("tally.tally", key=mine[0]["key"]), 303)
+    return redirect(url_for("tally.history"), 303)

@@ -5,6 +5,7 @@ import hashlib
 import re
 import sqlite3
 import unicodedata
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import unquote
@@ -59,6 +60,23 @@ def device() -> str:
         g.device_cookie = new_token() if g.new_device else value
         g.device = device_id(g.device_cookie)
     return str(g.device)
+
+
+def form_token() -> str | None:
+    """The one-time token of the posted form (a night or a game is made once per token),
+    or None when the form has none that looks like one."""
+    value = request.form.get("form_token", "")
+    return value if _TOKEN.match(value) else None
+
+
+def local_time(stamp: str) -> str:
+    """A stored time stamp (UTC, companion.db.now()) as the laptop's clock shows it:
+    "2026-03-14 19:05". Text that is no such stamp is shown as it is."""
+    try:
+        moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except (TypeError, ValueError):
+        return str(stamp)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def hosted_night(key: str) -> store.Row:
@@ -439,10 +457,11 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
     app.jinja_env.filters["stored"] = sealed.stored
+    app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
                                  shared=shared, game_title=game_title,
                                  game_kinds=registry.kinds, game_assets=game_assets,
-                                 secret=sealed.secret)
+                                 secret=sealed.secret, new_form_token=new_token)
 
 
 __all__ = ["abort", "device", "is_htmx", "new_token", "safe_next"]

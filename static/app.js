@@ -1,4 +1,5 @@
-/* Companion: the little behaviour htmx does not cover. No inline script (CSP). */
+/* Companion: the little behaviour htmx does not cover. No inline script (CSP), and no text
+   of its own: every word it shows comes from a data-* attribute a template rendered. */
 (function () {
   "use strict";
 
@@ -7,65 +8,185 @@
     catch (e) { return ""; }
   }
 
-  /* Hold to reveal: a secret shows only while the button is held down. */
-  function secretOf(button) { return document.getElementById(button.dataset.hold); }
+  function live() { return document.getElementById("live"); }
 
-  var held = null;  /* the secret being held, so a live refresh meanwhile keeps it shown */
-
-  function hideAll() {
-    held = null;
-    document.querySelectorAll("[data-secret]").forEach(function (el) { el.hidden = true; });
-    document.querySelectorAll("[data-hold]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+  /* A live refresh: htmx's GET of a page's #live region (a poll, or "poll-now"). */
+  function isRefresh(event) {
+    var config = event.detail.requestConfig || {};
+    var elt = config.elt || event.detail.elt;
+    return (config.verb || "").toLowerCase() === "get" && !!elt && elt.id === "live";
   }
 
-  function show(button) {
-    var secret = secretOf(button);
+  function isWrite(event) {
+    var config = event.detail.requestConfig || {};
+    return (config.verb || "").toLowerCase() !== "get";
+  }
+
+  /* ---------------------------------------------------------------------------------
+     Screen Wake Lock: a host screen (the table's and a game's page: their live region
+     polls a night's /n/… address) and a phone while it holds a secret keep the screen on,
+     where the browser allows it. Browsers offer the API only in a secure context (HTTPS or
+     localhost); elsewhere, or when the request is refused, nothing happens and nothing
+     says otherwise. The browser drops the lock when the page is hidden: it is asked for
+     again when the page is visible. */
+  var wake = { sentinel: null, pending: false };
+  var HOST_LIVE = /\/n\/[^/?#]+\/(?:[^?#]*\/)?live(?:[?#]|$)/;
+
+  function hostScreen() {
+    var region = live();
+    return !!region && HOST_LIVE.test(region.getAttribute("hx-get") || "");
+  }
+
+  function wantWake() { return hostScreen() || hold !== null; }
+
+  function dropWake() {
+    var sentinel = wake.sentinel;
+    wake.sentinel = null;
+    if (sentinel) { sentinel.release().catch(function () {}); }
+  }
+
+  function syncWake() {
+    if (!wantWake() || document.visibilityState !== "visible") { dropWake(); return; }
+    if (wake.sentinel || wake.pending || !navigator.wakeLock) { return; }
+    wake.pending = true;
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      wake.pending = false;
+      wake.sentinel = sentinel;
+      sentinel.addEventListener("release", function () {
+        if (wake.sentinel === sentinel) { wake.sentinel = null; }
+      });
+      if (!wantWake()) { dropWake(); }
+    }, function () { wake.pending = false; });
+  }
+
+  /* ---------------------------------------------------------------------------------
+     Hold to reveal: a secret shows only while its button is held down — in a box fixed
+     inside the viewport (away from the finger), so it is on screen wherever the button is
+     and un-hiding it moves nothing on the page (no scroll anchoring). It stays shown until
+     that very pointer (or key) is released, wherever the release lands: a live refresh
+     that replaces the button and the secret meanwhile shows the fresh secret at once. */
+  var hold = null;  /* {id, pointer, key, top}: the secret being held */
+
+  function secretOf(id) { return document.getElementById(id); }
+
+  function hideAll() {
+    hold = null;
+    document.querySelectorAll("[data-secret]").forEach(function (el) {
+      el.hidden = true;
+      el.removeAttribute("data-held");
+    });
+    document.querySelectorAll("[data-hold]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    syncWake();
+  }
+
+  function reveal(button, again) {
+    var secret = secretOf(button.dataset.hold);
     if (!secret) { return; }
+    /* an attribute htmx's settling leaves alone (it resets class and style) */
+    secret.setAttribute("data-held", hold.top ? "top" : "bottom");
     secret.hidden = false;
-    held = button.dataset.hold;
     button.setAttribute("aria-pressed", "true");
     var seenUrl = button.dataset.seenUrl;
-    if (seenUrl && !button.dataset.seenSent) {
+    if (seenUrl && !again && !button.dataset.seenSent) {
       button.dataset.seenSent = "1";
       fetch(seenUrl, { method: "POST", headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin" });
     }
   }
 
   function holdStart(event) {
-    var button = event.target.closest("[data-hold]");
+    var button = event.target.closest && event.target.closest("[data-hold]");
     if (!button) { return; }
-    if (event.type === "keydown" && event.key !== " " && event.key !== "Enter") { return; }
+    var key = event.type === "keydown";
+    if (key && event.key !== " " && event.key !== "Enter") { return; }
     event.preventDefault();
-    show(button);
+    if (hold !== null) { return; }  /* a second finger, or a key's auto-repeat */
+    var box = button.getBoundingClientRect();
+    hold = { id: button.dataset.hold, pointer: key ? null : event.pointerId,
+             key: key ? event.key : null,
+             /* the secret goes to the half of the screen the button is not in */
+             top: box.top + box.height / 2 > window.innerHeight / 2 };
+    reveal(button, false);
+    syncWake();
   }
 
   function holdEnd(event) {
-    if (event.target.closest && event.target.closest("[data-hold]")) { hideAll(); }
+    if (hold === null) { return; }
+    if (event.type === "keyup") {
+      if (event.key === hold.key) { hideAll(); }
+    } else if (event.type === "focusout") {
+      /* a keyboard hold ends when focus moves elsewhere (not when a refresh removes it) */
+      if (hold.key !== null && event.relatedTarget) { hideAll(); }
+    } else if (hold.pointer === null || event.pointerId === hold.pointer) {
+      hideAll();
+    }
   }
 
+  /* After a live refresh (and again once it settled): the fresh secret shows at once if
+     the hold goes on. */
+  function holdAfterSwap() {
+    if (hold === null) { return; }
+    var again = document.querySelectorAll("[data-hold='" + hold.id + "']");
+    again.forEach(function (button) { reveal(button, true); });
+    if (hold.key !== null && again.length) { again[0].focus(); }
+  }
+
+  document.addEventListener("htmx:afterSettle", holdAfterSwap);
   document.addEventListener("pointerdown", holdStart);
   document.addEventListener("keydown", holdStart);
-  ["pointerup", "pointercancel", "pointerleave", "keyup", "focusout"].forEach(function (name) {
+  ["pointerup", "pointercancel", "keyup", "focusout"].forEach(function (name) {
     document.addEventListener(name, holdEnd, true);
   });
   document.addEventListener("contextmenu", function (event) {
-    if (event.target.closest("[data-hold]")) { event.preventDefault(); }
+    if (event.target.closest && event.target.closest("[data-hold]")) { event.preventDefault(); }
   });
 
   /* Hidden again whenever the page is hidden or comes back from the back/forward cache. */
   document.addEventListener("visibilitychange", function () {
     hideAll();
     if (document.visibilityState === "visible" && window.htmx) {
-      var live = document.getElementById("live");
-      if (live) { window.htmx.trigger(live, "poll-now"); }
+      var region = live();
+      if (region) { window.htmx.trigger(region, "poll-now"); }
     }
   });
   window.addEventListener("pageshow", hideAll);
   window.addEventListener("pagehide", hideAll);
-  /* A live refresh (another device wrote something) must not wipe what someone is typing:
-     the fields a person changed are carried into the fresh forms. Only for refreshes
-     (GET), never for a form's own answer, and never the hidden fields (the log position
-     must be the fresh one). */
+
+  /* ---------------------------------------------------------------------------------
+     A live refresh keeps what the person was doing: the panels (<details>) they opened or
+     closed stay so, and the fields they typed in keep what they typed. Panels are known
+     by id, data-keep, or their class and place; fields by their form's action and name.
+     Fields only for refreshes (GET), never for a form's own answer, and never the hidden
+     fields (the log position must be the fresh one). */
+  var panels = {};  /* panel key -> open, for the panels the person toggled */
+
+  function panelKey(details) {
+    if (details.id) { return "#" + details.id; }
+    if (details.dataset.keep) { return "keep:" + details.dataset.keep; }
+    var region = live();
+    if (!region || !region.contains(details)) { return null; }
+    var same = Array.prototype.filter.call(region.querySelectorAll("details"), function (d) {
+      return d.className === details.className;
+    });
+    return "class:" + details.className + ":" + same.indexOf(details);
+  }
+
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("summary");
+    var details = summary && summary.parentElement;
+    if (!details || details.tagName !== "DETAILS") { return; }
+    var key = panelKey(details);
+    if (key) { panels[key] = !details.open; }  /* the click's toggle comes next */
+  });
+
+  function restorePanels() {
+    var region = live();
+    if (!region) { return; }
+    region.querySelectorAll("details").forEach(function (details) {
+      var key = panelKey(details);
+      if (key && key in panels) { details.open = panels[key]; }
+    });
+  }
+
   var typed = null;
 
   function fieldKey(field) {
@@ -86,67 +207,158 @@
     return field.value !== field.defaultValue;
   }
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    typed = null;
-    var config = event.detail.requestConfig || {};
-    var target = event.detail.target;
-    if ((config.verb || "").toLowerCase() !== "get" || !target) { return; }
-    var fields = target.querySelectorAll("input:not([type=hidden]), select, textarea");
+  function saveFields(target) {
     var values = {};
     var any = false;
-    fields.forEach(function (field) {
+    target.querySelectorAll("input:not([type=hidden]), select, textarea").forEach(function (field) {
       if (!field.name || !changed(field)) { return; }
       values[fieldKey(field)] = field.type === "radio" || field.type === "checkbox" ?
         field.checked : field.value;
       any = true;
     });
     var active = document.activeElement;
-    typed = any ? { values: values, focus: active && target.contains(active) && active.name ?
-      fieldKey(active) : null } : null;
-  });
+    var focus = active && active !== document.body && target.contains(active) && active.name ?
+      { key: fieldKey(active), start: active.selectionStart, end: active.selectionEnd } : null;
+    return any || focus ? { values: values, focus: focus } : null;
+  }
 
-  document.addEventListener("htmx:afterSwap", function () {
-    if (held) {
-      /* the page refreshed under a finger still holding: the fresh secret stays shown */
-      document.querySelectorAll("[data-hold='" + held + "']").forEach(show);
-    }
-    if (!typed) { return; }
-    var saved = typed;
-    typed = null;
+  function restoreFields(saved) {
     document.querySelectorAll("#live input:not([type=hidden]), #live select, #live textarea")
       .forEach(function (field) {
         var key = fieldKey(field);
-        if (!(key in saved.values)) { return; }
-        if (field.type === "radio" || field.type === "checkbox") {
-          field.checked = saved.values[key];
-        } else {
-          field.value = saved.values[key];
+        if (key in saved.values) {
+          if (field.type === "radio" || field.type === "checkbox") {
+            field.checked = saved.values[key];
+          } else {
+            field.value = saved.values[key];
+          }
         }
-        if (saved.focus === key) { field.focus(); }
+        if (saved.focus && saved.focus.key === key) {
+          field.focus({ preventScroll: true });
+          try {
+            if (saved.focus.start !== null) { field.setSelectionRange(saved.focus.start, saved.focus.end); }
+          } catch (e) { /* a field without a caret (select, number) */ }
+        }
       });
+  }
+
+  /* ---------------------------------------------------------------------------------
+     A phone sees a new game start: when a refresh brings another game than the one shown
+     (its panel's data-game), the page scrolls to it and says so for a minute (through
+     the refreshes of that minute). A game this page has not seen yet is "new"; one it has
+     seen is the table going back to it. */
+  var NOTICE_MS = 60000;
+  var games = { shown: "", highest: 0, told: null };
+
+  function gamePanel() { return document.querySelector("#live [data-game]"); }
+
+  function noteGame() {
+    var panel = gamePanel();
+    games.shown = panel ? panel.dataset.game : "";
+    games.highest = Math.max(games.highest, Number(games.shown) || 0);
+  }
+
+  function tellGame(panel) {
+    if (!games.told || games.told.game !== panel.dataset.game || Date.now() > games.told.until) {
+      games.told = null;
+      return;
+    }
+    if (panel.querySelector(".new-game")) { return; }
+    var p = document.createElement("p");
+    p.className = "notice info new-game";
+    p.setAttribute("role", "status");
+    p.textContent = games.told.text;
+    var heading = panel.querySelector("h2");
+    panel.insertBefore(p, heading ? heading.nextSibling : panel.firstChild);
+  }
+
+  function gameAfterSwap() {
+    var before = games.shown;
+    var panel = gamePanel();
+    var now = panel ? panel.dataset.game : "";
+    if (panel && now !== before) {
+      var isNew = (Number(now) || 0) > games.highest;
+      games.told = { game: now, until: Date.now() + NOTICE_MS,
+                     text: isNew ? panel.dataset.newGame : panel.dataset.backToGame };
+      tellGame(panel);
+      if (hold === null) { panel.scrollIntoView({ block: "start" }); }
+    } else if (panel) {
+      tellGame(panel);
+    }
+    noteGame();
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    typed = null;
+    var target = event.detail.target;
+    if (!isRefresh(event) || !target) { return; }
+    typed = saveFields(target);
   });
 
-  /* A form that could not be sent (the laptop asleep, Wi-Fi gone) or that failed says so
-     on top of the page; a poll that fails says nothing and simply tries again. */
+  document.addEventListener("htmx:afterSwap", function () {
+    holdAfterSwap();
+    restorePanels();
+    gameAfterSwap();
+    syncWake();
+    if (!typed) { return; }
+    var saved = typed;
+    typed = null;
+    restoreFields(saved);
+  });
+
+  /* ---------------------------------------------------------------------------------
+     Reaching the table. A refresh that cannot reach the laptop (refused, or no answer
+     within a few seconds) puts "can't reach the table — retrying…" on top of the screen;
+     the next answer of any kind takes it away. A form that could not be sent, or that
+     failed, says so on top of the live region. */
+  var POLL_TIMEOUT_MS = 3000;  /* with a 2 s poll: said within 5 s of the laptop going */
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    if ((event.detail.verb || "").toLowerCase() === "get" && event.detail.elt &&
+        event.detail.elt.id === "live" && !event.detail.timeout) {
+      event.detail.timeout = POLL_TIMEOUT_MS;
+    }
+  });
+
+  function offline(on) {
+    var mark = document.querySelector("[data-offline-mark]");
+    if (!on) {
+      if (mark) { mark.remove(); }
+      return;
+    }
+    var region = live();
+    var text = region && region.dataset.offline;
+    if (mark || !text) { return; }
+    mark = document.createElement("p");
+    mark.className = "offline-mark";
+    mark.setAttribute("data-offline-mark", "");
+    mark.setAttribute("role", "alert");
+    mark.textContent = text;
+    document.body.appendChild(mark);
+  }
+
   function tell(message) {
-    var live = document.getElementById("live");
-    if (!live || !message) { return; }
-    var old = live.querySelector(".notice.unreachable");
+    var region = live();
+    if (!region || !message) { return; }
+    var old = region.querySelector(".notice.unreachable");
     if (old) { old.remove(); }
     var p = document.createElement("p");
     p.className = "notice error unreachable";
     p.setAttribute("role", "alert");
     p.textContent = message;
-    live.insertBefore(p, live.firstChild);
+    region.insertBefore(p, region.firstChild);
   }
 
-  function isWrite(event) {
-    var config = event.detail.requestConfig || {};
-    return (config.verb || "").toLowerCase() !== "get";
-  }
-
-  document.addEventListener("htmx:sendError", function (event) {
+  function unreachable(event) {
     if (isWrite(event)) { tell(document.body.dataset.unreachable); }
+    else if (isRefresh(event)) { offline(true); }
+  }
+
+  document.addEventListener("htmx:sendError", unreachable);
+  document.addEventListener("htmx:timeout", unreachable);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status > 0) { offline(false); }
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (isWrite(event)) { tell(document.body.dataset.failed); }
@@ -168,4 +380,14 @@
       window.location.replace(replace.href);
     }
   });
+
+  function ready() {
+    noteGame();
+    syncWake();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
+  }
 })();

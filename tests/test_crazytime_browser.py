@@ -8,7 +8,7 @@ Hand calculation (seats 0–4 = Mina, Jo, Sun, Ann, Lee):
   match 3 (10): 3 1 2 1 3  -> Jo and Ann win 3h           hours 2 3 0 3 3
   match 4 (12): 1 2 0 2 7  -> scores 1 1 0 1 -4
   places: Mina 1st (score 1, one match-4 penalty); Jo and Ann share 2nd (score 1, two
-  each); Sun 3rd (0); Lee 4th (-4).
+  each); Sun 4th (0); Lee 5th (-4): standard competition ranking (docs/rules.md#ranking).
 """
 
 import pytest
@@ -171,8 +171,8 @@ def test_a_whole_blue_game_with_five_phones_and_secret_laws(browser, live_server
         ["1", "Mina", "2", "1", "1"],
         ["2 (shared)", "Jo", "3", "2", "1"],
         ["2 (shared)", "Ann", "3", "2", "1"],
-        ["3", "Sun", "0", "0", "0"],
-        ["4", "Lee", "3", "7", "-4"],
+        ["4", "Sun", "0", "0", "0"],
+        ["5", "Lee", "3", "7", "-4"],
     ]
     # every law is revealed to everyone, with who made it
     for page in phones + [host]:

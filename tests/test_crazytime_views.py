@@ -294,8 +294,9 @@ def test_every_law_is_revealed_everywhere_when_the_game_ends(night):
         html = text(phone.get("/me" if phone is not night.host else game))
         assert WHEN in html and "t-when" in html and "k-what" in html
     # scores: 민수 2-1=1, Jo 3-2=1, 지혜 0-0=0, Ann 3-2=1, 박서준 3-7=-4
+    # standard competition ranking (docs/rules.md#ranking): 1, 2, 2, 4, 5
     rows = re.findall(r'<tr data-place="(\d)" data-seat="(\d)">', host_html)
-    assert rows == [("1", "0"), ("2", "1"), ("2", "3"), ("3", "2"), ("4", "4")]
+    assert rows == [("1", "0"), ("2", "1"), ("2", "3"), ("4", "2"), ("5", "4")]
     assert re.findall(r'class="ct-score">(-?\d+)<', host_html) == ["1", "1", "1", "0", "-4"]
     response = post(night, game, "penalty", seat=0)
     assert response.status_code == 422

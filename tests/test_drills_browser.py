@@ -95,8 +95,8 @@ def test_the_host_cannot_go_back_to_a_passed_seats_role(browser, live_server):
     host.locator("form[action$='/pass/1'] button").first.click()
     host.locator("[data-pass-open]").click()
     hold_and_release(host)
-    host.locator("a[data-replace]").click()
-    host.wait_for_url(night_url)
+    host.locator("a[data-replace]").first.click()  # "Done", at the top: back to the game
+    host.wait_for_url(night_url + "/g/1")
     assert roles_in(host.content()) == []
     host.go_back()
     host.wait_for_load_state()

@@ -181,7 +181,7 @@ def pos(client, url):
     return int(re.search(r'name="pos" value="(\d+)"', client.get(url).data.decode()).group(1))
 
 
-def test_the_fourth_game_plays_tallies_and_travels(app4):
+def test_the_fourth_game_plays_tallies_and_travels(app4, tmp_path):
     night = make_night(app4, names=["Ann", "Bo", "Cy"])
     phones = [night.phone(p) for p in range(3)]
     start = night.host.get(f"{night.url}/new/secretnumber")
@@ -224,14 +224,17 @@ def test_the_fourth_game_plays_tallies_and_travels(app4):
     assert "Secret Number" in tally and "won by" in tally
     assert phones[2].get("/me/tally").status_code == 200
     csv_rows = night.host.get(f"{night.url}/export.csv").data.decode("utf-8-sig").splitlines()
-    assert csv_rows[1:] == ["1,Secret Number,{},Ann,lost,0".format(csv_rows[1].split(",")[2]),
-                            "1,Secret Number,{},Bo,won,1".format(csv_rows[1].split(",")[2]),
-                            "1,Secret Number,{},Cy,lost,0".format(csv_rows[1].split(",")[2])]
+    assert csv_rows[1:] == ["1,Secret Number,{},Ann,lost,0,2".format(csv_rows[1].split(",")[2]),
+                            "1,Secret Number,{},Bo,won,1,1".format(csv_rows[1].split(",")[2]),
+                            "1,Secret Number,{},Cy,lost,0,2".format(csv_rows[1].split(",")[2])]
 
-    # Finished, it travels whole: export → import → export is the same file.
+    # Finished, it travels whole: export → import on another machine → export is the same
+    # file (on this machine the night is already here: the host is asked first).
     exported = night.host.get(f"{night.url}/export.json").data
-    imported = night.host.post("/import", data={"file": (__import__("io").BytesIO(exported),
-                                                         "night.json")})
+    other = create_app({**app4.config, "DATABASE": str(tmp_path / "other.sqlite")})
+    host = other.test_client()
+    imported = host.post("/import", data={"file": (__import__("io").BytesIO(exported),
+                                                    "night.json")})
     assert imported.status_code == 303
     key = imported.headers["Location"].split("/")[2]
-    assert night.host.get(f"/n/{key}/export.json").data == exported
+    assert host.get(f"/n/{key}/export.json").data == exported

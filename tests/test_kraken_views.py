@@ -433,11 +433,22 @@ def test_seen_shows_on_the_host_screen_but_never_the_role(night, kraken):
     assert roles_in(html) == []
 
 
-def test_a_passed_tablet_shows_the_role_without_marking_it_seen(night, kraken):
+def test_a_passed_tablet_notes_seen_only_when_the_player_reveals_their_role(night, kraken):
     html = night.host.post(f"{night.url}/pass/3").data.decode()
-    assert 'data-hold="role-secret"' in html and "data-seen-url" not in html
-    assert len(roles_in(html)) == 1
-    assert "data-seen-url" in night.phone(3).get("/me").data.decode()
+    assert 'data-hold="role-secret"' in html and len(roles_in(html)) == 1
+    seen_url = re.search(r'data-seen-url="([^"]+)"', html).group(1)
+    assert seen_url == f"{night.url}/pass/3/seen"
+    seen = 'data-seen="3">Ann: <span class="status {}">'
+    assert seen.format("open") in night.host.get(kraken).data.decode()
+    assert night.host.post(seen_url).status_code == 204  # what holding the button sends
+    assert seen.format("claimed") in night.host.get(kraken).data.decode()
+    assert night.phone(3).get("/me").data.decode().count('data-seen-url="/me/seen"') == 1
+
+
+def test_only_the_host_notes_a_passed_player_seen(night, kraken):
+    assert night.phone(2).post(f"{night.url}/pass/3/seen").status_code == 404
+    assert night.app.test_client().post(f"{night.url}/pass/3/seen").status_code == 404
+    assert 'data-seen="3">Ann: <span class="status open">' in night.host.get(kraken).data.decode()
 
 
 # --- the token series ---------------------------------------------------------------

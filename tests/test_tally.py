@@ -94,14 +94,14 @@ def test_the_csv_has_one_row_per_player_per_game(evening):
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
     rows = text(response).lstrip("\ufeff").splitlines()
-    assert rows[0] == "game,kind,date,player,result,score"
+    assert rows[0] == "game,kind,date,player,result,score,place"
     # 3 Kraken × 3 + Skull King × 3 + Crazy Time × 4 + running Kraken × 3
     assert len(rows) - 1 == 9 + 3 + 4 + 3
     sk = [r for r in rows if r.startswith("4,")]
-    assert [r.split(",")[3:] for r in sk] == [["Ann", "lost", "10"], ["Bo", "won", "30"],
-                                             ["Cy", "won", "30"]]
+    assert [r.split(",")[3:] for r in sk] == [["Ann", "lost", "10", "3"],
+                                             ["Bo", "won", "30", "1"], ["Cy", "won", "30", "1"]]
     running = [r for r in rows if r.startswith("6,")]
-    assert all(r.endswith(",unfinished,") for r in running)
+    assert all(r.endswith(",unfinished,,") for r in running)
 
 
 def test_a_name_never_becomes_a_spreadsheet_formula(app):

@@ -5,6 +5,7 @@ import json
 from typing import Any
 
 from companion.charts import score_bars
+from companion.ranking import competition_ranks
 
 #: What an exported running game shows instead of a law's When and What text.
 MASK = "?"
@@ -14,18 +15,21 @@ def _seat_map(mapping: dict[str, Any]) -> dict[int, Any]:
     return {int(key): value for key, value in mapping.items()}
 
 
+def places(standings: list[list[int]]) -> dict[int, int]:
+    """Each player's place from the final standings (the rules' order, ties grouped),
+    by the one ranking rule: 1, 1, 3, 4 (docs/rules.md#ranking)."""
+    order = {seat: index for index, tied in enumerate(standings) for seat in tied}
+    return competition_ranks(order, highest_wins=False)
+
+
 def result(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     """A finished game: the standings (first place first, ties shared), each player's
     hours won in matches 1–3, penalties in match 4 and final score, and each match's
     winners (docs/rules.md#crazy-time-final-score)."""
     standings = [list(place) for place in state["standings"]]
-    places = {}
-    for index, place in enumerate(standings):
-        for seat in place:
-            places[seat] = 1 + sum(len(p) for p in standings[:index])
     last = state["penalties"][str(len(state["match_results"]))]
     return {
-        "scores": _seat_map(state["scores"]), "places": places,
+        "scores": _seat_map(state["scores"]), "places": places(standings),
         "winners": list(standings[0]) if standings else [],
         "standings": standings, "hours": _seat_map(state["hours"]),
         "last_penalties": _seat_map(last),

@@ -16,7 +16,7 @@ from flask import Blueprint
 from flask_babel import lazy_gettext as _l
 
 from companion import store
-from companion.crazytime import rules
+from companion.crazytime import results, rules
 from companion.errors import N_, RuleError
 from companion.forms import whole_number
 from companion.games import Answer, host_action, no_data, seat_action
@@ -164,9 +164,10 @@ def _standings(state: dict[str, Any], names: dict[int, str]) -> list[dict[str, A
     if not state["finished"]:
         return []
     rows = []
-    for place, seats in enumerate(state["standings"], start=1):
+    places = results.places(state["standings"])
+    for seats in state["standings"]:
         for seat in seats:
-            rows.append({"place": place, "shared": len(seats) > 1, "seat": seat,
+            rows.append({"place": places[seat], "shared": len(seats) > 1, "seat": seat,
                          "name": names.get(seat, "?"), "hours": state["hours"][str(seat)],
                          "last": state["penalties"]["4"][str(seat)],
                          "score": state["scores"][str(seat)]})

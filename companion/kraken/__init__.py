@@ -12,6 +12,7 @@ GAME = GameDef(
     rules=rules,
     blueprint=views.bp,
     parse_new=views.parse_new,
+    new_view=views.new_view,
     result=results.result,
     options=results.options,
     custom_restore=results.restore,

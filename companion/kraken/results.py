@@ -12,6 +12,7 @@ from typing import Any
 from companion.charts import bar_chart
 from companion.errors import N_, RuleError
 from companion.kraken import rules
+from companion.ranking import competition_ranks
 from companion.registry import SetupMismatch
 
 KIND = "kraken"
@@ -38,12 +39,14 @@ def _seat_map(mapping: dict[str, Any] | None) -> dict[int, Any]:
 
 def result(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     """A finished game: the winning team's seats, why it ended, and every role (revealed
-    at the end, docs/rules.md#kraken-end). Winners share first place."""
+    at the end, docs/rules.md#kraken-end). Winners share first place; the others share
+    the next one, after them (docs/rules.md#ranking: 3 winners of 5, places 1, 1, 1, 4,
+    4; when nobody wins, everybody shares one place)."""
     players = list(setup["players"])
     return {
         "winners": list(state["winners"]), "outcome": state["outcome"],
         "reason": state["reason"], "roles": _seat_map(state["roles"]),
-        "places": {s: 1 if s in state["winners"] else 2 for s in players},
+        "places": competition_ranks({s: int(s in state["winners"]) for s in players}),
     }
 
 

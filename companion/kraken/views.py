@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 from companion import store
 from companion.errors import N_, RuleError
 from companion.forms import whole_number
-from companion.games import Answer, host_action, hosted_game, message, respond
+from companion.games import Answer, host_action, hosted_game, message, respond, start
 from companion.kraken import results, rules
 
 bp = Blueprint("kraken", __name__)
@@ -26,19 +26,60 @@ OPTIONS = ("curse", "specials", "clockwise")
 SPECIAL_PREFIX = "special:"
 
 
+#: The start form's "token series" choices besides an open series' id.
+NO_SERIES, NEW_SERIES = ("", "none"), ("new", "on", "1")
+
+
 def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int], Any]:
     """Players and options for a new game, from the start form (new.html).
 
     Players are the ticked seats (the rules refuse fewer than 3 or more than 8); the
-    options are the ticked boxes; a ticked "token series" starts a new series with a
-    fresh random id (docs/rules.md#kraken-series).
+    options are the ticked boxes. The "token series" choice is none, a new series (a
+    fresh random id), or the id of one of tonight's series that is not over: the game
+    continues it, whatever was played in between, with the same players
+    (docs/rules.md#kraken-series).
     """
     players = [s["position"] for s in seats if form.get(f"seat{s['position']}")]
     if not players:
         raise RuleError(N_("Choose the players."))
     options: dict[str, Any] = {name: bool(form.get(name)) for name in OPTIONS}
-    options["series"] = secrets.token_hex(8) if form.get("series") else None
+    options["series"] = _series_choice(str(form.get("series") or ""), players, seats)
     return players, options
+
+
+def _series_choice(choice: str, players: list[int], seats: list[store.Row]) -> str | None:
+    """The series id the form chose (None: no series)."""
+    if choice in NO_SERIES:
+        return None
+    if choice in NEW_SERIES:
+        return secrets.token_hex(8)
+    night_id = seats[0]["night_id"] if seats else None
+    going = {one["id"]: one for one in _open_series(store.games(night_id))} \
+        if night_id is not None else {}
+    if choice not in going:
+        raise RuleError(N_("That token series is over, or it is not one of tonight's."))
+    if sorted(players) != going[choice]["players"]:
+        names = {s["position"]: s["name"] for s in seats}
+        raise RuleError(N_("A token series goes on with the same players: choose %(names)s."),
+                        names=", ".join(names.get(p, "?") for p in going[choice]["players"]))
+    return choice
+
+
+def _open_series(games: list[store.Game]) -> list[dict[str, Any]]:
+    """Tonight's token series that are not over, each with the numbers of its games."""
+    plain = [g.plain() for g in games if g.kind == results.KIND
+             and g.setup["options"].get("series")]
+    found = results.series(plain)
+    for one in found:
+        one["numbers"] = [g["number"] for g in plain
+                          if g["setup"]["options"]["series"] == one["id"]]
+    return [one for one in found if not one["over"]]
+
+
+def new_view(games: list[store.Game], seats: list[store.Row]) -> dict[str, Any]:
+    """What the start form shows: tonight's token series that can go on."""
+    return {"open_series": _open_series(games),
+            "names": {s["position"]: s["name"] for s in seats}}
 
 
 def _seat_number(value: Any, game: store.Game) -> int:
@@ -89,43 +130,63 @@ def reveal(key: str, number: int) -> Answer:
 
 @bp.post("/n/<key>/g/<int:number>/kraken/next")
 def next_game(key: str, number: int) -> Answer:
-    """Deal fresh roles to the same seats with the same options (and series)."""
+    """Deal fresh roles to the same seats with the same options (and series): also after
+    other games were played since (docs/rules.md#kraken-series)."""
     night, game = hosted_game(key, number, "kraken")
-    latest = store.current_game(night["id"])
-    if latest is not None and latest.number != game.number:
-        # Someone already started the next game (a double tap, another host device).
-        return redirect(url_for("games.page", key=key, number=latest.number), 303)
+    games = store.games(night["id"])
+    later = _later(game, games)
+    if later is not None:
+        # The next game was started already (a double tap, another host device).
+        return redirect(url_for("games.page", key=key, number=later), 303)
     if not game.finished:
         return respond(night, game, error=message(RuleError(
             N_("Finish this game before starting the next one."))), status=422)
-    series = _series(game)
+    series = _series(game, games)
     if series is not None and series["over"]:
         return respond(night, game, error=message(RuleError(
             N_("The token series is already over."))), status=422)
-    new = store.start_game(night, "kraken", list(game.setup["players"]),
-                           dict(game.setup["options"]))
-    return redirect(url_for("games.page", key=key, number=new.number), 303)
+    return start(night, "kraken", list(game.setup["players"]), dict(game.setup["options"]),
+                 url_for("kraken.next_game", key=key, number=number))
 
 
 # --- what the templates show ---------------------------------------------------------
 
-def _series(game: store.Game) -> dict[str, Any] | None:
+def _series(game: store.Game, games: list[store.Game]) -> dict[str, Any] | None:
     """The token series this game belongs to, as of this game."""
     if not game.setup["options"].get("series"):
         return None
-    games = [g.plain() for g in store.games(game.night_id) if g.number <= game.number]
-    return results.series_of(game.plain(), games)
+    plain = [g.plain() for g in games if g.number <= game.number
+             and g.kind == results.KIND and g.setup["options"].get("series")]
+    return results.series_of(game.plain(), plain)
+
+
+def _later(game: store.Game, games: list[store.Game]) -> int | None:
+    """The game that follows this one: the next game of its token series, or (outside a
+    series) the next Kraken game of the same players and options (what "next game"
+    starts). Other games played in between do not count."""
+    options = game.setup["options"]
+    for other in games:
+        if other.number <= game.number or other.kind != results.KIND:
+            continue
+        theirs = other.setup["options"]
+        if options.get("series") and theirs.get("series") == options["series"]:
+            return other.number
+        if not options.get("series") and theirs == options \
+                and other.setup["players"] == game.setup["players"]:
+            return other.number
+    return None
 
 
 def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
     """What the Kraken screens show beside the state: labels, series, the next game.
     The same for the host and every phone (a phone's own role comes from the setup)."""
-    latest = store.latest_number(game.night_id)
-    series = _series(game)
+    games = store.games(game.night_id)
+    series = _series(game, games)
+    later = _later(game, games)
     return {
         "series": series,
-        "later": latest if latest > game.number else None,
-        "can_next": game.finished and latest == game.number
+        "later": later,
+        "can_next": game.finished and later is None
                     and not (series is not None and series["over"]),
         "roles": rules.ROLE_LABELS,
         "teams": rules.TEAM_LABELS,

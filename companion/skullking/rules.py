@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard, cast
 
 from companion.errors import N_, RuleError
+from companion.ranking import competition_ranks
 
 EDITIONS = ("classic", "2021")
 SCORINGS = ("skull_king", "rascal")
@@ -916,9 +917,10 @@ HANDLERS: dict[str, Handler] = {"bid": _on_bid, "reveal_bids": _on_reveal,
 
 
 def ranks(totals: Mapping[str, int]) -> dict[str, int]:
-    """Shared (competition) ranks, 1-based: totals 50, 50, 20 rank 1, 1, 3."""
-    return {key: 1 + sum(1 for other in totals.values() if other > value)
-            for key, value in totals.items()}
+    """Shared (competition) ranks, 1-based: totals 50, 50, 20 rank 1, 1, 3
+    (docs/rules.md#ranking, the one rule of every game)."""
+    places = competition_ranks({int(key): value for key, value in totals.items()})
+    return {str(seat): place for seat, place in places.items()}
 
 
 def replay(setup: Setup, events: Iterable[Event]) -> State:

@@ -4,6 +4,7 @@ import random
 from typing import Any
 
 from companion.errors import N_, RuleError
+from companion.ranking import competition_ranks
 from companion.registry import SetupMismatch
 
 HOST_EVENTS = frozenset({"point", "finish"})
@@ -56,10 +57,9 @@ def describe(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def result(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
-    """The most points win; places are shared (1, 1, 3)."""
+    """The most points win; places are shared (1, 1, 3) by the one ranking rule."""
     scores = {int(s): n for s, n in state["points"].items()}
-    places = {s: 1 + sum(1 for other in scores.values() if other > n)
-              for s, n in scores.items()}
+    places = competition_ranks(scores)
     return {"scores": scores, "places": places,
             "winners": [s for s in setup["players"] if places[s] == 1]}
 

@@ -1,0 +1,201 @@
+"""Import knows a night: a night already on this machine is never imported twice. The host
+chooses to keep the copy here or to replace it with the file (the file waits on the server
+between the two steps), and every list of nights shows its date and time."""
+
+import io
+import json
+import os
+import re
+import time
+
+import pytest
+
+from companion import create_app, store
+from companion.db import get_db
+from companion.web import local_time
+from tests.conftest import make_night
+from tests.test_export import counts, export, import_
+from tests.test_stats import (
+    crazytime_game,
+    kraken_all_treasure,
+    kraken_game,
+    kraken_kraken_first,
+)
+from tests.test_tally import ROLES, play
+
+
+@pytest.fixture
+def evening(app):
+    """민수, Jo, 지혜 🙂, Ann: two Kraken games of a series, Crazy Time, and a Kraken game
+    still running."""
+    night = make_night(app, ["민수", "Jo", "지혜 🙂", "Ann"])
+    night.host.set_cookie("lang", "en")
+    for number in (1, 2):
+        play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "series-1"))
+    play(app, night, crazytime_game(3))
+    play(app, night, kraken_game(4, ROLES, kraken_all_treasure()[:2]))
+    return night
+
+
+def upload(client, raw):
+    return client.post("/import", data={"file": (io.BytesIO(raw), "night.json")},
+                       content_type="multipart/form-data")
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+def waiting(app):
+    with app.app_context():
+        return get_db()["pending_imports"].count
+
+
+def game_ids(app):
+    with app.app_context():
+        return [r["id"] for r in get_db().query("select id from games")]
+
+
+def choice_url(html):
+    return re.search(r'action="(/import/[A-Za-z0-9_-]+)"', html).group(1)
+
+
+def stats_games(client):
+    """Games played per player as the statistics page counts them (Ann's row)."""
+    html = text(client.get("/stats"))
+    return re.findall(r"<td>(\d+)</td>", html)
+
+
+def test_a_night_already_here_is_not_imported_again_the_host_is_asked(app, evening):
+    raw = export(evening)
+    before, numbers = counts(app), stats_games(evening.host)
+    response = upload(evening.host, raw)
+    assert response.status_code == 200
+    html = text(response)
+    assert "This night is already here" in html
+    assert "민수, Jo, 지혜 🙂, Ann" in html
+    assert 'value="keep"' in html and 'value="replace"' in html
+    assert counts(app) == before
+    assert stats_games(evening.host) == numbers  # nothing counted twice
+    assert waiting(app) == 1
+
+
+def test_keeping_the_copy_here_forgets_the_file(app, evening):
+    raw = export(evening)
+    before = counts(app)
+    url = choice_url(text(upload(evening.host, raw)))
+    response = evening.host.post(url, data={"choice": "keep"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/n/{evening.key}/tally"
+    assert counts(app) == before and waiting(app) == 0
+    assert evening.host.post(url, data={"choice": "replace"}).status_code == 410
+
+
+def test_replacing_puts_the_files_games_in_place_of_the_copys(app, evening):
+    raw = export(evening)
+    phone = evening.phone(1)
+    play(app, evening, kraken_game(5, ROLES, kraken_kraken_first()))  # played after the export
+    assert counts(app)["games"] == 5
+    html = text(upload(evening.host, raw))
+    assert "#5 No Touch Kraken" in html.split("In the file")[0]
+    assert "#5 No Touch Kraken" not in html.split("In the file")[1]
+    nights, seats = counts(app)["nights"], counts(app)["seats"]
+    old_ids = game_ids(app)
+    response = evening.host.post(choice_url(html), data={"choice": "replace"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/n/{evening.key}/tally"
+    assert counts(app)["games"] == 4
+    assert (counts(app)["nights"], counts(app)["seats"]) == (nights, seats)
+    assert export(evening) == raw  # the night is the file's again
+    assert min(game_ids(app)) > max(old_ids)  # no id used twice: no cached state reused
+    assert phone.get("/me").status_code == 200 and "Jo" in text(phone.get("/me"))
+    assert waiting(app) == 0
+
+
+def test_the_file_waits_on_the_server_between_the_two_steps(app, evening):
+    raw = export(evening)
+    html = text(upload(evening.host, raw))
+    with app.app_context():
+        kept = json.loads(next(get_db().query("select document from pending_imports"))[
+            "document"])
+    assert kept["players"] == ["민수", "Jo", "지혜 🙂", "Ann"] and len(kept["games"]) == 4
+    assert evening.host.post(choice_url(html), data={"choice": "replace"}).status_code == 303
+
+
+def test_only_the_device_that_uploaded_answers_the_question(app, evening):
+    html = text(upload(evening.host, export(evening)))
+    before = counts(app)
+    stranger = app.test_client()
+    assert stranger.post(choice_url(html), data={"choice": "replace"}).status_code == 410
+    assert counts(app) == before and waiting(app) == 1
+
+
+def test_a_device_that_does_not_host_the_copy_cannot_replace_it(app, evening):
+    raw = export(evening)
+    other = app.test_client()
+    make_night(app, ["X", "Y", "Z"]).host  # noqa: B018  (another host on this machine)
+    html = text(upload(other, raw))
+    assert "This night is already here" in html
+    assert 'value="replace"' not in html
+    assert "Only a host device of that night can replace it" in html
+    before = counts(app)
+    response = other.post(choice_url(html), data={"choice": "replace"})
+    assert response.status_code == 303 and response.headers["Location"] == "/history"
+    assert counts(app) == before
+
+
+def test_importing_twice_on_another_machine_asks_the_second_time(evening, tmp_path):
+    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "o.sqlite"),
+                        "SECRET_KEY": "o", "WTF_CSRF_ENABLED": False, "LANGUAGE": "en"})
+    host = other.test_client()
+    raw = export(evening)
+    assert import_(host, raw).status_code == 303
+    again = import_(host, raw)
+    assert again.status_code == 200 and "This night is already here" in text(again)
+    with other.app_context():
+        assert get_db()["nights"].count == 1
+
+
+def test_a_night_with_the_same_players_made_at_another_time_is_another_night(app, evening):
+    document = json.loads(export(evening))
+    document["night"]["created"] = "2020-01-01T18:00:00Z"
+    raw = json.dumps(document, ensure_ascii=False).encode()
+    response = upload(evening.host, raw)
+    assert response.status_code == 303
+    assert counts(app)["nights"] == 2
+
+
+# --- dates and times in every list of nights ---------------------------------------------
+
+
+@pytest.fixture
+def seoul():
+    """The laptop's clock in Korea (UTC+9)."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "Asia/Seoul"
+    time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def test_a_time_stamp_is_shown_as_the_laptops_clock_shows_it(seoul):
+    assert local_time("2026-03-14T10:05:00Z") == "2026-03-14 19:05"
+    assert local_time("2026-03-14T16:30:59Z") == "2026-03-15 01:30"
+    assert local_time("not a time") == "not a time"
+
+
+def test_the_home_page_and_the_history_list_nights_with_date_and_time(app):
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    with app.test_request_context():
+        get_db().execute("update nights set created = ? where key = ?",
+                         ["2026-03-14T10:05:00Z", night.key])
+        created = store.night_by_key(night.key)["created"]
+    shown = local_time(created)
+    assert re.fullmatch(r"2026-03-1[45] \d\d:\d\d", shown)
+    for url in ("/", "/history"):
+        html = text(night.host.get(url))
+        assert f'<time datetime="{created}">{shown}</time>' in html, url
