@@ -21,6 +21,7 @@ from companion.web import (
     form_token,
     hosted_night,
     is_htmx,
+    keeps_typed,
     my_seat,
     unchanged,
 )
@@ -42,9 +43,15 @@ def title(kind: str) -> Any:
     return registry.get(kind).title
 
 
-def message(error: RuleError) -> str:
-    """A rule error in the reader's language."""
-    return _(error.message, **error.params)
+def message(error: RuleError, names: Mapping[int, str] | None = None) -> str:
+    """A rule error in the reader's language. The rules name a player by their seat
+    number (``player`` or ``seat``); the table reads the player's name instead."""
+    params = error.params
+    if names is not None:
+        params = {key: names.get(value, value)
+                  if key in ("player", "seat") and type(value) is int else value
+                  for key, value in params.items()}
+    return _(error.message, **params)
 
 
 def form_pos() -> int | None:
@@ -142,7 +149,7 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     except log.Stale:
         written = None
     except RuleError as error:
-        return page(night, game, error=message(error), status=422)
+        return page(night, game, error=message(error, store.names(night["id"])), status=422)
     night = store.night(night["id"])  # its version first: never newer than the view
     fresh = cast(store.Game, store.game(night["id"], game.number))  # it was read above
     if written is None:
@@ -203,7 +210,8 @@ def seat_action(kind: str, type_: str, parse: Callable[..., dict[str, Any]]) -> 
         data = parse(game, request.form, seat)
         store.record(game, type_, data, pos=None, device=device(), seat=seat["position"])
     except RuleError as error:
-        return seat_response(seat, error=message(error), status=422)
+        return seat_response(seat, error=message(error, store.names(seat["night_id"])),
+                             status=422)
     return seat_response(seat)
 
 
@@ -289,7 +297,19 @@ def new(key: str, kind: str) -> Answer:
         players, options = registry.get(kind).parse_new(request.form, store.seats(night["id"]))
         return start(night, kind, players, options, url_for("games.new", key=key, kind=kind))
     except RuleError as error:
-        return new_form(key, kind, error=message(error), status=422)
+        return new_form(key, kind, error=message(error, store.names(night["id"])),
+                        status=422)
+
+
+@keeps_typed("games.new")
+def _start_form_again(message: str) -> Answer | None:
+    """A start form refused for its form token comes back as it was filled in (the
+    players ticked, the options, a custom list of rounds), with the reason."""
+    args = request.view_args or {}
+    key, kind = str(args.get("key", "")), str(args.get("kind", ""))
+    if store.hosted_night(key, device()) is None or kind not in registry.games():
+        return None
+    return new_form(key, kind, error=message, status=400)
 
 
 @bp.get("/n/<key>/new/<kind>")

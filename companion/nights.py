@@ -22,7 +22,15 @@ from flask import (
 from companion import qr, registry, store
 from companion.games import Answer, seat_context, seat_response
 from companion.sealed import stored
-from companion.web import device, form_token, hosted_night, is_htmx, my_seat, unchanged
+from companion.web import (
+    device,
+    form_token,
+    hosted_night,
+    is_htmx,
+    keeps_typed,
+    my_seat,
+    unchanged,
+)
 from companion.web import gettext as _
 
 bp = Blueprint("nights", __name__)
@@ -56,16 +64,52 @@ def public_url(path: str) -> str:
 
 # --- the host's screens -------------------------------------------------------------
 
+#: The roster starts with this many name fields; "add a seat" shows one more, up to 8.
+FIRST_SEATS = 4
+
+
+def _seats_shown(typed: list[str], asked: int = 0) -> int:
+    """How many name fields the roster shows: at least FIRST_SEATS, as many as asked (the
+    "add a seat" of a browser without JavaScript), and every field that holds a name."""
+    filled = max((i + 1 for i, name in enumerate(typed) if name.strip()), default=0)
+    return min(MAX_PLAYERS, max(FIRST_SEATS, asked, filled))
+
+
 @bp.get("/")
-def index(error: str | None = None, status: int = 200, typed: list[str] | None = None
-          ) -> Answer:
-    nights = store.hosted_nights(device())
+def index(error: str | None = None, status: int = 200, typed: list[str] | None = None,
+          asked: int = 0) -> Answer:
+    """The start page: the latest night this device hosts first (to continue it), then
+    the roster of a new night, then the earlier nights."""
+    nights = store.hosted_nights(device())  # the latest first (by sequence, not clock)
     rosters = {n["id"]: [s["name"] for s in store.seats(n["id"])] for n in nights}
+    latest = nights[0] if nights else None
+    typed = typed or []
     return render_template(
-        "nights/index.html", nights=nights, rosters=rosters, error=error,
-        typed=typed or [], max_players=MAX_PLAYERS, name_length=NAME_LENGTH,
-        form_token=form_token(),
+        "nights/index.html", latest=latest, nights=nights[1:], rosters=rosters,
+        latest_games=len(store.games(latest["id"])) if latest else 0, error=error,
+        typed=typed, shown=_seats_shown(typed, asked), max_players=MAX_PLAYERS,
+        name_length=NAME_LENGTH, form_token=form_token(),
     ), status
+
+
+def _typed() -> list[str]:
+    """The names typed in the roster, in seat order (blank fields kept in place)."""
+    return request.form.getlist("name")[:MAX_PLAYERS + 4]
+
+
+def _asked() -> int:
+    """The number of name fields the roster showed when it was sent."""
+    try:
+        return int(request.form.get("shown", ""))
+    except ValueError:
+        return 0
+
+
+@keeps_typed("nights.create")
+def _roster_again(message: str) -> Answer:
+    """A roster refused for its form token (a page open too long): the names typed come
+    back with the reason, and nothing is made."""
+    return index(error=message, status=400, typed=_typed(), asked=_asked())
 
 
 @bp.post("/nights")
@@ -76,10 +120,13 @@ def create() -> Answer:
         earlier = hosted_night(same_as)
         names = [s["name"] for s in store.seats(earlier["id"])]
     else:
-        typed = request.form.getlist("name")[:MAX_PLAYERS + 4]
+        typed = _typed()
+        if request.form.get("add_seat"):
+            # "add a seat" without JavaScript: the roster again, one field longer
+            return index(typed=typed, asked=_asked() + 1)
         names, error = parse_names(typed)
         if error:
-            return index(error=error, status=422, typed=typed)
+            return index(error=error, status=422, typed=typed, asked=_asked())
     # parse_names gives names whenever it gives no error
     try:
         night = store.create_night(cast(list[str], names), device(), form_token())

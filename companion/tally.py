@@ -206,7 +206,7 @@ def export_csv(key: str) -> Answer:
 def import_message(error: exchange.BadFile) -> str:
     text = _(error.message, **error.params)
     if "game" in error.params:
-        return _("Game %(number)s: %(problem)s", number=error.params["game"], problem=text)
+        return _("Game #%(number)s: %(problem)s", number=error.params["game"], problem=text)
     return text
 
 

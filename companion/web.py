@@ -5,6 +5,7 @@ import hashlib
 import re
 import sqlite3
 import unicodedata
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -130,6 +131,12 @@ def safe_next(target: str | None) -> str:
     if not target or not _plain_path(target) or not _plain_path(unquote(target)):
         return url_for("nights.index")
     return target
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for /favicon.ico on their own (a download, a bookmark): the icon."""
+    return current_app.send_static_file("favicon.png")
 
 
 @bp.post("/lang")
@@ -371,12 +378,37 @@ def globals_() -> dict[str, Any]:
             "csrf_token": sealed_csrf_token}
 
 
-def error_page(message: str, status: int) -> tuple[str, int]:
-    return render_template("error.html", message=message, status=status), status
+def error_page(message: str, status: int, **extra: Any) -> tuple[str, int]:
+    return render_template("error.html", message=message, status=status, **extra), status
+
+
+#: How a form that carries typed text answers a refused form token (CSRF): its page
+#: again, with what was typed and the reason (None: the plain error page). Registered by
+#: the blueprints that own such forms (:func:`keeps_typed`), by endpoint.
+KeepTyped = Callable[[str], ResponseReturnValue | None]
+_keeps_typed: dict[str, KeepTyped] = {}
+
+
+def keeps_typed(*endpoints: str) -> Callable[[KeepTyped], KeepTyped]:
+    """Register ``answer(message)`` for these endpoints' forms: when their CSRF token is
+    refused (a page open too long, a browser that lost its session), the page comes back
+    with what was typed in it, and nothing is recorded. The answer must not write, and
+    returns None when the request is not one it can answer (the plain error page then)."""
+    def register(answer: KeepTyped) -> KeepTyped:
+        for endpoint in endpoints:
+            _keeps_typed[endpoint] = answer
+        return answer
+    return register
 
 
 @bp.app_errorhandler(CSRFError)
 def csrf_error(_error: Exception) -> ResponseReturnValue:
+    keep = _keeps_typed.get(request.endpoint or "")
+    answer = keep(_("This page was open too long or came from elsewhere, so nothing was "
+                    "recorded. What you typed is kept below: check it and send it again.")
+                  ) if keep is not None else None
+    if answer is not None:
+        return answer
     return error_page(
         _("This page was open too long or came from elsewhere. Reload it and try again."),
         400,
@@ -394,11 +426,21 @@ def forbidden(_error: Exception) -> ResponseReturnValue:
     return error_page(_("Only the host device can do that."), 403)
 
 
+# A host's address: the night's key comes first (/n/<key>, /n/<key>/g/3 …).
+_HOST_PATH = re.compile(r"^/n/([^/]+)")
+
+
 @bp.app_errorhandler(404)
 def not_found(_error: Exception) -> ResponseReturnValue:
     if request.path.startswith(f"{current_app.static_url_path}/"):
         # a missing asset: a few bytes of text, no page, no form token, no cookie
         return Response("Not found\n", 404, mimetype="text/plain")
+    host_path = _HOST_PATH.match(request.path)
+    if host_path and store.host_version(host_path.group(1), device()) is None:
+        # A night's address on a device that does not host it: perhaps the host's own
+        # browser, which lost its cookies. The same page whether the night exists or not.
+        return error_page(_("There is nothing here."), 404, host_link=True,
+                          host_code_minutes=store.HOST_CODE_MINUTES)
     return error_page(_("There is nothing here."), 404)
 
 

@@ -391,3 +391,47 @@
     ready();
   }
 })();
+
+/* The roster of a new night starts with four name fields; "add a seat" shows the next
+   one (the page holds all eight, the others hidden) and puts the cursor in it, until all
+   eight show. The button then only adds, never sends: pressing Enter in a name field
+   starts the night. Without JavaScript the button sends the form and the page comes back
+   with one more field, every name kept (companion/nights.py). */
+(function () {
+  "use strict";
+
+  function hiddenSeat(form) { return form.querySelector("[data-roster-seat][hidden]"); }
+
+  function addSeat(event) {
+    var button = event.target.closest && event.target.closest("[data-add-seat]");
+    if (!button || !button.form) { return; }
+    var form = button.form;
+    var next = hiddenSeat(form);
+    if (!next) { return; }
+    event.preventDefault();
+    next.hidden = false;
+    var shown = form.querySelector("[data-roster-shown]");
+    if (shown) {
+      shown.value = String(form.querySelectorAll("[data-roster-seat]:not([hidden])").length);
+    }
+    var input = next.querySelector("input");
+    if (input) { input.focus(); }
+    if (!hiddenSeat(form)) {
+      var more = button.closest(".roster-more") || button;
+      more.hidden = true;
+    }
+  }
+
+  function ready() {
+    document.querySelectorAll("[data-add-seat]").forEach(function (button) {
+      button.type = "button";
+    });
+  }
+
+  document.addEventListener("click", addSeat);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
+  }
+})();

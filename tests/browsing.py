@@ -12,8 +12,10 @@ def create_night(page, base_url, names):
     page.goto(base_url + "/")
     inputs = page.locator("form.roster input[name=name]")
     for i, name in enumerate(names):
+        if not inputs.nth(i).is_visible():  # the roster starts with 4 seats
+            page.locator("form.roster [data-add-seat]").click()
         inputs.nth(i).fill(name)
-    page.locator("form.roster button[type=submit]").click()
+    page.locator("form.roster button[type=submit]:not([data-add-seat])").click()
     page.wait_for_url("**/n/**")
     return page.url
 

@@ -119,7 +119,7 @@ def test_a_whole_blue_game_with_five_phones_and_secret_laws(browser, live_server
 
     # match 1: Lee wins and leaves; Mina, Jo, Sun, Ann make "Moon" on Sun's phone
     play(host, [2, 2, 1, 1, 0], reasons={0: "Wrong call", 2: "Echo"})
-    assert "Lee win the match and take the 1h token" in host.locator(".ct-result").inner_text()
+    assert "Lee wins the match and takes the 1h token" in host.locator(".ct-result").inner_text()
     phones[4].locator(".ct-leave").wait_for(timeout=WAIT)
     assert phones[0].locator(".ct-leave").count() == 0
     enter_law(phones[2], "Moon")

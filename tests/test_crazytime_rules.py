@@ -460,7 +460,7 @@ def test_no_penalty_after_the_game_is_finished():
 
 def test_no_penalty_for_a_player_not_in_the_game():
     err = refused([penalty(9)])
-    assert err.params == {"seat": 9}
+    assert err.params == {"player": 9}  # the view names the player (games.message)
 
 
 @pytest.mark.parametrize("data", [

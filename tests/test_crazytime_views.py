@@ -55,7 +55,10 @@ def test_starting_a_blue_game_shows_its_tokens_and_the_deal(night):
     game = night.start("crazytime", seat0="1", seat1="1", seat2="1", seat3="1", side="blue")
     html = night.host.get(game).data.decode()
     assert 'data-tokens-left="6"' in html
-    assert "15 each; one more for 민수, Jo, 지혜 🙂" in html
+    # who gets the extra cards depends on the rabbit: nobody is named before it is chosen
+    assert "one more for" not in html and "once the rabbit is chosen" in html
+    post(night, game, "rabbit", seat=0)
+    assert "15 each; one more for 민수, Jo, 지혜 🙂" in night.host.get(game).data.decode()
 
 
 @pytest.mark.parametrize("form, words", [
@@ -199,7 +202,7 @@ def test_the_last_token_ends_the_match_names_the_winner_and_gives_the_hour(table
     give(night, game, {0: 2, 1: 2, 2: 1, 3: 1})
     html = night.host.get(game).data.decode()
     assert "Match 1 is over" in html
-    assert "박서준 win the match and take the 1h token" in html
+    assert "박서준 wins the match and takes the 1h token" in html  # one winner: singular
     me = text(phones[4].get("/me"))
     assert "You won match 1: leave the room now!" in me
     assert re.search(r'data-my-hours>1<', me)

@@ -245,7 +245,7 @@ def test_a_bad_file_is_refused_with_a_reason_and_changes_nothing(app, evening, n
 def test_the_game_in_error_is_named(evening):
     raw = BAD["an impossible event"](evening)
     html = import_(evening.host, raw).get_data(as_text=True)
-    assert "Game 1: Its event log is not one the rules allow." in html
+    assert "Game #1: Its event log is not one the rules allow." in html
 
 
 def test_a_huge_file_is_refused(app, evening):

@@ -63,7 +63,7 @@ def choice_url(html):
 def stats_games(client):
     """Games played per player as the statistics page counts them (Ann's row)."""
     html = text(client.get("/stats"))
-    return re.findall(r"<td>(\d+)</td>", html)
+    return re.findall(r"<td[^>]*>(\d+)</td>", html)
 
 
 def test_a_night_already_here_is_not_imported_again_the_host_is_asked(app, evening):
@@ -97,8 +97,8 @@ def test_replacing_puts_the_files_games_in_place_of_the_copys(app, evening):
     play(app, evening, kraken_game(5, ROLES, kraken_kraken_first()))  # played after the export
     assert counts(app)["games"] == 5
     html = text(upload(evening.host, raw))
-    assert "#5 No Touch Kraken" in html.split("In the file")[0]
-    assert "#5 No Touch Kraken" not in html.split("In the file")[1]
+    assert "Game #5: No Touch Kraken" in html.split("In the file")[0]
+    assert "Game #5: No Touch Kraken" not in html.split("In the file")[1]
     nights, seats = counts(app)["nights"], counts(app)["seats"]
     old_ids = game_ids(app)
     response = evening.host.post(choice_url(html), data={"choice": "replace"})

@@ -46,8 +46,8 @@ def test_the_host_tally_shows_every_game_and_the_hand_tally(evening):
     assert response.status_code == 200
     html = text(response)
     assert html.count("The Skeletons won") == 3
-    assert "Series won by" in html and "Skull King: final totals (game 4)" in html
-    assert "Crazy Time: hours and final standings (game 5)" in html
+    assert "Series won by" in html and "Skull King: final totals (game #4)" in html
+    assert "Crazy Time: hours and final standings (game #5)" in html
     assert html.count("unfinished") >= 1
     assert "<svg" in html and "style=" not in html
 

@@ -249,7 +249,7 @@ def _seat_in_game(state: State, data: Mapping[str, Any], key: str = "seat") -> i
     """The seat ``data[key]`` names: a player of this game."""
     seat = data.get(key)
     if not _is_int(seat) or seat not in state["players"]:
-        raise RuleError(N_("Seat %(seat)s is not in this game."), seat=seat)
+        raise RuleError(N_("%(player)s is not in this game."), player=seat)
     return seat
 
 
@@ -307,7 +307,7 @@ def _on_penalty(setup: Setup, state: State, event: Event) -> None:
         raise RuleError(N_("Record the starting law before the first penalty."))
     seat = _seat_in_game(state, data)
     if seat in state["out_of_room"]:  # only between matches, kept for safety
-        raise RuleError(N_("Seat %(seat)s is out of the room."), seat=seat)
+        raise RuleError(N_("%(player)s is out of the room."), player=seat)
     reason = data.get("reason")
     if reason is not None and reason not in REASONS:
         raise RuleError(N_("%(reason)s is not a reason for a penalty."), reason=reason)
@@ -417,8 +417,8 @@ def _on_learn(setup: Setup, state: State, event: Event) -> None:
     law = _law_by_id(state, data.get("law"), data)
     seat = _seat_in_game(state, data)
     if seat in law["known_by"]:
-        raise RuleError(N_("Seat %(seat)s already knows the law %(name)s."),
-                        seat=seat, name=law["name"])
+        raise RuleError(N_("%(player)s already knows the law %(name)s."),
+                        player=seat, name=law["name"])
     law["known_by"] = [s for s in state["players"] if s in law["known_by"] or s == seat]
 
 

@@ -12,14 +12,15 @@ message for the person, and nothing is recorded (never a 500).
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 from flask_babel import lazy_gettext as _l
 
-from companion import store
+from companion import log, store
 from companion.crazytime import results, rules
 from companion.errors import N_, RuleError
 from companion.forms import whole_number
-from companion.games import Answer, host_action, no_data, seat_action
+from companion.games import Answer, host_action, no_data, respond, seat_action, seat_response
+from companion.web import device, keeps_typed, my_seat
 
 bp = Blueprint("crazytime", __name__)
 
@@ -138,6 +139,31 @@ def seat_law() -> Answer:
     return seat_action(KIND, "law", law_data)
 
 
+# --- a law form refused for its form token keeps what was typed -------------------------
+
+
+@keeps_typed("crazytime.law")
+def _law_form_again(message: str) -> Answer | None:
+    """The host's law form, refused for its form token (a page open too long): the game
+    comes back with the law's name and cards as typed, and the reason."""
+    args = request.view_args or {}
+    night = store.hosted_night(str(args.get("key", "")), device())
+    game = store.game(night["id"], int(args.get("number", 0))) if night else None
+    if night is None or game is None or game.kind != KIND:
+        return None
+    return respond(night, game, error=message, status=400)
+
+
+@keeps_typed("crazytime.seat_law")
+def _seat_law_form_again(message: str) -> Answer | None:
+    """The same on a player's phone."""
+    seat = my_seat()
+    game = store.current_game(seat["night_id"]) if seat else None
+    if seat is None or game is None or game.kind != KIND:
+        return None
+    return seat_response(seat, error=message, status=400)
+
+
 # --- what the templates show -------------------------------------------------------------
 
 
@@ -154,10 +180,32 @@ def _penalty_rows(state: dict[str, Any], names: dict[int, str]) -> list[dict[str
 
 
 def _deal(state: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The deal of this match's 63 time cards (docs/rules.md#crazy-time-decisions): so
+    many each, and one more each for the players who get the extra cards — the rabbit
+    and the players after them, clockwise. Who gets an extra card depends on the rabbit,
+    so when there are extra cards the deal is ``known`` only once the rabbit is: before
+    that nobody is named and no phone is told a count that may change."""
     counts = [(int(seat), n) for seat, n in state["deal"].items()]
     each = min(n for _, n in counts)
+    # rules.deal lists the seats from the rabbit on, clockwise: the extra cards' order
     more = [names.get(seat, "?") for seat, n in counts if n > each]
-    return {"each": each, "more": more, "cards": {seat: n for seat, n in counts}}
+    return {"known": state["rabbit"] is not None or not more, "each": each, "more": more,
+            "cards": {seat: n for seat, n in counts}}
+
+
+def _restart(game: store.Game, names: dict[int, str]) -> str | None:
+    """Who starts again from 1 o'clock: the player who took the match's latest penalty
+    (docs/rules.md#crazy-time-penalties), while the match goes on; None otherwise."""
+    state = game.state
+    if state["phase"] != "play":
+        return None
+    for event in reversed(log.effective(game.events)):
+        if event["type"] == "next_match":
+            return None
+        if event["type"] == "penalty":
+            seat = (event.get("data") or {}).get("seat")
+            return names.get(seat, "?") if isinstance(seat, int) else "?"
+    return None
 
 
 def _standings(state: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
@@ -194,8 +242,8 @@ def view(state: dict[str, Any], names: dict[int, str], seat: int | None = None
 
 
 def host_view(game: store.Game, names: dict[int, str]) -> dict[str, Any]:
-    """The host's screen: every law by name only."""
-    return view(game.state, names)
+    """The host's screen: every law by name only, and who restarts after a penalty."""
+    return {**view(game.state, names), "restart": _restart(game, names)}
 
 
 def seat_view(game: store.Game, names: dict[int, str], seat: int) -> dict[str, Any]:

@@ -5,9 +5,10 @@ Bids appear only for revealed rounds: before "Yo-ho-ho!" a cell says who has bid
 what (docs/rules.md#skull-king).
 """
 
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
+
+from companion.charts import shorten, text_width
 
 #: The chart's lines: Okabe and Ito's colour-blind-safe palette (with the text colour and
 #: an olive for the seventh and eighth), one marker shape each and, from the fifth, a
@@ -124,28 +125,8 @@ def _place_labels(lines: list[dict[str, Any]], end: float) -> None:
     room = WIDTH - end - 14
     for line, spot in zip(order, spots, strict=True):
         prefix = "★ " if line["leader"] else ""
-        line["label"] = {"x": round(end + 10, 1), "y": spot,
-                         "text": prefix + shorten(line["name"], room - text_width(prefix))}
-
-
-def text_width(text: str, font: float = FONT) -> float:
-    """About how wide ``text`` is drawn (a wide character, Hangul or emoji, is one em;
-    anything else about 0.6 em)."""
-    return sum(font if _is_wide(ch) else 0.6 * font for ch in text)
-
-
-def _is_wide(ch: str) -> bool:
-    return unicodedata.east_asian_width(ch) in ("W", "F") or ord(ch) > 0xFFFF
-
-
-def shorten(name: str, room: float) -> str:
-    """``name`` as it fits in ``room`` SVG units, cut with "…" when it does not."""
-    if text_width(name) <= room:
-        return name
-    cut = name
-    while cut and text_width(cut + "…") > room:
-        cut = cut[:-1]
-    return cut.rstrip() + "…"
+        name = shorten(line["name"], room - text_width(prefix, FONT), FONT)
+        line["label"] = {"x": round(end + 10, 1), "y": spot, "text": prefix + name}
 
 
 def marker(shape: str, x: float, y: float, r: float) -> str:

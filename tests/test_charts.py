@@ -1,0 +1,67 @@
+"""Chart labels fit their chart: measured generously, beside the bars when every name fits
+there, else above each bar on up to two lines, cut with "…" only past that. (The browser
+test, tests/test_layout_browser.py, checks the drawn words lie inside the picture.)"""
+
+from companion import charts
+from companion.skullking import table
+
+LONG = "김민준" * 10
+PIRATE = "🏴\u200d☠️"  # one drawn emoji of four code points
+
+
+def test_short_names_go_beside_the_bars():
+    chart = charts.bar_chart([{"label": "민수", "value": 2}, {"label": "Jo", "value": 1}])
+    assert chart["beside"] and chart["left"] == charts.LABEL_WIDTH
+    for bar in chart["bars"]:
+        assert bar["lines"] == [bar["label"]] and not bar["cut"]
+        assert bar["label_x"] < bar["x"]
+
+
+def test_one_long_name_puts_every_name_above_its_bar_whole():
+    chart = charts.bar_chart([{"label": LONG, "value": 2}, {"label": "Jo", "value": 1}])
+    assert not chart["beside"] and chart["left"] == 0
+    long, short = chart["bars"]
+    assert len(long["lines"]) == 2 and "".join(long["lines"]) == LONG and not long["cut"]
+    assert short["lines"] == ["Jo"]
+    for bar in chart["bars"]:
+        assert bar["label_y"] + (len(bar["lines"]) - 1) * chart["line"] < bar["y"]
+        for line in bar["lines"]:
+            assert charts.text_width(line) <= charts.CHART_WIDTH
+    assert short["y"] > long["y"] + long["height"]
+    assert chart["height"] == short["y"] + short["height"]
+
+
+def test_a_name_too_long_for_two_lines_is_cut_with_an_ellipsis():
+    name = "W" * 60
+    bar = charts.bar_chart([{"label": name, "value": 1}])["bars"][0]
+    assert bar["cut"] and bar["lines"][-1].endswith("…") and len(bar["lines"]) == 2
+    assert all(charts.text_width(line) <= charts.CHART_WIDTH for line in bar["lines"])
+
+
+def test_a_name_breaks_at_a_space_when_it_has_one():
+    assert charts.wrap("Bartholomew Roberts the Second Pirate King", 300) == [
+        "Bartholomew Roberts the", "Second Pirate King"]
+
+
+def test_an_emoji_of_several_code_points_is_never_split():
+    for room in range(16, 200, 3):
+        for line in charts.wrap(PIRATE * 12, room) + [charts.shorten(PIRATE * 12, room)]:
+            assert line.replace("…", "").replace(PIRATE, "") == "", (room, line)
+
+
+def test_wide_letters_are_measured_wide():
+    # DejaVu Sans Bold draws "W" 1.1 em wide, Hangul 0.94 em: never measured narrower
+    assert charts.text_width("W" * 10, 10) >= 110
+    assert charts.text_width(LONG, 10) >= 0.94 * 10 * 30
+    # a joined emoji drawn apart where no emoji font has it: still not measured narrower
+    assert charts.text_width(PIRATE, 10) >= 10 * (0.6 + 0.9)
+
+
+def test_skull_kings_line_ends_are_cut_to_their_room_in_the_same_measure():
+    state = {"rounds": [{"totals": {str(s): 10 * s for s in range(8)}}],
+             "leader": [7]}
+    chart = table.chart(state, list(range(8)), {s: "W" * 30 for s in range(8)})
+    for line in chart["lines"]:
+        label = line["label"]
+        assert label["text"].endswith("…")
+        assert label["x"] + charts.text_width(label["text"], table.FONT) <= table.WIDTH

@@ -1,0 +1,252 @@
+"""Layouts that survive real names: a night of eight players named with 30 characters
+(Korean, emoji, wide letters, no spaces), every page of it at 320, 390, 768 and 1100 px,
+on the host and on a phone, in Korean and in English. No page is wider than its viewport,
+nothing inside a page scrolls sideways (tables are stacked cards on phones, not scroll
+boxes), no name spills out of its card, and every chart label lies inside its chart."""
+
+import re
+from urllib.parse import quote
+
+import pytest
+
+from companion import store
+from companion.crazytime import rules as ct
+from companion.skullking import rules as sk
+from tests.browsing import claim
+from tests.conftest import store_game
+from tests.test_stats import ev, kraken_setup
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (320, 390, 768, 1100)
+EMOJI = "🙂🐙🏴\u200d☠️🎲🃏🦑⚓🌊💀👑🧭🗺️🍀🎯🦜🐳"
+
+
+def thirty(text):
+    """``text`` repeated and cut to 30 characters (code points, as the server counts)."""
+    return (text * 30)[:30]
+
+
+#: Eight names of 30 characters, none with a space to break at.
+NAMES = [thirty("김민준"), thirty(EMOJI), "A" + "a" * 29, thirty("박서연의이름은아주길어요"),
+         "W" * 30, thirty("ＦＵＬＬＷＩＤＴＨ"), thirty("이도윤🙂Kim"), thirty("M_")]
+assert all(len(name) == 30 for name in NAMES) and len(set(NAMES)) == 8
+
+#: The same as a person sees it: what may make a page wider than its viewport, or
+#: spill out of its box.
+MEASURE = """width => {
+  const found = [];
+  const doc = document.documentElement;
+  if (window.innerWidth !== width) found.push(`the viewport is ${window.innerWidth} px`);
+  if (doc.scrollWidth > window.innerWidth) found.push(`page ${doc.scrollWidth} px wide`);
+  const where = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+    + (typeof e.className === 'string' && e.className
+       ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+  // Nothing scrolls sideways inside the page (a table in a scroll box is not a layout).
+  for (const e of document.body.querySelectorAll('*')) {
+    const style = getComputedStyle(e);
+    if (!['auto', 'scroll'].includes(style.overflowX)) continue;
+    if (e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1)
+      found.push(`${where(e)} scrolls sideways (${e.scrollWidth} in ${e.clientWidth} px)`);
+  }
+  // Phones: a score table is a stack of cards, not rows of cells side by side.
+  if (width < 768)
+    for (const table of document.querySelectorAll('table.score')) {
+      const row = table.querySelector('tbody tr');
+      if (row && row.offsetWidth && getComputedStyle(row).display === 'table-row')
+        found.push(`${where(table)} is not stacked`);
+    }
+  // Every box a name sits in holds it: seat cards, stacked rows, tiles, player cards.
+  const boxes = 'main, .seat-card, .sheet-grid li, table.score tr, .tap-grid > *,'
+    + ' .sk-player-card, .sk-row, .stats > div, .kraken-tables > *, .phone-result, .tally-night';
+  const spills = new Map();
+  for (const box of document.querySelectorAll(boxes)) {
+    const outer = box.getBoundingClientRect();
+    if (!outer.width) continue;
+    for (const e of box.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (!r.width || !r.height || getComputedStyle(e).position === 'absolute') continue;
+      if (r.right > outer.right + 3 || r.left < outer.left - 3) {
+        const what = `${where(e)} spills out of ${where(box)}`;
+        if (!spills.has(what)) spills.set(what, `${Math.round(r.left)}..${Math.round(r.right)}`
+          + ` in ${Math.round(outer.left)}..${Math.round(outer.right)}`);
+        break;
+      }
+    }
+  }
+  spills.forEach((example, what) => found.push(`${what} (${example})`));
+  // Every word of a chart lies inside its chart (nothing clipped at an edge).
+  for (const svg of document.querySelectorAll('svg')) {
+    const outer = svg.getBoundingClientRect();
+    if (!outer.width) continue;
+    const out = [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect())
+      .filter(r => r.left < outer.left - 1 || r.right > outer.right + 1);
+    if (out.length)
+      found.push(`${where(svg)}: ${out.length} words outside it (${Math.round(out[0].left)}..`
+        + `${Math.round(out[0].right)} in ${Math.round(outer.left)}..${Math.round(outer.right)})`);
+  }
+  return found;
+}"""
+
+
+def make_night(page, base_url, names):
+    """The host makes the night (the roster form's fields, however many it shows, are
+    posted as the form would be); returns the night's key."""
+    html = page.request.get(base_url + "/").text()
+    form = html[html.index('class="roster"'):]
+    fields = {name: re.search(rf'name="{name}" value="([^"]*)"', form).group(1)
+              for name in ("csrf_token", "form_token")}
+    body = "&".join([f"{k}={quote(v)}" for k, v in fields.items()]
+                    + [f"name={quote(name)}" for name in names])
+    response = page.request.post(base_url + "/nights", data=body, max_redirects=0, headers={
+        "Content-Type": "application/x-www-form-urlencoded", "Referer": base_url + "/"})
+    assert response.status == 303, response.text()[:500]
+    return response.headers["location"].rstrip("/").rsplit("/", 1)[1]
+
+
+# --- the night's games, each in the state a page must show ------------------------------
+
+KRAKEN_ROLES = ["explorer"] * 5 + ["skeleton"] * 3
+
+
+def kraken_reveals(cards):
+    """The marker at seat 0, then each card revealed in front of the next seat along."""
+    events = [ev("marker", seat=0)]
+    for index, card in enumerate(cards):
+        events.append(ev("reveal", seat=(index + 1) % 8, card=card, special=None))
+    return events
+
+
+def kraken(cards):
+    return {"kind": "kraken", "setup": kraken_setup(KRAKEN_ROLES, "s"),
+            "events": kraken_reveals(cards)}
+
+
+def skullking(rounds_played, reveal_next):
+    events = []
+    for number in range(1, rounds_played + 1):
+        bids = {seat: int(seat < number) for seat in range(8)}
+        events += [ev("bid", seat=s, round=number, bid=b) for s, b in bids.items()]
+        events += [ev("reveal_bids", round=number),
+                   ev("result", round=number,
+                      results={str(s): {"won": int(s < number)} for s in range(8)})]
+    if reveal_next:
+        number = rounds_played + 1
+        events += [ev("bid", seat=s, round=number, bid=1) for s in range(8)]
+        events.append(ev("reveal_bids", round=number))
+    return {"kind": "skullking", "events": events,
+            "setup": sk.start(list(range(8)), {"way": "custom", "rounds": [1, 2]})}
+
+
+LAW = ("아무도보지않을때만말할수있는법칙", "누군가가시계를가리키면모두가손을들고" * 4,
+       "가장늦게손을든사람이벌칙토큰을하나가져갑니다" * 3)
+
+
+def crazytime(matches, partial=None):
+    """Seven of the eight players (Crazy Time takes 4 to 7): whole ``matches`` of
+    penalties (a law made after each of the first three), then a ``partial`` one."""
+    events = [ev("rabbit", seat=6)]
+    for number, penalties in enumerate(matches, 1):
+        for seat, count in penalties.items():
+            events += [ev("penalty", seat=seat, reason="wrong_call")] * count
+        if number < 4:
+            events += [ev("law", name=f"{LAW[0]}{number}", when=LAW[1][:200], what=LAW[2][:200]),
+                       ev("next_match")]
+    for seat, count in (partial or {}).items():
+        events += [ev("penalty", seat=seat, reason="wrong_call")] * count
+    return {"kind": "crazytime", "setup": ct.start(list(range(7)), {}), "events": events}
+
+
+MATCH = {0: 0, 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}
+
+
+def store_night(app, device, key):
+    """Every game of the night in the states its pages show; returns {label: number}."""
+    games = {
+        "kraken-play": kraken(["empty", "treasure", "empty", "empty", "treasure", "empty",
+                               "empty", "empty", "empty", "treasure"]),
+        "kraken-end": kraken(["empty", "treasure", "empty", "treasure", "kraken"]),
+        "skullking-mid": skullking(1, True),
+        "skullking-end": skullking(2, False),
+        "crazytime-play": crazytime([MATCH], {1: 3, 2: 1}),
+        "crazytime-end": crazytime([MATCH, MATCH, MATCH, {0: 1, 1: 1, 2: 2, 3: 2, 4: 2,
+                                                          5: 2, 6: 2}]),
+    }
+    numbers = {}
+    for label, game in games.items():
+        numbers[label] = store_game(app, device, key, game).number
+    return numbers
+
+
+def show_on_phones(app, key, number):
+    with app.test_request_context():
+        store.set_current_game(store.night_by_key(key)["id"], number)
+
+
+def seat_url(app, base_url, key, position):
+    with app.test_request_context():
+        token = store.seats(store.night_by_key(key)["id"])[position]["token"]
+    return f"{base_url}/s/{token}"
+
+
+def look(page, url):
+    """Open ``url``, every panel open, the fonts in; what is too wide on it."""
+    response = page.goto(url)
+    assert response.ok, (url, response.status)
+    page.evaluate("document.fonts.ready")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    return page.evaluate(MEASURE, page.viewport_size["width"])
+
+
+def passed(host, night):
+    """The host passes the tablet to seat 1 (the page a player without a phone sees, of
+    the game the phones show last: Crazy Time's end); what is too wide on it."""
+    look(host, night)
+    with host.expect_navigation():
+        host.locator("form[action$='/pass/1'] button").click()
+    host.locator("[data-pass-open]").click()  # the player opens their page
+    host.locator("[data-pass-seat]").wait_for()
+    host.evaluate("document.fonts.ready")
+    return host.evaluate(MEASURE, host.viewport_size["width"])
+
+
+@pytest.mark.parametrize("locale", ["ko-KR", "en-US"])
+def test_no_page_of_a_night_of_long_names_is_wider_than_its_screen(browser, live_server,
+                                                                    locale):
+    base = live_server.url
+    host_context = browser.new_context(viewport={"width": 1100, "height": 900},
+                                       locale=locale)
+    host = host_context.new_page()
+    key = make_night(host, base, NAMES)
+    device = next(c["value"] for c in host_context.cookies() if c["name"] == "device")
+    games = store_night(live_server.app, device, key)
+    night = f"{base}/n/{key}"
+    phone_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                        locale=locale, has_touch=True)
+    phone = phone_context.new_page()
+    phone.goto(seat_url(live_server.app, base, key, 0))
+    claim(phone)
+
+    host_pages = [night, f"{night}/sheet", f"{night}/tally", f"{base}/history",
+                  f"{base}/stats", f"{base}/"]
+    host_pages += [f"{night}/g/{number}" for number in games.values()]
+    host_pages += [f"{night}/g/{games['skullking-end']}/skullking/correct/1"]
+    host_pages += [f"{night}/new/{kind}" for kind in ("kraken", "skullking", "crazytime")]
+    host_pages += [f"{base}/rules/{kind}" for kind in ("kraken", "skullking", "crazytime")]
+
+    wide = []
+    for width in WIDTHS:
+        for page in (host, phone):
+            page.set_viewport_size({"width": width, "height": 900})
+        for url in host_pages:
+            wide += [(width, url.removeprefix(base), found) for found in look(host, url)]
+        for label, number in games.items():
+            show_on_phones(live_server.app, key, number)
+            wide += [(width, f"/me ({label})", found) for found in look(phone, base + "/me")]
+        for url in ("/me/tally", "/rules/kraken"):
+            wide += [(width, url, found) for found in look(phone, base + url)]
+        wide += [(width, "pass the tablet", found) for found in passed(host, night)]
+    assert not wide, "\n".join(f"{w} px {url}: {found}" for w, url, found in wide)
+    host.goto(f"{night}/tally")  # the charts were measured: a name per bar, and 4 charts
+    assert host.locator("svg.tally-chart").count() == 4
+    assert host.locator("svg.tally-chart text.label").count() == 4 * 8 - 1
