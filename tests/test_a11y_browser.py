@@ -1,15 +1,21 @@
-"""Accessibility of every page of a night (issue 17, point 8): axe-core finds no serious or
+"""Accessibility of every page of a night: axe-core finds no serious or
 critical violation on any host or phone page, in a light and in a dark colour scheme; and
 the controls used in play (buttons, summary toggles, links in a game's panel) are at least
 44 px tall on a 390 px phone."""
 
 import pytest
 
-from companion.skullking import rules as sk
 from tests.browsing import axe_violations, claim
 from tests.conftest import store_game
-from tests.test_layout_browser import MATCH, crazytime, kraken, make_night, seat_url, show_on_phones
-from tests.test_stats import ev
+from tests.test_layout_browser import (
+    MATCH,
+    crazytime,
+    kraken,
+    make_night,
+    seat_url,
+    show_on_phones,
+)
+from tests.test_layout_browser import skullking as layout_skullking
 
 pytestmark = pytest.mark.browser
 
@@ -17,20 +23,10 @@ NAMES = ["김민준", "Alice", "박서연", "Bob", "이도윤", "Chloé", "최�
 
 
 def skullking(rounds_played, reveal_next):
-    """Eight players, two rounds of 1 and 2 cards; every player bids 1 and only the first
-    ones win a trick: the others score negative points (the red numbers)."""
-    events = []
-    for number in range(1, rounds_played + 1):
-        events += [ev("bid", seat=s, round=number, bid=1) for s in range(8)]
-        events += [ev("reveal_bids", round=number),
-                   ev("result", round=number,
-                      results={str(s): {"won": int(s < number)} for s in range(8)})]
-    if reveal_next:
-        number = rounds_played + 1
-        events += [ev("bid", seat=s, round=number, bid=0) for s in range(8)]
-        events.append(ev("reveal_bids", round=number))
-    return {"kind": "skullking", "events": events,
-            "setup": sk.start(list(range(8)), {"way": "custom", "rounds": [1, 2]})}
+    """Every player bids 1 and only the first ones win a trick: the others score negative
+    points (the red numbers)."""
+    return layout_skullking(rounds_played, reveal_next, bid=lambda seat, number: 1,
+                            next_bid=0)
 
 
 GAMES = {

@@ -122,17 +122,20 @@ def kraken(cards):
             "events": kraken_reveals(cards)}
 
 
-def skullking(rounds_played, reveal_next):
+def skullking(rounds_played, reveal_next, bid=lambda seat, number: int(seat < number),
+              next_bid=1):
+    """Eight players, rounds of 1 and 2 cards: each round ``bid(seat, round)``, and only
+    the first seats win a trick; the next round's bids are ``next_bid`` if revealed."""
     events = []
     for number in range(1, rounds_played + 1):
-        bids = {seat: int(seat < number) for seat in range(8)}
+        bids = {seat: bid(seat, number) for seat in range(8)}
         events += [ev("bid", seat=s, round=number, bid=b) for s, b in bids.items()]
         events += [ev("reveal_bids", round=number),
                    ev("result", round=number,
                       results={str(s): {"won": int(s < number)} for s in range(8)})]
     if reveal_next:
         number = rounds_played + 1
-        events += [ev("bid", seat=s, round=number, bid=1) for s in range(8)]
+        events += [ev("bid", seat=s, round=number, bid=next_bid) for s in range(8)]
         events.append(ev("reveal_bids", round=number))
     return {"kind": "skullking", "events": events,
             "setup": sk.start(list(range(8)), {"way": "custom", "rounds": [1, 2]})}

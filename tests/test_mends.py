@@ -1,4 +1,4 @@
-"""Smaller mends (issue 14): a secret key made once for every process, an import that
+"""Smaller mends: a secret key made once for every process, an import that
 refuses what cannot be stored or cannot have happened and reads every export the app
 writes, a ``next`` that stays on this site, and small uncached 404s under /static/."""
 

@@ -1,4 +1,4 @@
-"""Way-finding and words (issue 17, point 7), through the real routes: the latest night
+"""Way-finding and words, through the real routes: the latest night
 first on the start page, a roster that starts with four seats, the 404 of a night's
 address explaining `companion host-link`, a form refused for its token that keeps what
 was typed, and messages that name players and count in the reader's grammar."""
