@@ -221,6 +221,14 @@ def get_db() -> Database:
     return opened[0]
 
 
+def close_thread_connections() -> None:
+    """Close every connection this thread opened (a process that makes many databases,
+    like the test suite, would otherwise run out of file descriptors)."""
+    for db, _inode in getattr(_local, "dbs", {}).values():
+        db.close()
+    _local.dbs = {}
+
+
 def _same_file(path: str, inode: int) -> bool:
     """Whether ``path`` is still the file this thread opened (it was not deleted or
     replaced under the running server): else the error is a 503, never a write into a

@@ -6,9 +6,18 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from companion import create_app
+from companion import create_app, db
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
+
+
+@pytest.fixture(autouse=True)
+def _close_connections():
+    """After each test, close the connections its databases opened in this thread: a
+    worker runs hundreds of tests, each with a database of its own, and would otherwise
+    hold more than 1,024 descriptors, past what a select()-based server (waitress) takes."""
+    yield
+    db.close_thread_connections()
 
 
 @pytest.fixture
@@ -128,6 +137,7 @@ def live_server(tmp_path):
     thread.start()
     yield LiveServer(url=f"http://127.0.0.1:{port}", app=app)
     server.close()
+    db.close_thread_connections()
 
 
 def free_port():
