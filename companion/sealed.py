@@ -78,20 +78,22 @@ def _stored(data: bytes) -> bytes:
     return b"".join(out)
 
 
-def _deflated(data: bytes, level: int) -> bytes:
-    """``data`` deflated on its own, ending on a byte boundary, not final."""
-    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
-    return compressor.compress(data) + compressor.flush(zlib.Z_FULL_FLUSH)
-
-
 def gzip(body: bytes, level: int = 6) -> bytes:
-    """The body as one gzip stream: its public parts compressed, its secrets stored."""
-    crc, out = 0, [_GZIP_HEADER]
-    pieces = parts(body)
-    size = 0
-    for data, is_secret in pieces:
+    """The body as one gzip stream: its public parts compressed, its secrets stored.
+
+    One compressor deflates the public parts, with a full flush after each: the flush
+    ends on a byte boundary and forgets everything before it, so no later part refers
+    back across a secret (which the compressor never sees), and a part compresses the
+    same whatever came before it.
+    """
+    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
+    crc, size, out = 0, 0, [_GZIP_HEADER]
+    for data, is_secret in parts(body):
         crc = zlib.crc32(data, crc)
         size += len(data)
-        out.append(_stored(data) if is_secret else _deflated(data, level))
+        if is_secret:
+            out.append(_stored(data))
+        else:
+            out.append(compressor.compress(data) + compressor.flush(zlib.Z_FULL_FLUSH))
     out += [_LAST_BLOCK, struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF)]
     return b"".join(out)
