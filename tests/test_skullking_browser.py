@@ -11,7 +11,7 @@ from tests.browsing import axe_violations, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 8000
+TIMEOUT = 20000  # generous: the suite runs browsers on every core at once
 TABLET = {"width": 768, "height": 1024}
 SIX = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim"]
 #: Eight names of 30 characters (the longest a night takes), Korean and emoji among them.
