@@ -102,6 +102,10 @@ class GameKind(Protocol):
 
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...]
 
+    #: A finished game's part of its BG Stats play, or None: no BG Stats export
+    #: (docs/bgstats.md). Called ``bgstats(setup, state, result, gettext)``.
+    bgstats: Callable[..., dict[str, Any]] | None
+
     def conflicts(self, later: list[Event], event: Event) -> bool:
         """Whether ``event``, made from a screen that did not see the ``later`` events,
         is stale (the default: any later event makes it stale)."""
@@ -159,6 +163,7 @@ class GameDef:
     assets: tuple[str, ...] = ()
     conflicts: Callable[[list[Event], Event], bool] = _any_later_event
     custom_restore: Callable[[State, list[int], Random], State] | None = field(default=None)
+    bgstats: Callable[..., dict[str, Any]] | None = None
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
         if self.custom_restore is not None:

@@ -12,7 +12,8 @@ MODULES = {".".join(p.relative_to(COMPANION.parent).with_suffix("").parts)
 PURE = [name for name in MODULES
         if name.endswith((".rules", ".results"))
         or name in ("companion.stats", "companion.exchange", "companion.charts",
-                    "companion.errors", "companion.forms", "companion.ranking")]
+                    "companion.errors", "companion.forms", "companion.ranking",
+                    "companion.bgstats")]
 STORAGE = ("companion.store", "companion.db", "companion.log")
 
 

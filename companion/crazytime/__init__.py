@@ -20,5 +20,6 @@ GAME = GameDef(
     night_tally=results.night_tally,
     player_stats=results.player_stats,
     stat_columns=views.STAT_COLUMNS,
+    bgstats=results.bgstats,
     assets=("crazytime.css", "crazytime.js"),
 )

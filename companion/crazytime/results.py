@@ -2,6 +2,7 @@
 an export may carry. Pure functions: no Flask, no SQL."""
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from companion.charts import score_bars
@@ -72,3 +73,15 @@ def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, A
 
 def options(setup: dict[str, Any]) -> dict[str, Any]:
     return {"side": setup.get("side"), "starting_law": setup.get("starting_law")}
+
+
+def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],
+            gettext: Callable[[str], str]) -> dict[str, Any]:
+    """A finished game's part of its BG Stats play (docs/bgstats.md#crazy-time): the
+    final score (hours minus match 4 penalties) with the highest winning, and each
+    player's place by the rules' tie-break (docs/rules.md#crazy-time-final-score).
+    No BoardGameGeek id: none could be checked (docs/bgstats.md)."""
+    return {"game": {"highestWins": True, "noPoints": False},
+            "players": {seat: {"score": result["scores"][seat],
+                               "rank": result["places"][seat]}
+                        for seat in setup["players"]}}

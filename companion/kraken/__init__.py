@@ -23,5 +23,6 @@ GAME = GameDef(
     player_night=results.player_night,
     player_stats=results.player_stats,
     stat_columns=views.STAT_COLUMNS,
+    bgstats=results.bgstats,
     assets=("kraken.css",),
 )

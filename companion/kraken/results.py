@@ -6,6 +6,7 @@ tally reads); players are seat numbers.
 """
 
 import json
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -121,7 +122,7 @@ def night_tally(games: list[Game], results: list[dict[str, Any]],
         return None
     found = series(games)
     return {"series": found,
-            "charts": [bar_chart([{"label": names.get(s, "?"), "value": n,
+            "charts": [bar_chart([{"label": names.get(s, "?"), "value": n, "seat": s,
                                    "highlight": s in one["winners"]}
                                   for s, n in one["tokens"].items()])
                        for one in found],
@@ -188,3 +189,18 @@ def _is_deal_of(roles: Any, unused: Any, fresh: dict[str, Any], players: list[in
     if not all(isinstance(card, str) for card in cards):
         return False
     return sorted(cards) == sorted([*fresh["roles"].values(), *fresh["unused_roles"]])
+
+
+def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],
+            gettext: Callable[[str], str]) -> dict[str, Any]:
+    """A finished game's part of its BG Stats play (docs/bgstats.md#no-touch-kraken): no
+    points, winners by team (the whole winning team wins; nobody when the winning team
+    had no player), each player's role in the table's language, and why the game ended
+    as the comment. Each game of a token series is a play of its own."""
+    comment = gettext(OUTCOME_LABELS[result["outcome"]])
+    if result["reason"] in REASON_LABELS:
+        comment += f" ({gettext(REASON_LABELS[result['reason']])})"
+    return {"game": {"noPoints": True},
+            "comments": comment,
+            "players": {seat: {"role": gettext(rules.ROLE_LABELS[result["roles"][seat]])}
+                        for seat in setup["players"]}}

@@ -2,14 +2,20 @@
 what an export may carry. Pure functions: no Flask, no SQL."""
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from companion.charts import score_bars
+from companion.errors import N_
 from companion.skullking import rules
 
 #: The options a setup was started with (read back from it for an import).
 OPTION_KEYS = ("edition", "scoring", "way", "loot", "kraken", "white_whale", "abilities",
                "first_dealer")
+#: Skull King on BoardGameGeek: boardgamegeek.com/boardgame/150145 (docs/bgstats.md).
+BGG_ID = 150145
+EDITION_LABELS = {"classic": N_("Classic edition"), "2021": N_("2021 edition")}
+SCORING_LABELS = {"skull_king": N_("Skull King scoring"), "rascal": N_("Rascal's scoring")}
 
 
 def _seat_map(mapping: dict[str, Any]) -> dict[int, Any]:
@@ -66,3 +72,20 @@ def options(setup: dict[str, Any]) -> dict[str, Any]:
     if setup.get("way") == rules.CUSTOM:
         found["rounds"] = setup.get("rounds")
     return found
+
+
+def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],
+            gettext: Callable[[str], str]) -> dict[str, Any]:
+    """A finished game's part of its BG Stats play (docs/bgstats.md#skull-king): the
+    highest total wins; ``board`` names the edition and the scoring; each player's final
+    total and shared rank (1, 1, 3: docs/rules.md#ranking); the first round's lead
+    player is the start player (only marked on that player: the link stays short)."""
+    board = " · ".join((gettext(EDITION_LABELS[setup["edition"]]),
+                        gettext(SCORING_LABELS[setup["scoring"]])))
+    lead = state["rounds"][0]["lead"] if state["rounds"] else None
+    return {"game": {"bggId": BGG_ID, "highestWins": True, "noPoints": False},
+            "board": board,
+            "players": {seat: {"score": result["scores"][seat],
+                               "rank": result["places"][seat],
+                               **({"startPlayer": True} if seat == lead else {})}
+                        for seat in setup["players"]}}
