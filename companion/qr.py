@@ -6,11 +6,17 @@ from functools import lru_cache
 import qrcode
 import qrcode.image.svg
 
+#: Error correction levels: M (15 %) for codes that may be printed, L (7 %) where a code
+#: is only ever shown on a screen and every byte makes it denser (docs/bgstats.md).
+MEDIUM = qrcode.constants.ERROR_CORRECT_M
+LOW = qrcode.constants.ERROR_CORRECT_L
+
 
 @lru_cache(maxsize=512)
-def svg(data: str) -> str:
+def svg(data: str, correction: int = MEDIUM) -> str:
     """An SVG image of a QR code that encodes ``data``."""
-    code = qrcode.QRCode(border=2, image_factory=qrcode.image.svg.SvgPathImage)
+    code = qrcode.QRCode(border=2, error_correction=correction,
+                         image_factory=qrcode.image.svg.SvgPathImage)
     code.add_data(data)
     out = io.BytesIO()
     code.make_image().save(out)

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from companion import exchange, registry, stats, store
+from companion import bgstats, exchange, qr, registry, stats, store
 from companion.charts import bar_chart
 from companion.games import Answer
 from companion.web import device, hosted_night, my_seat, unchanged
@@ -28,13 +28,37 @@ def _games(night_id: int) -> list[dict[str, Any]]:
 
 def tally_context(night: store.Row) -> dict[str, Any]:
     names = store.names(night["id"])
-    tally = stats.night_tally(names, _games(night["id"]))
+    games = _games(night["id"])
+    tally = stats.night_tally(names, games)
     most = max((p["won"] for p in tally["players"]), default=0)
     wins = bar_chart([{"label": p["name"], "value": p["won"],
                        "highlight": most > 0 and p["won"] == most}
                       for p in tally["players"]])
     return {"night": night, "names": names, "tally": tally, "wins_chart": wins,
-            "games": registry.games()}
+            "games": registry.games(), "bgstats": bgstats_links(night, names, games)}
+
+
+def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
+                 ) -> dict[str, Any] | None:
+    """A game's BG Stats play in the table's language (None while it runs, or for a kind
+    without one): companion/bgstats.py, docs/bgstats.md."""
+    result = stats.game_result(game["kind"], game["setup"], game["state"])
+    title = str(registry.get(game["kind"]).title)
+    return bgstats.play(night, game, result, names, title, _)
+
+
+def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str, Any]]
+                  ) -> dict[int, dict[str, Any]]:
+    """Per finished game's number, its "Log in BG Stats" link and the QR code of it (None
+    when the link is too long for a dependable code: docs/bgstats.md#qr-codes)."""
+    links = {}
+    for game in games:
+        found = bgstats_play(night, names, game)
+        if found is not None:
+            url = bgstats.link(found)
+            links[game["number"]] = {"link": url,
+                                     "qr": qr.svg(url, qr.LOW) if bgstats.fits_qr(url) else None}
+    return links
 
 
 # --- tonight's tally ------------------------------------------------------------------
@@ -267,3 +291,32 @@ def import_choice(token: str) -> Answer:
     if mine:
         return redirect(url_for("tally.tally", key=mine[0]["key"]), 303)
     return redirect(url_for("tally.history"), 303)
+
+
+# --- BG Stats -----------------------------------------------------------------------
+
+def _bgstats_file(night: store.Row, number: int) -> Answer:
+    names = store.names(night["id"])
+    game = next((g for g in _games(night["id"]) if g["number"] == number), None)
+    found = None if game is None else bgstats_play(night, names, game)
+    if found is None:
+        abort(404)
+    response = Response(bgstats.document(found), mimetype="application/json")
+    name = f"bgstats-{night['created'][:10]}-{number}.json"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/n/<key>/g/<int:number>/bgstats.json")
+def bgstats_json(key: str, number: int) -> Answer:
+    """One finished game's BG Stats play as a file (for a link too long for a QR code)."""
+    return _bgstats_file(hosted_night(key), number)
+
+
+@bp.get("/me/g/<int:number>/bgstats.json")
+def my_bgstats_json(number: int) -> Answer:
+    """The same file on a phone of the night."""
+    seat = my_seat()
+    if seat is None:
+        abort(404)
+    return _bgstats_file(store.night(seat["night_id"]), number)
