@@ -104,7 +104,8 @@ def wrap(text: str, room: float, lines: int = LINES, font: float = FONT) -> list
 def bar_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Geometry for a horizontal bar chart drawn as SVG (no styles: plain attributes).
 
-    ``rows``: ``[{"label", "value" (int/float), "highlight" (bool, optional)}]``.
+    ``rows``: ``[{"label", "value" (int/float), "highlight" (bool, optional), "seat"
+    (optional: the player's seat, whose colour the bar takes)}]``.
     Returns ``{"width", "height", "zero", "left", "beside", "bars": [{label, lines,
     cut, value, highlight, x, y, width, height, label_x, label_y, value_x, value_y}]}``:
     ``beside`` says whether the names are drawn right-aligned left of the bars (every
@@ -130,7 +131,7 @@ def bar_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
         cut = "".join(lines).replace(" ", "") != label.replace(" ", "")
         bars.append({
             "label": label, "lines": lines, "cut": cut,
-            "value": value, "highlight": bool(row.get("highlight")),
+            "value": value, "highlight": bool(row.get("highlight")), "seat": row.get("seat"),
             "x": x, "y": y, "width": max(width, 0), "height": BAR_HEIGHT,
             "label_x": LABEL_WIDTH - GAP if beside else 0,
             "label_y": round(middle, 1) if beside else top + FONT,
@@ -144,5 +145,5 @@ def bar_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def score_bars(scores: dict[int, Any], names: dict[int, str], winners: list[int]
                ) -> dict[str, Any]:
     """A bar per player of ``scores`` {seat: n}, the winners highlighted."""
-    return bar_chart([{"label": names.get(seat, "?"), "value": value,
+    return bar_chart([{"label": names.get(seat, "?"), "value": value, "seat": seat,
                        "highlight": seat in winners} for seat, value in scores.items()])

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from flask import current_app
 from sqlite_utils import Database, Migrations
 
+from companion.colours import default as default_colour
 from companion.tokens import device_id, night_fingerprint
 
 _local = threading.local()
@@ -135,6 +136,16 @@ def current_game_form_tokens_and_fingerprints(db: Database) -> None:
         {"token": str, "device": str, "document": str, "expires": str},
         pk="token", not_null={"token", "device", "document", "expires"})
 
+
+
+@migrations()
+def seat_colours(db: Database) -> None:
+    """Each seat has a player colour (companion/colours.py): the palette in seat order
+    for the nights made before colours."""
+    db.table("seats").add_column("colour", str)
+    for position in range(8):
+        db.execute("update seats set colour = ? where position = ?",
+                   [default_colour(position), position])
 
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and

@@ -25,6 +25,8 @@ from datetime import datetime
 from typing import Any
 
 from companion import log, registry
+from companion.colours import HEX
+from companion.colours import default as default_colour
 from companion.errors import N_, RuleError
 from companion.stats import fold
 
@@ -75,9 +77,11 @@ def mask_game(kind: str, setup: dict[str, Any], events: list[dict[str, Any]],
     return setup, events, True
 
 
-def export_document(night_created: str, players: Iterable[str], games: list[dict[str, Any]]
-                    ) -> dict[str, Any]:
-    """The export of a night: ``players`` the names in seat order, ``games`` dicts with
+def export_document(night_created: str, players: Iterable[str], games: list[dict[str, Any]],
+                    colours: Iterable[str] | None = None) -> dict[str, Any]:
+    """The export of a night: ``players`` the names in seat order (``colours`` their
+    colours, companion/colours.py; left out, an import gives the palette in order),
+    ``games`` dicts with
     ``number, kind, created, setup, events`` (the full log, undo/redo included) and
     ``state`` (the replayed state)."""
     out = []
@@ -89,9 +93,10 @@ def export_document(night_created: str, players: Iterable[str], games: list[dict
             "finished": bool(game["state"].get("finished")), "secrets_removed": masked,
             "setup": setup, "events": events,
         })
-    return {"format": FORMAT, "version": FORMAT_VERSION,
-            "night": {"created": night_created, "players": list(players)},
-            "games": out}
+    night: dict[str, Any] = {"created": night_created, "players": list(players)}
+    if colours is not None:
+        night["colours"] = list(colours)
+    return {"format": FORMAT, "version": FORMAT_VERSION, "night": night, "games": out}
 
 
 def dumps(document: dict[str, Any]) -> bytes:
@@ -131,6 +136,18 @@ def _canonical_setup(kind: str, setup: Any, players_in_night: int,
         return registry.get(kind).restore(setup, players, rng)
     except registry.SetupMismatch as error:
         raise BadFile(error.message) from None
+
+
+def _check_colours(colours: Any, players: list[str]) -> list[str]:
+    """The players' colours: one of the palette each, none twice (the palette in seat
+    order for a file that has none)."""
+    if colours is None:
+        return [default_colour(i) for i in range(len(players))]
+    if not isinstance(colours, list) or len(colours) != len(players) \
+            or not all(isinstance(c, str) and c in HEX for c in colours) \
+            or len(set(colours)) != len(colours):
+        raise BadFile(N_("The players' colours in this file are not readable."))
+    return list(colours)
 
 
 def _check_names(players: Any) -> list[str]:
@@ -233,7 +250,8 @@ def _read_document(raw: Any) -> dict[str, Any]:
     if set(document) != {"format", "version", "night", "games"}:
         raise BadFile(N_("This file is not a night exported from the companion."))
     night = document["night"]
-    if not isinstance(night, dict) or set(night) != {"created", "players"} \
+    if not isinstance(night, dict) or not {"created", "players"} <= set(night) \
+            or not set(night) <= {"created", "players", "colours"} \
             or not _is_time(night["created"]):
         raise BadFile(N_("The night in this file is not readable."))
     if not isinstance(document["games"], list) or len(document["games"]) > MAX_GAMES:
@@ -271,7 +289,7 @@ def _check_game(number: int, game: Any, players: list[str], rng: random.Random
 def parse_import(raw: Any, rng: random.Random | None = None) -> dict[str, Any]:
     """Read an exported night from ``raw`` bytes and check every part of it.
 
-    Returns ``{"created", "players", "games": [{"number", "kind", "created", "setup",
+    Returns ``{"created", "players", "colours", "games": [{"number", "kind", "created", "setup",
     "events", "state"}]}`` ready to store (Kraken games exported without roles get a
     fresh deal). Raises BadFile, with a message for a person, for anything that is not a
     night this app exported or that the rules say cannot have happened: nothing of a bad
@@ -280,7 +298,9 @@ def parse_import(raw: Any, rng: random.Random | None = None) -> dict[str, Any]:
     document = _read_document(raw)
     night = document["night"]
     players = _check_names(night["players"])
+    colours = _check_colours(night.get("colours"), players)
     rng = rng if rng is not None else random.SystemRandom()
     games = [_check_game(index + 1, game, players, rng)
              for index, game in enumerate(document["games"])]
-    return {"created": night["created"], "players": players, "games": games}
+    return {"created": night["created"], "players": players, "colours": colours,
+            "games": games}

@@ -19,7 +19,7 @@ from flask import (
     url_for,
 )
 
-from companion import qr, registry, store
+from companion import colours, qr, registry, store
 from companion.games import Answer, seat_context, seat_response
 from companion.sealed import stored
 from companion.web import (
@@ -56,6 +56,21 @@ def parse_names(values: list[str]) -> tuple[list[str] | None, str | None]:
     return names, None
 
 
+def parse_colours(typed: list[str], chosen: list[str]) -> tuple[list[str] | None, str | None]:
+    """Each named seat's colour from the roster's choices (a blank row's choice goes
+    with it), or a message saying what is wrong."""
+    picked = [c for name, c in zip(typed, chosen, strict=False) if name.strip()]
+    picked += [""] * (len([n for n in typed if n.strip()]) - len(picked))
+    same = colours.twice(picked)
+    if same is not None:
+        return None, _("Two players have the colour %(colour)s: choose another for one "
+                       "of them.", colour=colours.NAMES[same])
+    try:
+        return colours.assign(picked), None
+    except ValueError:
+        return None, _("Choose each player's colour from the list.")
+
+
 def public_url(path: str) -> str:
     """The address a phone on the same Wi-Fi uses (the LAN address, not localhost)."""
     base = current_app.config.get("PUBLIC_URL") or request.host_url
@@ -77,7 +92,7 @@ def _seats_shown(typed: list[str], asked: int = 0) -> int:
 
 @bp.get("/")
 def index(error: str | None = None, status: int = 200, typed: list[str] | None = None,
-          asked: int = 0) -> Answer:
+          asked: int = 0, chosen: list[str] | None = None) -> Answer:
     """The start page: the latest night this device hosts first (to continue it), then
     the roster of a new night, then the earlier nights."""
     nights = store.hosted_nights(device())  # the latest first (by sequence, not clock)
@@ -89,12 +104,24 @@ def index(error: str | None = None, status: int = 200, typed: list[str] | None =
         latest_games=len(store.games(latest["id"])) if latest else 0, error=error,
         typed=typed, shown=_seats_shown(typed, asked), max_players=MAX_PLAYERS,
         name_length=NAME_LENGTH, form_token=form_token(),
+        chosen=_roster_colours(chosen or []),
     ), status
+
+
+def _roster_colours(chosen: list[str]) -> list[str]:
+    """The colour each roster row shows: what was chosen, else the palette in order."""
+    return [chosen[i] if i < len(chosen) and chosen[i] in colours.HEX
+            else colours.default(i) for i in range(MAX_PLAYERS)]
 
 
 def _typed() -> list[str]:
     """The names typed in the roster, in seat order (blank fields kept in place)."""
     return request.form.getlist("name")[:MAX_PLAYERS + 4]
+
+
+def _chosen() -> list[str]:
+    """The colours chosen in the roster, one per name field."""
+    return request.form.getlist("colour")[:MAX_PLAYERS + 4]
 
 
 def _asked() -> int:
@@ -109,30 +136,34 @@ def _asked() -> int:
 def _roster_again(message: str) -> Answer:
     """A roster refused for its form token (a page open too long): the names typed come
     back with the reason, and nothing is made."""
-    return index(error=message, status=400, typed=_typed(), asked=_asked())
+    return index(error=message, status=400, typed=_typed(), asked=_asked(),
+                 chosen=_chosen())
 
 
 @bp.post("/nights")
 def create() -> Answer:
     names: list[str] | None
+    hues: list[str] | None
     same_as = request.form.get("same_as")
     if same_as:
-        earlier = hosted_night(same_as)
-        names = [s["name"] for s in store.seats(earlier["id"])]
+        earlier = store.seats(hosted_night(same_as)["id"])
+        names, hues = [s["name"] for s in earlier], [s["colour"] for s in earlier]
     else:
         typed = _typed()
         if request.form.get("add_seat"):
             # "add a seat" without JavaScript: the roster again, one field longer
-            return index(typed=typed, asked=_asked() + 1)
+            return index(typed=typed, asked=_asked() + 1, chosen=_chosen())
         names, error = parse_names(typed)
+        hues, error = (None, error) if error else parse_colours(typed, _chosen())
         if error:
-            return index(error=error, status=422, typed=typed, asked=_asked())
+            return index(error=error, status=422, typed=typed, asked=_asked(),
+                         chosen=_chosen())
     # parse_names gives names whenever it gives no error
     try:
-        night = store.create_night(cast(list[str], names), device(), form_token())
+        night = store.create_night(cast(list[str], names), device(), form_token(), hues)
     except store.FormUsed:
         return index(error=_("This form was already sent. Reload the page and try again."),
-                     status=409, typed=names)
+                     status=409, typed=names, chosen=hues)
     return redirect(url_for("nights.night", key=night["key"]), 303)
 
 
@@ -191,11 +222,13 @@ def release(key: str, position: int) -> Answer:
     return _night_answer(key)
 
 
-def _night_answer(key: str) -> Answer:
-    """The table's fresh live region for htmx, the table page otherwise."""
-    if is_htmx():
-        return night_live(key)
-    return redirect(url_for("nights.night", key=key), 303)
+def _night_answer(key: str, error: str | None = None, status: int = 200) -> Answer:
+    """The table's fresh live region for htmx, the table page otherwise (with the
+    reason when something was refused)."""
+    if error is None and not is_htmx():
+        return redirect(url_for("nights.night", key=key), 303)
+    page = "nights/_night.html" if is_htmx() else "nights/night.html"
+    return render_template(page, **night_context(hosted_night(key)), error=error), status
 
 
 @bp.post("/n/<key>/hosts")
@@ -261,6 +294,17 @@ def tablet(key: str, position: int) -> Answer:
     back to a phone with a new code."""
     night, _seat = hosted_seat(key, position)
     store.set_tablet(night["id"], position, request.form.get("on") == "1")
+    return _night_answer(key)
+
+
+@bp.post("/n/<key>/seats/<int:position>/colour")
+def colour(key: str, position: int) -> Answer:
+    """Give a player another colour; the player who had it takes theirs."""
+    night, _seat = hosted_seat(key, position)
+    chosen = request.form.get("colour", "")
+    if chosen not in colours.HEX:
+        return _night_answer(key, error=_("Choose a colour from the list."), status=422)
+    store.set_colour(night["id"], position, chosen)
     return _night_answer(key)
 
 

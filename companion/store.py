@@ -15,6 +15,7 @@ from flask import current_app
 from sqlite_utils import Database
 
 from companion import log, registry
+from companion.colours import default as default_colour
 from companion.db import get_db, now, write
 from companion.errors import N_, RuleError
 from companion.lru import LRU
@@ -30,10 +31,14 @@ def rules_for(kind: str) -> registry.Rules:
 
 # --- nights and seats -------------------------------------------------------------
 
-def _insert_night(db: Database, created: str, names: Iterable[str], device: str) -> int:
-    """A night row, its seats (each with a fresh link) and its first host, in ``db``'s
-    open transaction; returns the night's id."""
+def _insert_night(db: Database, created: str, names: Iterable[str], device: str,
+                  colours: Iterable[str] | None = None) -> int:
+    """A night row, its seats (each with a fresh link and its colour: the palette in
+    seat order unless given) and its first host, in ``db``'s open transaction; returns
+    the night's id."""
     names = list(names)
+    hues = list(colours) if colours is not None else [default_colour(i)
+                                                      for i in range(len(names))]
     night_id = cast(int, db.table("nights").insert(
         {"key": new_token(), "created": created, "version": 0,
          "fingerprint": night_fingerprint(created, names)}).last_pk)
@@ -41,6 +46,7 @@ def _insert_night(db: Database, created: str, names: Iterable[str], device: str)
         db.table("seats").insert({
             "night_id": night_id, "position": position, "name": name,
             "token": new_token(), "device": None, "claimed_at": None,
+            "colour": hues[position],
         })
     db.table("hosts").insert({"night_id": night_id, "device": device, "created": now()})
     return int(night_id)
@@ -68,7 +74,8 @@ def _use_token(db: Database, token: str | None, night_id: int, game: int | None)
             {"token": token, "night_id": night_id, "game": game, "created": now()})
 
 
-def create_night(names: Iterable[str], device: str, form_token: str | None = None) -> Row:
+def create_night(names: Iterable[str], device: str, form_token: str | None = None,
+                 colours: Iterable[str] | None = None) -> Row:
     """A new night with these players in seat order, hosted by ``device``.
 
     With a one-time ``form_token`` it is made once: the same token again (back and send
@@ -81,7 +88,7 @@ def create_night(names: Iterable[str], device: str, form_token: str | None = Non
         if made is not None:
             night_id = int(made["night_id"])
         else:
-            night_id = _insert_night(db, now(), names, device)
+            night_id = _insert_night(db, now(), names, device, colours)
             _use_token(db, form_token, night_id, None)
     return night(night_id)
 
@@ -151,6 +158,28 @@ def seats(night_id: int) -> list[Row]:
 def names(night_id: int) -> dict[int, str]:
     """Seat number → player name."""
     return {s["position"]: s["name"] for s in seats(night_id)}
+
+
+def colours(night_id: int) -> dict[int, str]:
+    """Seat number → the player's colour key (companion/colours.py)."""
+    return {s["position"]: s["colour"] for s in get_db().query(
+        "select position, colour from seats where night_id = ?", [night_id])}
+
+
+def set_colour(night_id: int, position: int, colour: str) -> None:
+    """Give a seat a colour of the palette; the seat that had it takes this seat's old
+    colour (two players never share one)."""
+    db = get_db()
+    with write(db):
+        old = next(db.query("select colour from seats where night_id = ? and position = ?",
+                            [night_id, position]), None)
+        if old is None or old["colour"] == colour:
+            return
+        db.execute("update seats set colour = ? where night_id = ? and colour = ?",
+                   [old["colour"], night_id, colour])
+        db.execute("update seats set colour = ? where night_id = ? and position = ?",
+                   [colour, night_id, position])
+        log.bump(db, night_id)
 
 
 def seat_by_token(token: str) -> Row | None:
@@ -375,7 +404,8 @@ def import_night(document: dict[str, Any], device: str) -> str:
     device hosts it and every seat gets a new link. Returns the new night's key."""
     db = get_db()
     with write(db):
-        night_id = _insert_night(db, document["created"], document["players"], device)
+        night_id = _insert_night(db, document["created"], document["players"], device,
+                                 document.get("colours"))
         _insert_games(db, night_id, document["games"])
     return str(night(night_id)["key"])
 

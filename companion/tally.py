@@ -31,7 +31,7 @@ def tally_context(night: store.Row) -> dict[str, Any]:
     games = _games(night["id"])
     tally = stats.night_tally(names, games)
     most = max((p["won"] for p in tally["players"]), default=0)
-    wins = bar_chart([{"label": p["name"], "value": p["won"],
+    wins = bar_chart([{"label": p["name"], "value": p["won"], "seat": p["seat"],
                        "highlight": most > 0 and p["won"] == most}
                       for p in tally["players"]])
     return {"night": night, "names": names, "tally": tally, "wins_chart": wins,
@@ -174,8 +174,9 @@ def unmerge() -> Answer:
 # --- export and import ----------------------------------------------------------------
 
 def export_document(night: store.Row) -> dict[str, Any]:
-    return exchange.export_document(
-        night["created"], [s["name"] for s in store.seats(night["id"])], _games(night["id"]))
+    seats = store.seats(night["id"])
+    return exchange.export_document(night["created"], [s["name"] for s in seats],
+                                    _games(night["id"]), [s["colour"] for s in seats])
 
 
 def _attachment(body: bytes, mimetype: str, night: store.Row, extension: str) -> Response:

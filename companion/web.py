@@ -33,7 +33,7 @@ from werkzeug.routing import IntegerConverter, Map
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import registry, sealed, store
+from companion import colours, registry, sealed, store
 from companion.db import checkpoint_if_due, get_db
 from companion.lru import LRU
 from companion.tokens import device_id, new_token
@@ -307,6 +307,34 @@ def shared(context: Context, name: str) -> Markup:
     return html
 
 
+def _night_id(context: Context) -> int | None:
+    """The night a page is about: its ``night``, or the night of its ``seat`` or
+    ``game``."""
+    if context.get("night"):
+        return int(context["night"]["id"])
+    for name in ("seat", "game"):
+        value = context.get(name)
+        if isinstance(value, dict) and "night_id" in value:
+            return int(value["night_id"])
+        if value is not None and hasattr(value, "night_id"):
+            return int(value.night_id)
+    return None
+
+
+@pass_context
+def hue(context: Context, seat: int | None) -> str:
+    """The class of a player's colour (``pc-<key>``, static/app.css) on the page's night,
+    or "" where there is no such seat. The night's colours are read once per request."""
+    night_id = _night_id(context)
+    if night_id is None or seat is None:
+        return ""
+    known: dict[int, dict[int, str]] = g.setdefault("colours", {})
+    if night_id not in known:
+        known[night_id] = store.colours(night_id)
+    colour = known[night_id].get(int(seat))
+    return f"pc-{colour}" if colour else ""
+
+
 def game_title(kind: str) -> Any:
     """A game's title, for the templates."""
     return registry.get(kind).title
@@ -503,7 +531,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
                                  shared=shared, game_title=game_title,
                                  game_kinds=registry.kinds, game_assets=game_assets,
-                                 secret=sealed.secret, new_form_token=new_token)
+                                 secret=sealed.secret, new_form_token=new_token, hue=hue,
+                                 palette=colours.PALETTE)
 
 
 __all__ = ["abort", "device", "is_htmx", "new_token", "safe_next"]

@@ -435,3 +435,36 @@
     ready();
   }
 })();
+
+/* A colour chosen in the roster that another row has: that row takes this row's old
+   colour, so no two players share one (the server refuses a shared colour without
+   JavaScript). The swatch beside each list follows its choice. */
+(function () {
+  "use strict";
+
+  function paint(select) {
+    var swatch = select.parentElement.querySelector("[data-swatch]");
+    if (swatch) { swatch.className = "swatch pc-" + select.value; }
+    select.dataset.was = select.value;
+  }
+
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("select[data-colour]") || !select.form) { return; }
+    var was = select.dataset.was;
+    select.form.querySelectorAll("select[data-colour]").forEach(function (other) {
+      if (other !== select && other.value === select.value && was) {
+        other.value = was;
+        paint(other);
+      }
+    });
+    paint(select);
+  });
+
+  function ready() { document.querySelectorAll("select[data-colour]").forEach(paint); }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
+  }
+})();

@@ -207,3 +207,10 @@ def browser_type_launch_args(browser_type_launch_args):
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"],
     }
+
+
+def unmarked(html):
+    """A page with each player's colour mark taken off their name
+    (``<span class="player pc-…">Jo</span>`` → ``Jo``), for tests that read names
+    where they stand."""
+    return re.sub(r'<span class="player(?: pc-\w+)?">([^<]*)</span>', r"\1", html)

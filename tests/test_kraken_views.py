@@ -6,7 +6,7 @@ import re
 import pytest
 
 from companion import store
-from tests.conftest import make_night
+from tests.conftest import make_night, unmarked
 
 FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}
 ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}
@@ -427,7 +427,7 @@ def test_the_history_and_refusals_never_name_a_role(night, kraken):
 def test_seen_shows_on_the_host_screen_but_never_the_role(night, kraken):
     phone = night.phone(2)
     assert phone.post("/me/seen").status_code == 204
-    html = night.host.get(kraken).data.decode()
+    html = unmarked(night.host.get(kraken).data.decode())
     assert re.search(r'data-seen="2">[^<]*<span class="status claimed">✓ seen', html)
     assert re.search(r'data-seen="1">[^<]*<span class="status open">', html)
     assert roles_in(html) == []
@@ -439,16 +439,17 @@ def test_a_passed_tablet_notes_seen_only_when_the_player_reveals_their_role(nigh
     seen_url = re.search(r'data-seen-url="([^"]+)"', html).group(1)
     assert seen_url == f"{night.url}/pass/3/seen"
     seen = 'data-seen="3">Ann: <span class="status {}">'
-    assert seen.format("open") in night.host.get(kraken).data.decode()
+    assert seen.format("open") in unmarked(night.host.get(kraken).data.decode())
     assert night.host.post(seen_url).status_code == 204  # what holding the button sends
-    assert seen.format("claimed") in night.host.get(kraken).data.decode()
+    assert seen.format("claimed") in unmarked(night.host.get(kraken).data.decode())
     assert night.phone(3).get("/me").data.decode().count('data-seen-url="/me/seen"') == 1
 
 
 def test_only_the_host_notes_a_passed_player_seen(night, kraken):
     assert night.phone(2).post(f"{night.url}/pass/3/seen").status_code == 404
     assert night.app.test_client().post(f"{night.url}/pass/3/seen").status_code == 404
-    assert 'data-seen="3">Ann: <span class="status open">' in night.host.get(kraken).data.decode()
+    assert 'data-seen="3">Ann: <span class="status open">' in unmarked(
+        night.host.get(kraken).data.decode())
 
 
 # --- the token series ---------------------------------------------------------------

@@ -8,6 +8,12 @@ from companion import create_app
 from tests.conftest import NAMES, make_night
 
 
+def my_name(phone):
+    """The name in the header of a phone's own page."""
+    html = phone.get("/me").data.decode()
+    return re.search(r'<h1 class="seat-name player pc-\w+">([^<]*)</h1>', html).group(1)
+
+
 def test_the_start_page_offers_a_roster_of_eight_seats(client):
     html = client.get("/").data.decode()
     assert html.count('name="name"') == 8
@@ -15,9 +21,9 @@ def test_the_start_page_offers_a_roster_of_eight_seats(client):
 
 def test_a_night_keeps_the_names_in_seat_order(night):
     html = night.host.get(night.url).data.decode()
-    names = re.findall(r'<strong class="seat-name">([^<]*)</strong>', html)
+    names = re.findall(r'<strong class="seat-name player">([^<]*)</strong>', html)
     assert names == NAMES
-    assert html.count('class="seat-card"') == 5
+    assert html.count('class="seat-card pc-') == 5
 
 
 @pytest.mark.parametrize("names, message", [
@@ -435,9 +441,9 @@ def test_reopening_its_own_code_makes_that_night_current(app):
     question = phone.get(f"/s/{second.tokens[0]}", headers={"Accept-Language": "en"})
     assert "Jo's seat in another night" in question.data.decode()  # it asks first
     assert phone.post(f"/s/{second.tokens[0]}").status_code == 303
-    assert '<h1 class="seat-name">A</h1>' in phone.get("/me").data.decode()
+    assert my_name(phone) == "A"
     assert phone.post(f"/s/{first.tokens[1]}").status_code == 303  # its own, reopened
-    assert '<h1 class="seat-name">Jo</h1>' in phone.get("/me").data.decode()
+    assert my_name(phone) == "Jo"
 
 
 def test_a_clock_set_back_changes_neither_the_current_night_nor_the_history(app, monkeypatch):
@@ -449,7 +455,7 @@ def test_a_clock_set_back_changes_neither_the_current_night_nor_the_history(app,
     monkeypatch.setattr(db.time, "time", lambda: real() - 2 * 3600)  # the clock goes back
     second = make_night(app, names=["A", "B", "C"])
     phone.post(f"/s/{second.tokens[0]}")
-    assert '<h1 class="seat-name">A</h1>' in phone.get("/me").data.decode()
+    assert my_name(phone) == "A"
 
     url = second.start("kraken", seat0="on", seat1="on", seat2="on")
     second.host.post(f"{url}/kraken/marker", data={"seat": 0, "pos": 0})

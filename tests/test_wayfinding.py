@@ -24,7 +24,8 @@ def nights_count(app):
 def visible_names(html):
     """The roster's name fields a person sees (the others are in the form, hidden)."""
     roster = html[html.index('class="roster"'):html.index("</form>", html.index('class="roster"'))]
-    return re.findall(r'<li data-roster-seat>\s*<label>[^<]*<input type="text" name="name"'
+    return re.findall(r'<li data-roster-seat>\s*<div class="roster-row">\s*'
+                      r'<label class="roster-name">[^<]*<input type="text" name="name"'
                       r'[^>]*value="([^"]*)"', roster)
 
 
