@@ -62,26 +62,38 @@ def undo_redo(events: Iterable[Event]) -> tuple[bool, bool]:
     return done > 0, undone > 0
 
 
-def _row(row: dict[str, Any]) -> Event:
-    return {
-        "seq": row["seq"], "type": row["type"], "data": json.loads(row["data"]),
-        "seat": row["seat"], "created": row["created"],
-    }
+def _row(row: tuple[Any, ...]) -> Event:
+    seq, type_, data, seat, created = row
+    return {"seq": seq, "type": type_, "data": json.loads(data), "seat": seat,
+            "created": created}
 
 
-def load(db: Database, game_id: int, upto: int | None = None) -> list[Event]:
-    """Every event of a game in log order (only the first ``upto`` if given)."""
-    sql = "select seq, type, data, seat, created from events where game_id = ?"
-    params = [game_id]
+def as_read(event: Event) -> Event:
+    """An event as a later read of the log gives it back (its data through JSON)."""
+    return _row((event["seq"], event["type"], _dumps(event["data"]), event["seat"],
+                 event["created"]))
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+def load(db: Database, game_id: int, upto: int | None = None, after: int = 0
+         ) -> list[Event]:
+    """A game's events in log order: those past position ``after`` (all by default), up
+    to ``upto`` if given."""
+    sql = "select seq, type, data, seat, created from events where game_id = ? and seq > ?"
+    params = [game_id, after]
     if upto is not None:
         sql, params = sql + " and seq <= ?", params + [upto]
-    return [_row(r) for r in db.query(sql + " order by seq", params)]
+    return [_row(r) for r in db.execute(sql + " order by seq", params).fetchall()]
 
 
 def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any], *,
            pos: int | None, seat: int | None = None, device: str | None = None,
            check: Callable[[list[Event]], None] | None = None,
-           conflicts: Callable[[list[Event], Event], bool] | None = None) -> list[Event]:
+           conflicts: Callable[[list[Event], Event], bool] | None = None,
+           read: Callable[[Database, int], list[Event]] = load) -> list[Event]:
     """Record one event at the end of the game's log and return the new log.
 
     ``pos`` is the log position the writer saw (None for a phone's own move, which
@@ -89,12 +101,14 @@ def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any],
     ``conflicts(later, event)`` says none of the events recorded since touch it (a bid
     for one seat does not conflict with another seat's bid). ``check(events)`` replays
     the log as it would be and raises RuleError if the rules forbid it; then nothing is
-    written. The write and the night's version bump are one transaction.
+    written. The write and the night's version bump are one transaction. ``read(db,
+    game_id)`` gives the log as it stands in that transaction (the store's reads only
+    what its process has not seen yet).
     """
     event: Event = {"type": type_, "data": data, "seat": seat, "created": now()}
     try:
         with write(db):
-            events = load(db, game["id"])
+            events = read(db, game["id"])
             if pos is not None and _stale(events, pos, event, conflicts):
                 raise Stale()
             event["seq"] = len(events) + 1
@@ -102,7 +116,7 @@ def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any],
                 check(events + [event])
             db.table("events").insert({
                 "game_id": game["id"], "seq": event["seq"], "type": type_,
-                "data": json.dumps(data, ensure_ascii=False, sort_keys=True),
+                "data": _dumps(data),
                 "seat": seat, "device": device, "created": event["created"],
             })
             bump(db, game["night_id"])

@@ -495,6 +495,32 @@ class StateCache(LRU):
 
 states = StateCache(512)
 
+#: Each game's log as this process has read it: (database, game, its creation) → the
+#: events in order. A log only grows (its first n events never change once written), so
+#: a later read asks the database only for the events past those known: an append reads
+#: the few events written since, not the whole log. The events are shared between
+#: readers, not copied: nothing may change an event it was given (a game's ``mask``
+#: copies before it blanks anything; tests/test_log_cache.py checks a whole night).
+logs = LRU(256)
+
+
+def _log_key(game_id: int, created: str) -> tuple[Any, ...]:
+    return (current_app.config["DATABASE"], game_id, created)
+
+
+def read_log(db: Database, game_id: int, created: str, upto: int | None = None
+             ) -> list[log.Event]:
+    """A game's log (its first ``upto`` events if given): what this process read before
+    from its cache, only the newer events from the database."""
+    key = _log_key(game_id, created)
+    known: list[log.Event] = logs.get(key) or []
+    if upto is not None and len(known) >= upto:
+        return known[:upto]
+    events = known + log.load(db, game_id, upto=upto, after=len(known))
+    if len(events) > len(known):
+        logs.put(key, events)
+    return list(events)
+
 
 def _state_key(game_: "Game") -> tuple[Any, ...] | None:
     """Where this state sits: the database file, the game, how far its log goes."""
@@ -534,7 +560,9 @@ class Game:
     @cached_property
     def events(self) -> list[log.Event]:
         """The log up to this view's position (later writes are not this view's)."""
-        return log.load(get_db(), self.id, upto=self.length)
+        if self.database is None:  # a Game made by hand, outside the store
+            return log.load(get_db(), self.id, upto=self.length)
+        return read_log(get_db(), self.id, self.created, upto=self.length)
 
     @cached_property
     def effective(self) -> list[log.Event]:
@@ -706,7 +734,10 @@ def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
 
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
                pos=pos, seat=seat, device=device, check=check,
-               conflicts=registry.get(game_.kind).conflicts)
+               conflicts=registry.get(game_.kind).conflicts,
+               read=lambda db, game_id: read_log(db, game_id, game_.created))
+    written = checked["events"]
+    logs.put(_log_key(game_.id, game_.created), written[:-1] + [log.as_read(written[-1])])
     # The write committed, so the log up to here is fixed: its state is known already.
     fresh = _with_events(game_, checked["events"])
     key = _state_key(fresh)
