@@ -15,8 +15,9 @@ carry: if a form the bench needs is missing, it stops and names it.
 Reported, in one run: throughput and p50/p95/p99 latency and errors of polls, writes,
 fragments and full host pages at each table count; the floor (bench/floor.py, a bare
 Flask "hello" under the same server and the same load) and the ratio to it; the
-saturation throughput of a no-change poll against the floor's (wrk, if installed, else
-this client); bytes of a no-change poll and of a seat page's first load; the server's
+saturation throughput of a no-change poll against the floor's, measured interleaved
+(floor, app, floor, app…: each pair's ratio, their median and spread; wrk if installed,
+else this client); bytes of a no-change poll and of a seat page's first load; the server's
 peak memory (RSS, all its processes); and the time from a host's write until a phone
 has the new fragment. The summary ends with the budgets (bench/budgets.py), each PASS or
 FAIL; a budget whose figure was not measured FAILs.
@@ -758,15 +759,52 @@ async def first_load(port: int, table: Table) -> dict[str, Any]:
     return parts
 
 
-async def saturate_poll(port: int, table: Table,
+async def saturate_poll(port: int, table: Table, kind: str,
                         args: argparse.Namespace) -> dict[str, Any] | None:
-    """The no-change poll of one phone, as fast as it comes (nothing else running)."""
+    """The no-change poll of one phone, as fast as it comes (nothing else running), and
+    the floor's hello the same way, interleaved: floor, app, floor, app… (``--pairs``
+    pairs). A noisy machine slows both of a pair alike, so each pair's ratio holds where
+    one floor figure and one app figure taken minutes apart would not. Returns the app's
+    runs with ``pairs`` (each pair's figures and ratio) and ``ratio`` (their median,
+    lowest and highest); the ratio is None when the floor was not run."""
+    if args.saturate_seconds <= 0:
+        return None
     phone = table.phones[1]
     path, version = live_region((await phone.request("GET", "/me/live?v=-9"))[2],
                                 "the answer of GET /me/live?v=-9")
-    return await saturate(f"http://127.0.0.1:{port}{path}?v={version}",
-                          args.saturate_seconds, args.saturate_connections,
-                          f"device={phone.cookies['device']}")
+    url = f"http://127.0.0.1:{port}{path}?v={version}"
+    cookie = f"device={phone.cookies['device']}"
+    if not args.floor:
+        return await saturate(url, args.saturate_seconds, args.saturate_connections, cookie)
+    floor = floor_server(kind, args).start()
+    pairs = []
+    try:
+        for _ in range(args.pairs):
+            bare = await saturate(f"http://127.0.0.1:{floor.port}/", args.saturate_seconds,
+                                  args.saturate_connections)
+            ours = await saturate(url, args.saturate_seconds, args.saturate_connections,
+                                  cookie)
+            pairs.append({"floor": bare, "app": ours, "ratio": pair_ratio(bare, ours)})
+            print(f"saturation pair {len(pairs)}: floor {bare and bare['rps']} req/s, "
+                  f"poll {ours and ours['rps']} req/s", flush=True)
+    finally:
+        floor.stop()
+    ratios = [p["ratio"] for p in pairs if p["ratio"] is not None]
+    app_rps = [p["app"]["rps"] for p in pairs if p["app"] and p["app"]["rps"]]
+    return {"tool": pairs[0]["app"]["tool"] if pairs and pairs[0]["app"] else None,
+            "rps": statistics.median(app_rps) if app_rps else None,
+            "errors": sum((p["app"] or {}).get("errors") or 0 for p in pairs),
+            "pairs": pairs,
+            "ratio": {"median": round(statistics.median(ratios), 3) if ratios else None,
+                      "min": min(ratios, default=None), "max": max(ratios, default=None),
+                      "n": len(ratios)}}
+
+
+def pair_ratio(floor: dict[str, Any] | None, app: dict[str, Any] | None) -> float | None:
+    """The app's requests/s over the floor's in one pair (None if either is missing)."""
+    if not floor or not app or not floor.get("rps") or app.get("rps") is None:
+        return None
+    return round(app["rps"] / floor["rps"], 3)
 
 
 async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, Any]) -> None:
@@ -790,7 +828,8 @@ async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, An
             if "first_load_bytes" not in result:
                 # While the server is calm (after the smallest count): bytes and saturation.
                 result["first_load_bytes"] = await first_load(server.port, tables[0])
-                result["saturation_poll"] = await saturate_poll(server.port, tables[0], args)
+                result["saturation_poll"] = await saturate_poll(server.port, tables[0], kind,
+                                                                args)
                 print("saturation poll:", result["saturation_poll"], flush=True)
             if past_reach(level):
                 beyond = count
@@ -853,12 +892,6 @@ async def bench_floor(kind: str, args: argparse.Namespace,
                                              args.warmup, args.seconds)
             fl["levels"][count] = run.stats["hello"].summary(elapsed)
             print(f"floor T={count}: {fl['levels'][count]}", flush=True)
-            if "saturation" not in fl:
-                # As for ours: after the smallest count, while the server is calm.
-                fl["saturation"] = await saturate(f"http://127.0.0.1:{floor.port}/",
-                                                  args.saturate_seconds,
-                                                  args.saturate_connections)
-                print("saturation floor:", fl["saturation"], flush=True)
         fl["peak_rss_mb"] = round(floor.peak_rss / 2**20, 1)
     finally:
         floor.stop()
@@ -932,6 +965,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="threads of `companion serve` (waitress; default: its own default)")
     p.add_argument("--saturate-seconds", type=int, default=10)
     p.add_argument("--saturate-connections", type=int, default=16)
+    p.add_argument("--pairs", type=int, default=3,
+                   help="interleaved floor/app saturation pairs (the ratio is their median)")
     p.add_argument("--soak", type=float, default=0,
                    help="after the levels, keep --soak-tables tables polling and writing "
                         "this many seconds and watch memory (600 = the 10-minute soak)")
@@ -1008,11 +1043,12 @@ def print_summary(report: dict[str, Any]) -> None:
                 continue
             s = level["seen_ms"]
             print(f"| {count} | {s['p50']} | {s['p95']} | {s['max']} | {level['peak_rss_mb']} |")
-        sat, fsat = result.get("saturation_poll"), floor.get("saturation")
+        sat = result.get("saturation_poll")
         if sat and sat["rps"]:
-            ratio = f" = {sat['rps'] / fsat['rps']:.2f} × floor ({fsat['rps']} req/s)" \
-                if fsat and fsat["rps"] else ""
-            print(f"\nno-change poll, saturated: {sat['rps']} req/s{ratio} [{sat['tool']}]")
+            ratio = sat.get("ratio") or {}
+            spread = (f" = {ratio['median']} × floor (median of {ratio['n']} interleaved "
+                      f"pairs; {ratio['min']}–{ratio['max']})") if ratio.get("median") else ""
+            print(f"\nno-change poll, saturated: {sat['rps']} req/s{spread} [{sat['tool']}]")
         sizes = [lv["no_change_poll_bytes"] for lv in result["levels"].values()
                  if lv.get("no_change_poll_bytes")]
         print(f"no-change poll bytes on the wire: {max(sizes, default=None)}")
