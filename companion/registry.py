@@ -102,6 +102,13 @@ class GameKind(Protocol):
 
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...]
 
+    def awards(self, games: list[dict[str, Any]], names: dict[int, str]
+               ) -> list[dict[str, Any]]:
+        """Tonight's awards of this kind (docs/rules.md#awards) from its **finished**
+        games in order (the core passes no other), each ``{"id", "title", "text",
+        "params", "seats"}`` (companion/figures.py); none by default."""
+        ...
+
     #: A finished game's part of its BG Stats play, or None: no BG Stats export
     #: (docs/bgstats.md). Called ``bgstats(setup, state, result, gettext)``.
     bgstats: Callable[..., dict[str, Any]] | None
@@ -122,6 +129,10 @@ def _nothing(*_args: Any) -> dict[str, Any]:
 
 def _no_tally(*_args: Any) -> None:
     return None
+
+
+def _no_awards(*_args: Any) -> list[dict[str, Any]]:
+    return []
 
 
 def _any_later_event(later: list[Event], event: Event) -> bool:
@@ -160,6 +171,7 @@ class GameDef:
     player_night: Callable[..., dict[str, Any]] = _nothing
     player_stats: Callable[[list[dict[str, Any]]], dict[str, Any]] = _nothing
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...] = ()
+    awards: Callable[[list[dict[str, Any]], dict[int, str]], list[dict[str, Any]]] = _no_awards
     assets: tuple[str, ...] = ()
     conflicts: Callable[[list[Event], Event], bool] = _any_later_event
     custom_restore: Callable[[State, list[int], Random], State] | None = field(default=None)

@@ -15,7 +15,10 @@ Public names:
 - ``night_tally(names, games)``: tonight's tally (games in order, each kind's own part,
   a summary per player).
 - ``fold(name)``: the key that matches a player's name across nights.
+- ``night_awards(names, games)``: tonight's awards, each kind's own.
 - ``player_stats(nights, aliases)``: statistics per player across nights.
+- ``meetings(nights, aliases)``, ``head_to_head(nights, aliases, first, second)``: how
+  two players fared in the finished games both played.
 """
 
 import unicodedata
@@ -56,6 +59,7 @@ def night_tally(names: dict[int, str], games: list[Game]) -> dict[str, Any]:
       "unfinished"}`` and each kind's per-player figures (e.g. ``series_won``) —
       ``played``/``won`` count finished games only, ``unfinished`` the games still
       running (or abandoned) the seat is in;
+    - ``awards``: tonight's awards (:func:`night_awards`);
     - ``finished``, ``unfinished``: how many games ended / did not.
     """
     results = [game_result(g["kind"], g["setup"], g["state"]) | {"number": g["number"]}
@@ -82,9 +86,23 @@ def night_tally(names: dict[int, str], games: list[Game]) -> dict[str, Any]:
         "games": results,
         "kinds": kinds,
         "players": players,
+        "awards": night_awards(names, games),
         "finished": sum(1 for r in results if r["finished"]),
         "unfinished": sum(1 for r in results if not r["finished"]),
     }
+
+
+def night_awards(names: dict[int, str], games: list[Game]) -> list[dict[str, Any]]:
+    """Tonight's awards (docs/rules.md#awards): each kind's own (its ``awards``), from its
+    finished games only — a game still running gives none, since its secrets (roles,
+    bids) are not out yet. In the registry's order of kinds, each award with its
+    ``kind``."""
+    found: list[dict[str, Any]] = []
+    for kind, game in registry.games().items():
+        done = [g for g in games if g["kind"] == kind and g["state"].get("finished")]
+        if done:
+            found += [{**one, "kind": kind} for one in game.awards(done, names)]
+    return found
 
 
 # --- across nights ---------------------------------------------------------------------
@@ -178,3 +196,68 @@ def _count_night(night: dict[str, Any], player: Any) -> None:
             entry["wins"][kind] += won
             entry["plays"][kind].append(
                 {"seat": seat, "game": game, "result": result, "won": won})
+
+
+
+def _empty_meeting() -> dict[str, Any]:
+    return {"games": 0, "wins": [0, 0], "ahead": [0, 0], "level": 0, "kinds": {}}
+
+
+def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
+             ) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every pair of players who met in a finished game, across ``nights``
+    (docs/rules.md#stat-head-to-head): by the pair's folded keys (after the host's
+    merges) in sorted order, what :func:`head_to_head` gives for that order."""
+    aliases = aliases or {}
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for night in nights:
+        keys = {seat: resolve(fold(name), aliases) for seat, name in night["names"].items()}
+        for game in night["games"]:
+            result = game_result(game["kind"], game["setup"], game["state"])
+            if not result["finished"]:
+                continue
+            seats = sorted((keys[s], s) for s in result["players"] if s in keys)
+            for index, (key, seat) in enumerate(seats):
+                for other, other_seat in seats[index + 1:]:
+                    if key != other:
+                        meeting = found.setdefault((key, other), _empty_meeting())
+                        _count_meeting(meeting, result, (seat, other_seat))
+    return found
+
+
+def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,
+                 first: str, second: str) -> dict[str, Any]:
+    """Two players (folded keys, after the host's merges) across ``nights``, over the
+    finished games both played (docs/rules.md#stat-head-to-head).
+
+    Returns ``{"games", "wins": [first's, second's], "ahead": [first's, second's],
+    "level", "kinds": {kind: {"games", "wins": [.., ..]}}}``: ``wins`` counts the games
+    each won (both may win one: a Kraken team, a shared first place), ``ahead`` the games
+    each finished in a better place than the other, ``level`` those in the same place.
+    """
+    meeting = meetings(nights, aliases).get((min(first, second), max(first, second)))
+    if meeting is None:
+        return _empty_meeting()
+    if first <= second:
+        return meeting
+    return {"games": meeting["games"], "wins": meeting["wins"][::-1],
+            "ahead": meeting["ahead"][::-1], "level": meeting["level"],
+            "kinds": {kind: {"games": k["games"], "wins": k["wins"][::-1]}
+                      for kind, k in meeting["kinds"].items()}}
+
+
+def _count_meeting(found: dict[str, Any], result: dict[str, Any], pair: tuple[int, int]
+                   ) -> None:
+    """Add one finished game both players of ``pair`` played to a head-to-head."""
+    kind = found["kinds"].setdefault(result["kind"], {"games": 0, "wins": [0, 0]})
+    found["games"] += 1
+    kind["games"] += 1
+    for side, seat in enumerate(pair):
+        won = int(seat in result["winners"])
+        found["wins"][side] += won
+        kind["wins"][side] += won
+    places = [result["places"][seat] for seat in pair]
+    if places[0] == places[1]:
+        found["level"] += 1
+    else:
+        found["ahead"][places.index(min(places))] += 1

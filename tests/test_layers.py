@@ -13,7 +13,7 @@ PURE = [name for name in MODULES
         if name.endswith((".rules", ".results"))
         or name in ("companion.stats", "companion.exchange", "companion.charts",
                     "companion.errors", "companion.forms", "companion.ranking",
-                    "companion.bgstats")]
+                    "companion.bgstats", "companion.figures")]
 STORAGE = ("companion.store", "companion.db", "companion.log")
 
 

@@ -20,6 +20,7 @@ GAME = GameDef(
     night_tally=results.night_tally,
     player_stats=results.player_stats,
     stat_columns=views.STAT_COLUMNS,
+    awards=results.awards,
     bgstats=results.bgstats,
     assets=("crazytime.css", "crazytime.js"),
 )

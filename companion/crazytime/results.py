@@ -3,9 +3,12 @@ an export may carry. Pure functions: no Flask, no SQL."""
 
 import json
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from companion.charts import score_bars
+from companion.errors import N_
+from companion.figures import Award, award, decimal, leaders
 from companion.ranking import competition_ranks
 
 #: What an exported running game shows instead of a law's When and What text.
@@ -56,6 +59,31 @@ def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
     """Matches a player won (the fewest penalties of the match) in finished games."""
     return {"ct_matches_won": sum(1 for play in plays for m in play["result"]["matches"]
                                   if play["seat"] in m["winners"])}
+
+
+def penalties_taken(game: dict[str, Any]) -> dict[int, int]:
+    """Each player's penalty tokens in all the matches of one game."""
+    taken = dict.fromkeys(game["setup"]["players"], 0)
+    for match in game["state"]["penalties"].values():
+        for seat, count in match.items():
+            taken[int(seat)] += count
+    return taken
+
+
+def awards(games: list[dict[str, Any]], names: dict[int, str]) -> list[Award]:
+    """Tonight's Crazy Time award from its finished games: the Penalty dodger, who took
+    the fewest penalty tokens per game played, all four matches counted
+    (docs/rules.md#award-dodger)."""
+    played: dict[int, int] = {}
+    taken: dict[int, int] = {}
+    for game in games:
+        for seat, count in penalties_taken(game).items():
+            played[seat] = played.get(seat, 0) + 1
+            taken[seat] = taken.get(seat, 0) + count
+    rates = {seat: Fraction(taken[seat], played[seat]) for seat in played}
+    found = leaders(rates, most=False)
+    return award("dodger", N_("Penalty dodger"), N_("Fewest penalties per game: %(rate)s"),
+                 found, rate=decimal(rates[found[0]]) if found else "")
 
 
 def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]

@@ -23,6 +23,7 @@ GAME = GameDef(
     player_night=results.player_night,
     player_stats=results.player_stats,
     stat_columns=views.STAT_COLUMNS,
+    awards=results.awards,
     bgstats=results.bgstats,
     assets=("kraken.css",),
 )

@@ -7,11 +7,13 @@ tally reads); players are seat numbers.
 
 import json
 from collections.abc import Callable
+from fractions import Fraction
 from random import Random
 from typing import Any
 
 from companion.charts import bar_chart
 from companion.errors import N_, RuleError
+from companion.figures import Award, award, decimal, leaders
 from companion.kraken import rules
 from companion.ranking import competition_ranks
 from companion.registry import SetupMismatch
@@ -146,6 +148,24 @@ def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
             roles[role]["games"] += 1
             roles[role]["wins"] += play["won"]
     return {"kraken_roles": roles}
+
+
+def awards(games: list[Game], names: dict[int, str]) -> list[Award]:
+    """Tonight's Kraken award from its finished games: the Survivor, whose own cards were
+    revealed the fewest times per game played (docs/rules.md#award-survivor)."""
+    played: dict[int, int] = {}
+    revealed: dict[int, int] = {}
+    for game in games:
+        for seat in game["setup"]["players"]:
+            played[seat] = played.get(seat, 0) + 1
+            revealed.setdefault(seat, 0)
+        for reveal in game["state"]["reveals"]:
+            revealed[reveal["seat"]] = revealed.get(reveal["seat"], 0) + 1
+    rates = {seat: Fraction(revealed[seat], played[seat]) for seat in played}
+    found = leaders(rates, most=False)
+    return award("survivor", N_("Survivor"),
+                 N_("Fewest own cards revealed per game: %(rate)s"), found,
+                 rate=decimal(rates[found[0]]) if found else "")
 
 
 def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]

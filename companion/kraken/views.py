@@ -15,6 +15,7 @@ from flask_babel import lazy_gettext as _l
 
 from companion import store
 from companion.errors import N_, RuleError
+from companion.figures import record
 from companion.forms import whole_number
 from companion.games import Answer, host_action, hosted_game, message, respond, start
 from companion.kraken import results, rules
@@ -200,13 +201,16 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
 
 
 def _role_record(role: str) -> Any:
+    """A player's wins with a role, of the games dealt it, and the win rate: "2 / 3
+    (67%)" (docs/rules.md#stat-role-win-rate)."""
     def cell(player: dict[str, Any]) -> str:
-        record = player["kraken_roles"][role]
-        return f"{record['wins']} / {record['games']}"
+        found = player["kraken_roles"][role]
+        return record(found["wins"], found["games"])
     return cell
 
 
-#: The statistics page's Kraken columns: wins per role dealt, token series won.
+#: The statistics page's Kraken columns: wins and win rate per role dealt, token series
+#: won.
 STAT_COLUMNS = (
     *((_l("Kraken wins as %(role)s", role=_l(rules.ROLE_LABELS[role])), _role_record(role))
       for role in rules.ROLE_NAMES),

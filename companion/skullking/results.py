@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.charts import score_bars
 from companion.errors import N_
+from companion.figures import Award, award, leaders
 from companion.skullking import rules
 
 #: The options a setup was started with (read back from it for an import).
@@ -44,11 +45,63 @@ def night_tally(games: list[dict[str, Any]], results: list[dict[str, Any]],
 
 
 def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
-    """A player's best final total and average (one decimal), None before a game."""
+    """A player's best final total and average (one decimal), None before a game; and
+    over every round of their finished games, ``sk_exact`` (rounds whose bid was exact of
+    rounds bid) and ``sk_zero`` (zero bids that took no trick of zero bids), each
+    ``{"hits", "rounds"}`` (docs/rules.md#stat-exact-bids, docs/rules.md#stat-zero-bids).
+    """
     scores = [play["result"]["scores"][play["seat"]] for play in plays]
+    mine = [rnd[play["seat"]] for play in plays for rnd in bids_and_tricks(play["game"])]
+    zeros = [won for bid, won in mine if bid == 0]
+    found = {"sk_exact": {"hits": sum(bid == won for bid, won in mine), "rounds": len(mine)},
+             "sk_zero": {"hits": zeros.count(0), "rounds": len(zeros)}}
     if not scores:
-        return {"sk_best": None, "sk_average": None}
-    return {"sk_best": max(scores), "sk_average": round(sum(scores) / len(scores), 1)}
+        return {"sk_best": None, "sk_average": None, **found}
+    return {"sk_best": max(scores), "sk_average": round(sum(scores) / len(scores), 1),
+            **found}
+
+
+def bids_and_tricks(game: dict[str, Any]) -> list[dict[int, tuple[int, int]]]:
+    """Each scored round of a game, in order: per seat (its bid as scored — after Harry
+    the Giant's change —, the tricks it won) (docs/rules.md#stat-exact-bids). A round
+    not scored yet gives nothing: its bids may still be secret."""
+    rounds = []
+    for rnd in game["state"]["rounds"]:
+        if rnd["results"] is None:
+            continue
+        bids = rnd["final_bids"] or rnd["bids"]
+        rounds.append({int(key): (bids[key], row["won"]) for key, row in rnd["results"].items()})
+    return rounds
+
+
+def longest_zero_run(rounds: list[dict[int, tuple[int, int]]], seat: int) -> int:
+    """The most rounds in a row of one game in which ``seat`` bid 0 and took no trick
+    (docs/rules.md#award-zero-streak)."""
+    best = run = 0
+    for rnd in rounds:
+        run = run + 1 if rnd.get(seat) == (0, 0) else 0
+        best = max(best, run)
+    return best
+
+
+def awards(games: list[dict[str, Any]], names: dict[int, str]) -> list[Award]:
+    """Tonight's Skull King awards from its finished games: the Sharpshooter (most exact
+    bids, docs/rules.md#award-sharpshooter) and the Perfect zero streak (the longest run
+    of zero bids that took no trick, at least 2: docs/rules.md#award-zero-streak)."""
+    seats = sorted({seat for game in games for seat in game["setup"]["players"]})
+    rounds = [bids_and_tricks(game) for game in games]
+    exact = {seat: sum(rnd[seat][0] == rnd[seat][1] for one in rounds for rnd in one
+                       if seat in rnd) for seat in seats}
+    zero = {seat: max(longest_zero_run(one, seat) for one in rounds) for seat in seats}
+    sharp = leaders(exact, at_least=1)
+    streak = leaders(zero, at_least=2)
+    return [
+        *award("sharpshooter", N_("Sharpshooter"), N_("Most exact bids: %(count)s"), sharp,
+               count=exact[sharp[0]] if sharp else 0),
+        *award("zero-streak", N_("Perfect zero streak"),
+               N_("Bid 0 and took no trick, rounds in a row: %(count)s"), streak,
+               count=zero[streak[0]] if streak else 0),
+    ]
 
 
 def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]

@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 
 from companion import log, store
 from companion.errors import N_, RuleError
+from companion.figures import record
 from companion.forms import whole_number
 from companion.games import Answer, host_action, hosted_game, respond, seat_action, title
 from companion.skullking import rules, table
@@ -360,4 +361,8 @@ def _or_dash(value: Any) -> Any:
 STAT_COLUMNS = (
     (_l("Skull King best"), lambda player: _or_dash(player["sk_best"])),
     (_l("Skull King average"), lambda player: _or_dash(player["sk_average"])),
+    (_l("Skull King exact bids"),
+     lambda player: record(player["sk_exact"]["hits"], player["sk_exact"]["rounds"])),
+    (_l("Skull King zero bids made"),
+     lambda player: record(player["sk_zero"]["hits"], player["sk_zero"]["rounds"])),
 )
