@@ -133,18 +133,86 @@ def _host_only() -> None:
         abort(403)
 
 
+def _stat_columns() -> list[tuple[Any, Any]]:
+    return [column for game in registry.games().values() for column in game.stat_columns]
+
+
+def _versus(nights: list[dict[str, Any]], aliases: dict[str, str],
+            players: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The head-to-head the statistics page was asked for (``?a=&b=``, two players'
+    keys), or None when it was not (docs/rules.md#stat-head-to-head)."""
+    if "a" not in request.args and "b" not in request.args:
+        return None
+    first, second = request.args.get("a", ""), request.args.get("b", "")
+    by_key = {p["key"]: p for p in players}
+    if first not in by_key or second not in by_key:
+        return {"error": _("Pick two players from the list."), "a": first, "b": second}
+    if first == second:
+        return {"error": _("Pick two different players."), "a": first, "b": second}
+    return {"error": None, "a": first, "b": second,
+            "players": (by_key[first], by_key[second]),
+            "result": stats.head_to_head(nights, aliases, first, second)}
+
+
 @bp.get("/stats")
 def statistics(error: str | None = None, status: int = 200) -> Answer:
     _host_only()
     aliases = store.aliases(device())
-    players = stats.player_stats(_all_nights(), aliases)
+    nights = _all_nights()
+    players = stats.player_stats(nights, aliases)
     chart = bar_chart([{"label": p["name"], "value": p["total_wins"]} for p in players])
     by_key = {p["key"]: p["name"] for p in players}
     merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
               for alias, canonical in aliases.items()]
-    columns = [column for game in registry.games().values() for column in game.stat_columns]
     return render_template("tally/stats.html", players=players, chart=chart, merges=merges,
-                           games=registry.games(), columns=columns, error=error), status
+                           games=registry.games(), columns=_stat_columns(), error=error,
+                           versus=_versus(nights, aliases, players)), status
+
+
+def _csv(rows: list[list[Any]], name: str) -> Response:
+    """Rows as a CSV download (a BOM so spreadsheets read Korean names as UTF-8)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    response = Response(("\ufeff" + out.getvalue()).encode("utf-8"), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/stats.csv")
+def statistics_csv() -> Answer:
+    """The statistics page's table: one row per player, each game's wins and games, and
+    each game's own figures as the page shows them (docs/rules.md#statistics)."""
+    _host_only()
+    players = stats.player_stats(_all_nights(), store.aliases(device()))
+    kinds = registry.games()
+    columns = _stat_columns()
+    header = [_("player"), _("nights")]
+    for game in kinds.values():
+        header += [_("%(title)s: games won", title=str(game.title)),
+                   _("%(title)s: games played", title=str(game.title))]
+    rows = [header + [str(label) for label, _value in columns]]
+    for p in players:
+        counts = [n for kind in kinds for n in (p["wins"][kind], p["games"][kind])]
+        rows.append([_cell(p["name"]), p["nights"], *counts,
+                     *(value(p) for _label, value in columns)])
+    return _csv(rows, "statistics.csv")
+
+
+@bp.get("/stats/head-to-head.csv")
+def head_to_head_csv() -> Answer:
+    """Every pair of players who met in a finished game: games together, wins of each,
+    who finished ahead (docs/rules.md#stat-head-to-head)."""
+    _host_only()
+    aliases = store.aliases(device())
+    nights = _all_nights()
+    names = {p["key"]: p["name"] for p in stats.player_stats(nights, aliases)}
+    rows: list[list[Any]] = [[_("player"), _("opponent"), _("games together"),
+                              _("player's wins"), _("opponent's wins"),
+                              _("player ahead"), _("opponent ahead"), _("same place")]]
+    for (first, second), met in sorted(stats.meetings(nights, aliases).items()):
+        rows.append([_cell(names.get(first, first)), _cell(names.get(second, second)),
+                     met["games"], *met["wins"], *met["ahead"], met["level"]])
+    return _csv(rows, "head-to-head.csv")
 
 
 @bp.post("/stats/merge")

@@ -1,0 +1,259 @@
+"""Statistics across nights that groups ask for (docs/rules.md#statistics): Skull King's
+exact-bid rate and zero-bid success, Kraken's win rate per role, and head to head; on the
+statistics page and in its CSV files."""
+
+import csv
+import io
+
+import pytest
+
+from companion import figures, stats
+from companion.kraken import views as kraken_views
+from companion.skullking import views as skullking_views
+from tests.conftest import make_night
+from tests.test_awards import SK_BIDS, SK_ROUNDS, SK_WON, sk_one_card
+from tests.test_stats import (
+    crazytime_game,
+    kraken_all_treasure,
+    kraken_game,
+    kraken_kraken_first,
+    skullking_game,
+    skullking_hand,
+)
+from tests.test_tally import ROLES, play, text
+
+
+def cells(columns, player):
+    return {str(label): value(player) for label, value in columns}
+
+
+# --- rates ------------------------------------------------------------------------------
+
+def test_a_rate_is_a_whole_percentage_with_halves_rounded_up():
+    assert [figures.percent(h, t) for h, t in ((1, 8), (2, 3), (1, 3), (0, 5), (3, 3))] \
+        == [13, 67, 33, 0, 100]
+    assert figures.percent(0, 0) is None
+    assert figures.record(7, 10) == "7 / 10 (70%)" and figures.record(0, 0) == "—"
+
+
+# --- Skull King -------------------------------------------------------------------------
+
+def sk_nights():
+    """Night 1: the four-round game of test_awards (Ann 3 exact of 4, zeros 3 of 3; Bo 2 of
+    4, zeros 1 of 2; Cy 2 of 4, zeros 1 of 2). Night 2: one card, bids 1, 1, 1, won 0, 1,
+    0 (only Bo exact), and a game still running whose scored round would give Ann an
+    exact zero."""
+    running = skullking_game(3, [0, 1, 2], [1, 1], [{0: 0, 1: 1, 2: 0}],
+                             [{0: 0, 1: 1, 2: 0}])
+    return [{"names": {0: "Ann", 1: "Bo", 2: "Cy"},
+             "games": [skullking_game(1, [0, 1, 2], SK_ROUNDS, SK_BIDS, SK_WON)]},
+            {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
+             "games": [sk_one_card(2, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0}), running]}]
+
+
+def test_exact_bid_rate_is_rounds_bid_exactly_of_rounds_bid_in_finished_games():
+    players = {p["name"]: p for p in stats.player_stats(sk_nights())}
+    assert [players[n]["sk_exact"] for n in ("Ann", "Bo", "Cy")] == [
+        {"hits": 3, "rounds": 5}, {"hits": 3, "rounds": 5}, {"hits": 2, "rounds": 5}]
+    assert [cells(skullking_views.STAT_COLUMNS, players[n])["Skull King exact bids"]
+            for n in ("Ann", "Bo", "Cy")] == ["3 / 5 (60%)", "3 / 5 (60%)", "2 / 5 (40%)"]
+
+
+def test_zero_bid_success_is_zero_bids_with_no_trick_of_zero_bids():
+    players = {p["name"]: p for p in stats.player_stats(sk_nights())}
+    assert [players[n]["sk_zero"] for n in ("Ann", "Bo", "Cy")] == [
+        {"hits": 3, "rounds": 3}, {"hits": 1, "rounds": 2}, {"hits": 1, "rounds": 2}]
+    assert [cells(skullking_views.STAT_COLUMNS, players[n])["Skull King zero bids made"]
+            for n in ("Ann", "Bo", "Cy")] == ["3 / 3 (100%)", "1 / 2 (50%)", "1 / 2 (50%)"]
+
+
+def test_a_player_who_never_bid_zero_has_no_zero_bid_rate():
+    night = {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
+             "games": [sk_one_card(1, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0})]}
+    ann = stats.player_stats([night])[0]
+    assert ann["sk_zero"] == {"hits": 0, "rounds": 0}
+    assert cells(skullking_views.STAT_COLUMNS, ann)["Skull King zero bids made"] == "—"
+
+
+# --- No Touch Kraken --------------------------------------------------------------------
+
+def test_kraken_win_rate_per_role_is_wins_of_games_dealt_that_role():
+    # Game 1: Ann and Cy Explorers find the treasure. Game 2: Ann the Skeleton, the Kraken
+    # comes up. Game 3: Bo the Skeleton, the Kraken comes up. Game 4 is still running.
+    explorers_ac = ["explorer", "skeleton", "explorer"]
+    night = {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
+             "games": [kraken_game(1, explorers_ac, kraken_all_treasure()),
+                       kraken_game(2, ["skeleton", "explorer", "explorer"],
+                                   kraken_kraken_first()),
+                       kraken_game(3, explorers_ac, kraken_kraken_first()),
+                       kraken_game(4, explorers_ac, kraken_all_treasure()[:2])]}
+    players = {p["name"]: p for p in stats.player_stats([night])}
+    rates = {name: (cells(kraken_views.STAT_COLUMNS, p)["Kraken wins as Explorer"],
+                    cells(kraken_views.STAT_COLUMNS, p)["Kraken wins as Skeleton"])
+             for name, p in players.items()}
+    assert rates == {"Ann": ("1 / 2 (50%)", "1 / 1 (100%)"),
+                     "Bo": ("0 / 1 (0%)", "1 / 2 (50%)"),
+                     "Cy": ("1 / 3 (33%)", "—")}
+
+
+# --- head to head -----------------------------------------------------------------------
+
+def h2h_nights():
+    """Night 1: the Skull King game of test_awards (Ann 50 first, Bo 30 second). Night 2
+    ("BO" is Bo): Skull King, one card, Bo alone exact (Bo first, Ann second); Kraken, Bo
+    the Skeleton, the Kraken first (Bo wins); Kraken, Ann and Bo Explorers find the
+    treasure (both win, same place); a Kraken game still running. Night 3: Ann, Cy, Di
+    and "Bob" (Bo after a merge) play Crazy Time; Ann places 3rd, Bob 4th."""
+    return [
+        {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
+         "games": [skullking_game(1, [0, 1, 2], SK_ROUNDS, SK_BIDS, SK_WON)]},
+        {"names": {0: "Ann", 1: "BO", 2: "Cy"},
+         "games": [sk_one_card(1, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0}),
+                   kraken_game(2, ["explorer", "skeleton", "explorer"],
+                               kraken_kraken_first()),
+                   kraken_game(3, ["explorer", "explorer", "skeleton"],
+                               kraken_all_treasure()),
+                   kraken_game(4, ["explorer", "skeleton", "explorer"],
+                               kraken_kraken_first()[:1])]},
+        {"names": {0: "Ann", 1: "Bob", 2: "Cy", 3: "Di"}, "games": [crazytime_game(1)]},
+    ]
+
+
+def test_head_to_head_counts_finished_games_both_played_and_the_wins_of_each():
+    found = stats.head_to_head(h2h_nights(), {}, "ann", "bo")
+    assert found == {"games": 4, "wins": [2, 3], "ahead": [1, 2], "level": 1,
+                     "kinds": {"skullking": {"games": 2, "wins": [1, 1]},
+                               "kraken": {"games": 2, "wins": [1, 2]}}}
+
+
+def test_head_to_head_follows_the_hosts_merges():
+    found = stats.head_to_head(h2h_nights(), {"bob": "bo"}, "ann", "bo")
+    # Crazy Time joins: nobody of the two wins it, Ann finishes ahead (3rd vs 4th).
+    assert (found["games"], found["wins"], found["ahead"], found["level"]) == \
+        (5, [2, 3], [2, 2], 1)
+    assert found["kinds"]["crazytime"] == {"games": 1, "wins": [0, 0]}
+
+
+def test_head_to_head_the_other_way_round_swaps_the_sides():
+    found = stats.head_to_head(h2h_nights(), {}, "bo", "ann")
+    assert (found["wins"], found["ahead"], found["kinds"]["kraken"]["wins"]) == \
+        ([3, 2], [2, 1], [2, 1])
+
+
+def test_players_who_never_met_have_an_empty_head_to_head():
+    found = stats.head_to_head(h2h_nights(), {}, "bo", "di")
+    assert found == {"games": 0, "wins": [0, 0], "ahead": [0, 0], "level": 0, "kinds": {}}
+
+
+# --- the page and the CSV files -----------------------------------------------------------
+
+@pytest.fixture
+def evening(app):
+    """The evening of tests/test_tally.py: Ann, Bo, Cy play a Kraken series of three (Bo,
+    the Skeleton, wins each: the Kraken is the first card), a Skull King game (totals 10,
+    30, 30), all four a Crazy Time game (places: Cy, Di 1st, Ann 3rd, Bo 4th), and a
+    Kraken game is left running."""
+    night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
+    night.host.set_cookie("lang", "en")
+    for number in (1, 2, 3):
+        play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "s"))
+    play(app, night, skullking_hand(4))
+    play(app, night, crazytime_game(5))
+    play(app, night, kraken_game(6, ["skeleton", "explorer", "explorer"],
+                                 kraken_all_treasure()[:2]))
+    return night
+
+
+def test_the_statistics_page_shows_head_to_head_for_two_chosen_players(evening):
+    html = text(evening.host.get("/stats?a=ann&b=bo"))
+    assert "Finished games played together: 5" in html
+    # Ann: no win, ahead once (Crazy Time); Bo: 3 Kraken and the Skull King, ahead 4 times.
+    assert ('<td data-label="Games won" class="big">0</td>\n        '
+            '<td data-label="Finished ahead">1</td>') in html
+    assert ('<td data-label="Games won" class="big">4</td>\n        '
+            '<td data-label="Finished ahead">4</td>') in html
+    assert '<td data-label="No Touch Kraken: won / played">3 / 3</td>' in html
+    assert "Same place: 0" in html
+
+
+@pytest.mark.parametrize("query", ["a=ann&b=ann", "a=ann&b=nobody", "a=ann"])
+def test_a_head_to_head_needs_two_different_known_players(evening, query):
+    html = text(evening.host.get(f"/stats?{query}"))
+    assert "Finished games played together" not in html
+    assert 'class="notice error" role="alert"' in html
+
+
+def read_csv(response):
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    return list(csv.reader(io.StringIO(text(response).lstrip("\ufeff"))))
+
+
+def test_the_statistics_csv_has_a_row_per_player_with_the_new_figures(evening):
+    rows = read_csv(evening.host.get("/stats.csv"))
+    assert rows[0] == [
+        "player", "nights",
+        "No Touch Kraken: games won", "No Touch Kraken: games played",
+        "Skull King: games won", "Skull King: games played",
+        "Crazy Time: games won", "Crazy Time: games played",
+        "Kraken wins as Explorer", "Kraken wins as Skeleton", "Kraken token series won",
+        "Skull King best", "Skull King average", "Skull King exact bids",
+        "Skull King zero bids made", "Crazy Time matches won"]
+    # Skull King rounds: 1 card, bids 1, 0, 0, won 1, 0, 0; 2 cards, bids 2, 0, 1, won 1,
+    # 0, 1. Ann exact 1 of 2, no zero bid; Bo 2 of 2, zeros 2 of 2; Cy 2 of 2, zeros 1 of 1.
+    assert rows[1:] == [
+        ["Ann", "1", "0", "3", "0", "1", "0", "1", "0 / 3 (0%)", "—", "0", "10", "10.0",
+         "1 / 2 (50%)", "—", "2"],
+        ["Bo", "1", "3", "3", "1", "1", "0", "1", "—", "3 / 3 (100%)", "1", "30", "30.0",
+         "2 / 2 (100%)", "2 / 2 (100%)", "1"],
+        ["Cy", "1", "0", "3", "1", "1", "1", "1", "0 / 3 (0%)", "—", "0", "30", "30.0",
+         "2 / 2 (100%)", "1 / 1 (100%)", "1"],
+        ["Di", "1", "0", "0", "0", "0", "1", "1", "—", "—", "0", "—", "—", "—", "—", "1"],
+    ]
+
+
+def test_the_head_to_head_csv_has_every_pair_who_met(evening):
+    rows = read_csv(evening.host.get("/stats/head-to-head.csv"))
+    assert rows[0] == ["player", "opponent", "games together", "player's wins",
+                       "opponent's wins", "player ahead", "opponent ahead", "same place"]
+    found = {(r[0], r[1]): r[2:] for r in rows[1:]}
+    assert found[("Ann", "Bo")] == ["5", "0", "4", "1", "4", "0"]
+    # Bo and Cy: Kraken 3 (Bo), Skull King shared first (both win, same place), Crazy Time
+    # (Cy 1st, Bo 4th).
+    assert found[("Bo", "Cy")] == ["5", "4", "2", "3", "1", "1"]
+    assert found[("Ann", "Di")] == ["1", "0", "1", "0", "1", "0"]
+    assert len(found) == 6
+
+
+def test_the_statistics_csv_files_are_for_host_devices_only(client, evening):
+    assert client.get("/stats.csv").status_code == 403
+    assert client.get("/stats/head-to-head.csv").status_code == 403
+
+
+# --- awards on the tally ----------------------------------------------------------------
+
+def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
+    html = text(evening.host.get(f"{evening.url}/tally"))
+    assert "Tonight's awards" in html
+    # Kraken: Bo's card was the Kraken three times, Ann and Cy had none revealed.
+    assert "Survivor" in html and "Fewest own cards revealed per game: 0" in html
+    # Skull King: exact bids Ann 1, Bo 2, Cy 2; Bo bid 0 and made it in both rounds.
+    assert "Most exact bids: 2" in html
+    assert "Bid 0 and took no trick, rounds in a row: 2" in html
+    # Crazy Time: Ann took 9 penalties, everybody else 13.
+    assert "Fewest penalties per game: 9" in html
+    sharp = html[html.index("award-sharpshooter"):html.index("award-zero-streak")]
+    assert sharp.count('<span class="player pc-') == 2
+    assert ">Bo</span>, <span" in sharp and ">Cy</span>" in sharp
+
+
+def test_a_phone_sees_the_same_awards(evening):
+    phone = evening.phone(2)
+    phone.set_cookie("lang", "en")
+    html = text(phone.get("/me/tally"))
+    assert "Tonight's awards" in html and "Sharpshooter" in html
+
+
+def test_the_awards_are_in_korean(evening):
+    evening.host.set_cookie("lang", "ko")
+    html = text(evening.host.get(f"{evening.url}/tally"))
+    assert "오늘 밤의 상" in html and "명사수" in html
