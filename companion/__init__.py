@@ -11,7 +11,7 @@ from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
-from companion import db, games, nights, registry, tally, web
+from companion import db, games, nights, pictures, registry, tally, web
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = web.LANGUAGES
@@ -115,6 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(nights.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tally.bp)
+    app.register_blueprint(pictures.bp)
     for game in registry.load(tuple(app.config["GAMES"])).values():
         app.register_blueprint(game.blueprint)
     return app

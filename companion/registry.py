@@ -113,6 +113,14 @@ class GameKind(Protocol):
     #: (docs/bgstats.md). Called ``bgstats(setup, state, result, gettext)``.
     bgstats: Callable[..., dict[str, Any]] | None
 
+    #: A finished game's blocks in the recap picture (companion/recap.py), or None: its
+    #: winners and scores. Called ``recap(setup, state, result, names, gettext)``.
+    recap: Callable[..., list[dict[str, Any]]] | None
+
+    #: The sections this kind adds to the night's recap picture from its ``night_tally``
+    #: view, or None. Called ``recap_night(view, names, gettext)``.
+    recap_night: Callable[..., list[dict[str, Any]]] | None
+
     def conflicts(self, later: list[Event], event: Event) -> bool:
         """Whether ``event``, made from a screen that did not see the ``later`` events,
         is stale (the default: any later event makes it stale)."""
@@ -176,6 +184,8 @@ class GameDef:
     conflicts: Callable[[list[Event], Event], bool] = _any_later_event
     custom_restore: Callable[[State, list[int], Random], State] | None = field(default=None)
     bgstats: Callable[..., dict[str, Any]] | None = None
+    recap: Callable[..., list[dict[str, Any]]] | None = None
+    recap_night: Callable[..., list[dict[str, Any]]] | None = None
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
         if self.custom_restore is not None:

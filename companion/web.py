@@ -257,6 +257,13 @@ def gettext(string: str, **variables: Any) -> str:
     return text % variables if variables else text
 
 
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The plural form for ``num`` in the request's language, as :func:`gettext` looks
+    it up (``num`` is one of the variables)."""
+    text: str = _translations().ungettext(singular, plural, num)
+    return text % {"num": num, **variables}
+
+
 # Jinja's new-style gettext, with the catalog read from the render's context (put there
 # once per render) instead of through Flask's context locals on every string: a phone's
 # fragment has two dozen strings, and those lookups were a fifth of its render.

@@ -10,10 +10,10 @@ COMPANION = Path(__file__).resolve().parent.parent / "companion"
 MODULES = {".".join(p.relative_to(COMPANION.parent).with_suffix("").parts)
            .removesuffix(".__init__"): p for p in COMPANION.rglob("*.py")}
 PURE = [name for name in MODULES
-        if name.endswith((".rules", ".results"))
+        if name.endswith((".rules", ".results", ".recap"))
         or name in ("companion.stats", "companion.exchange", "companion.charts",
                     "companion.errors", "companion.forms", "companion.ranking",
-                    "companion.bgstats", "companion.figures")]
+                    "companion.bgstats", "companion.figures", "companion.drawing")]
 STORAGE = ("companion.store", "companion.db", "companion.log")
 
 

@@ -3,7 +3,7 @@ and the secret laws (docs/rules.md#crazy-time)."""
 
 from flask_babel import lazy_gettext as _l
 
-from companion.crazytime import results, rules, views
+from companion.crazytime import recap, results, rules, views
 from companion.registry import GameDef
 
 GAME = GameDef(
@@ -22,5 +22,6 @@ GAME = GameDef(
     stat_columns=views.STAT_COLUMNS,
     awards=results.awards,
     bgstats=results.bgstats,
+    recap=recap.game,
     assets=("crazytime.css", "crazytime.js"),
 )

@@ -3,7 +3,7 @@ the game and the token series (docs/rules.md#kraken)."""
 
 from flask_babel import lazy_gettext as _l
 
-from companion.kraken import results, rules, views
+from companion.kraken import recap, results, rules, views
 from companion.registry import GameDef
 
 GAME = GameDef(
@@ -25,5 +25,7 @@ GAME = GameDef(
     stat_columns=views.STAT_COLUMNS,
     awards=results.awards,
     bgstats=results.bgstats,
+    recap=recap.game,
+    recap_night=recap.night,
     assets=("kraken.css",),
 )

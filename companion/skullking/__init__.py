@@ -4,7 +4,7 @@ editions, and the running score table (docs/rules.md#skull-king)."""
 from flask_babel import lazy_gettext as _l
 
 from companion.registry import GameDef
-from companion.skullking import results, rules, views
+from companion.skullking import recap, results, rules, views
 
 GAME = GameDef(
     kind="skullking",
@@ -22,6 +22,7 @@ GAME = GameDef(
     stat_columns=views.STAT_COLUMNS,
     awards=results.awards,
     bgstats=results.bgstats,
+    recap=recap.game,
     assets=("skullking.css", "skullking.js"),
     conflicts=rules.conflicts,
 )

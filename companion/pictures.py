@@ -1,0 +1,103 @@
+"""Blueprint: the recap pictures — the night's and each finished game's, as PNG.
+
+A picture is for the night's host and the phones that hold a seat in it (anyone else
+gets the same plain 404 as for the tally), in the request's language. Its content comes
+from companion/recap.py (finished games only) and its pixels from companion/drawing.py.
+
+Rendering takes a tenth of a second or more (docs/performance.md#recap-pictures), so each
+process keeps the last pictures it drew, keyed by a digest of what they show (the text in
+this language, the games' numbers, the players' colours). The key changes with the
+night's version only when something the picture shows changed: a move in a running game
+leaves it the same, and the picture is not drawn again. Nothing in the cache is ever the
+truth: a worker that misses draws it again.
+"""
+
+import hashlib
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app
+from flask_babel import get_locale
+
+from companion import colours, drawing, recap, store
+from companion.games import Answer
+from companion.lru import LRU
+from companion.web import gettext as _
+from companion.web import hosted_night, my_seat, ngettext
+
+bp = Blueprint("pictures", __name__)
+
+_pictures = LRU(32)
+
+
+WORDS = recap.Words(_, ngettext)
+
+
+def _games(night_id: int) -> list[dict[str, Any]]:
+    return [g.plain() for g in store.games(night_id)]
+
+
+def _png(night: store.Row, content: dict[str, Any] | None) -> bytes:
+    """The picture of ``content`` (404 when there is none), drawn once per process."""
+    if content is None:
+        abort(404)
+    hexes = {seat: colours.HEX.get(key, "#999999")
+             for seat, key in store.colours(night["id"]).items()}
+    shown = {k: v for k, v in content.items() if k != "more"}
+    digest = hashlib.sha256(json.dumps(
+        [current_app.config["DATABASE"], str(get_locale()), shown, sorted(hexes.items())],
+        sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+    png: bytes | None = _pictures.get(digest)
+    if png is None:
+        png = drawing.render(content, hexes)
+        _pictures.put(digest, png)
+    return png
+
+
+def _answer(png: bytes, name: str) -> Response:
+    """A PNG shown in the page (a phone saves it with a long-press), named for a save."""
+    response = Response(png, mimetype="image/png")
+    response.headers["Content-Disposition"] = f'inline; filename="{name}.png"'
+    return response
+
+
+def night_picture(night: store.Row) -> Response:
+    names = store.names(night["id"])
+    content = recap.night(night["created"], names, _games(night["id"]), WORDS)
+    return _answer(_png(night, content), f"night-{night['created'][:10]}")
+
+
+def game_picture(night: store.Row, number: int) -> Response:
+    """One finished game's picture; 404 for a game that runs or is not there."""
+    game = next((g for g in _games(night["id"]) if g["number"] == number), None)
+    content = None if game is None else recap.game(
+        night["created"], store.names(night["id"]), game, WORDS)
+    return _answer(_png(night, content), f"night-{night['created'][:10]}-game-{number}")
+
+
+def _seat_night() -> store.Row:
+    seat = my_seat()
+    if seat is None:
+        abort(404)
+    return store.night(seat["night_id"])
+
+
+@bp.get("/n/<key>/recap.png")
+def night_png(key: str) -> Answer:
+    return night_picture(hosted_night(key))
+
+
+@bp.get("/n/<key>/g/<int:number>/recap.png")
+def game_png(key: str, number: int) -> Answer:
+    return game_picture(hosted_night(key), number)
+
+
+@bp.get("/me/recap.png")
+def my_night_png() -> Answer:
+    """The night's picture on a phone that holds a seat in it."""
+    return night_picture(_seat_night())
+
+
+@bp.get("/me/g/<int:number>/recap.png")
+def my_game_png(number: int) -> Answer:
+    return game_picture(_seat_night(), number)
