@@ -289,6 +289,16 @@ def test_the_tally_offers_each_finished_game_to_bg_stats_with_a_qr_code(evening)
     assert "style=" not in html
 
 
+def test_a_phone_taps_the_link_and_keeps_the_qr_code_folded(evening):
+    """The host's screen is scanned; a phone taps its link (the code stays folded away,
+    for another phone to scan)."""
+    host = text(evening.host.get(f"{evening.url}/tally"))
+    assert 'class="bgstats-more"' not in host and host.count('class="bgstats-qr"') == 1
+    mine = text(evening.phone(0).get("/me/tally"))
+    assert mine.count('<details class="bgstats-more">') == 1
+    assert mine.count('class="bgstats-qr"') == 1
+
+
 def test_a_running_game_has_no_link_no_qr_and_no_file(evening):
     html = text(evening.host.get(f"{evening.url}/tally"))
     assert all(p["game"]["sourceGameId"] != "kraken" for p in links_in(html))
