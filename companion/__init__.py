@@ -11,7 +11,7 @@ from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
-from companion import db, games, nights, pictures, registry, tally, web
+from companion import db, games, nights, pictures, push, registry, tally, web
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = web.LANGUAGES
@@ -97,6 +97,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         POLL_SECONDS=2,
+        # Live push (companion/push.py): "auto" is on under gevent (`companion serve`,
+        # the café setup), which holds many streams cheaply; off elsewhere (pages poll).
+        LIVE_PUSH="auto",
+        PUSH_TICK=0.05,  # how often a process reads the watched nights' versions
+        PUSH_HEARTBEAT=15,  # seconds between a stream's keep-alive comments
+        PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
         GAMES=list(registry.INSTALLED),
     )
     app.config.from_prefixed_env("COMPANION")
@@ -109,6 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
     db.migrate(app.config["DATABASE"])
+    app.teardown_appcontext(db.end_request)
     babel.init_app(app, locale_selector=web.select_locale)
     csrf.init_app(app)
     web.init_app(app)
@@ -116,6 +123,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(tally.bp)
     app.register_blueprint(pictures.bp)
+    app.register_blueprint(push.bp)
+    app.jinja_env.globals["live_push"] = push.enabled
     for game in registry.load(tuple(app.config["GAMES"])).values():
         app.register_blueprint(game.blueprint)
     return app

@@ -1,4 +1,10 @@
-"""`companion serve`: run the app for the table under waitress, on the LAN."""
+"""`companion serve`: run the app for the table under gevent, on the LAN.
+
+gevent's server gives each connection a greenlet, not a thread: it holds every phone's
+open live-push stream (companion/push.py) at the cost of a little memory each, on
+Windows, macOS and Linux alike. ``serve`` patches the standard library for gevent first
+thing (sockets, threads, sleep), before the app is made.
+"""
 
 import argparse
 import errno
@@ -6,7 +12,8 @@ import socket
 import sys
 from typing import Any
 
-from waitress.server import create_server
+from gevent import monkey
+from gevent.pywsgi import WSGIServer
 
 from companion import create_app, ready, store
 from companion.qr import text
@@ -30,16 +37,13 @@ def lan_address() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="A board-game table companion.")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve the app to the table (waitress)")
+    serve = sub.add_parser("serve", help="serve the app to the table (gevent)")
     serve.add_argument("--host", default="0.0.0.0",
                        help="address to listen on (default: every interface, so phones reach it)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT,
                        help=f"port to listen on (default {DEFAULT_PORT})")
     serve.add_argument("--public-url",
                        help="the address phones should use, if not this machine's LAN address")
-    serve.add_argument("--threads", type=int, default=4,
-                       help="waitress worker threads (default 4: more only contend for "
-                            "the one process's GIL; see docs/performance.md)")
     serve.add_argument("--quiet", action="store_true", help="print only the address")
     link = sub.add_parser(
         "host-link", help="print a one-time link (and QR) that makes a device a host again")
@@ -68,23 +72,23 @@ def host_link(args: argparse.Namespace) -> int:
     return 0
 
 
-# How `companion serve` runs waitress (bench/floor.py serves its floor with the same).
-# waitress watches its sockets with select(), which fails past socket 1024: past
-# 1,000 connections it stops accepting (the rest wait) instead of falling over.
-SERVE_SETTINGS: dict[str, Any] = {
-    "connection_limit": 1000, "channel_timeout": 60, "ident": "companion"}
+# How `companion serve` runs gevent's server (bench/floor.py serves its floor with the
+# same): no access log (a line per poll would be most of the work), a backlog for a
+# room of phones arriving at once.
+SERVE_SETTINGS: dict[str, Any] = {"log": None, "backlog": 2048}
 
 
 def serve(args: argparse.Namespace) -> int:
+    monkey.patch_all()  # before anything opens a socket or a thread-local
     if args.public_url:
         public = args.public_url.rstrip("/")
     else:
         host = lan_address() if args.host in ("0.0.0.0", "") else args.host
         public = f"http://{host}:{args.port}"
     app = ready(create_app({"PUBLIC_URL": public}))
+    server = WSGIServer((args.host, args.port), app, **SERVE_SETTINGS)
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               **SERVE_SETTINGS)
+        server.init_socket()
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             print(f"Port {args.port} is already in use. Stop the other program or choose "
@@ -96,7 +100,7 @@ def serve(args: argparse.Namespace) -> int:
         print(text(public), flush=True)
         print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
     try:
-        server.run()
+        server.serve_forever()
     except KeyboardInterrupt:
         pass
     return 0

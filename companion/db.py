@@ -15,12 +15,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from flask import current_app
+from gevent import monkey
 from sqlite_utils import Database, Migrations
 
 from companion.colours import default as default_colour
 from companion.tokens import device_id, night_fingerprint
 
-_local = threading.local()
+# Each thread's connections (each greenlet's, under gevent): made on first use, after
+# `companion serve` patched threading, so that a greenlet never shares a connection.
+_locals: list[threading.local] = []
 
 migrations = Migrations("companion")
 
@@ -185,18 +188,24 @@ def connect(path: str, *, create: bool = False) -> Database:
 CHECKPOINT_BYTES = 4 * 1024 * 1024  # SQLite's own threshold: 1,000 pages of 4 KB
 
 
-def checkpoint_if_due(db: Database, path: str) -> None:
+def checkpoint_if_due(path: str) -> None:
     """Copy the WAL back into the database file once it holds ~4 MB.
 
     Called after a write's answer is sent (companion/web.py). Left to itself, SQLite
     does this inside the commit of whichever write crosses the threshold, and that
     write waits for the copy and two fsyncs (5-30 ms here, where a write takes 7). A
     passive checkpoint never blocks readers or writers; if another process is already
-    at it, this one does nothing, and a later write tries again.
+    at it, this one does nothing, and a later write tries again. It runs on a
+    connection of its own: by then the request's own may be closed (under gevent).
     """
     try:
-        if os.path.getsize(path + "-wal") >= CHECKPOINT_BYTES:
+        if os.path.getsize(path + "-wal") < CHECKPOINT_BYTES:
+            return
+        db = connect(path)
+        try:
             db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
     except (OSError, sqlite3.Error) as error:
         logging.getLogger(__name__).warning("checkpoint of %s skipped: %s", path, error)
 
@@ -220,9 +229,10 @@ def migrate(path: str) -> None:
 def get_db() -> Database:
     """This thread's connection to the app's database (opened on first use)."""
     path = current_app.config["DATABASE"]
-    dbs = getattr(_local, "dbs", None)
+    local = _local()
+    dbs = getattr(local, "dbs", None)
     if dbs is None:
-        dbs = _local.dbs = {}
+        dbs = local.dbs = {}
     opened = dbs.get(path)
     if opened is None or not _same_file(path, opened[1]):
         if opened is not None:
@@ -235,9 +245,24 @@ def get_db() -> Database:
 def close_thread_connections() -> None:
     """Close every connection this thread opened (a process that makes many databases,
     like the test suite, would otherwise run out of file descriptors)."""
-    for db, _inode in getattr(_local, "dbs", {}).values():
+    local = _local()
+    for db, _inode in getattr(local, "dbs", {}).values():
         db.close()
-    _local.dbs = {}
+    local.dbs = {}
+
+
+def _local() -> threading.local:
+    if not _locals:
+        _locals.append(threading.local())
+    return _locals[0]
+
+
+def end_request(_error: BaseException | None = None) -> None:
+    """After each request under gevent, close its connections: a greenlet per phone
+    would otherwise keep one open (three file descriptors) for as long as the phone
+    stays connected. Threaded servers keep theirs (few threads, warm connections)."""
+    if monkey.is_module_patched("threading"):
+        close_thread_connections()
 
 
 def _same_file(path: str, inode: int) -> bool:

@@ -149,6 +149,14 @@ def seat_version(device: str) -> int:
     return -1 if row is None else int(row[0])
 
 
+def night_versions(db: Database, night_ids: list[int]) -> dict[int, int]:
+    """The versions of these nights, in one query on ``db`` (the live-push watcher's
+    own connection: it runs outside any request)."""
+    marks = ", ".join("?" * len(night_ids))
+    return {int(i): int(v) for i, v in db.execute(
+        f"select id, version from nights where id in ({marks})", night_ids).fetchall()}
+
+
 def seats(night_id: int) -> list[Row]:
     return list(get_db().query(
         "select * from seats where night_id = ? order by position", [night_id]

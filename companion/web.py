@@ -34,7 +34,7 @@ from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import colours, registry, sealed, store
-from companion.db import checkpoint_if_due, get_db
+from companion.db import checkpoint_if_due
 from companion.lru import LRU
 from companion.tokens import device_id, new_token
 
@@ -381,8 +381,8 @@ def version_static(endpoint: str, values: dict[str, Any]) -> None:
 def checkpoint_later(response: Response) -> Response:
     """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
     if request.method == "POST" and response.status_code != 503:
-        db, path = get_db(), current_app.config["DATABASE"]
-        response.call_on_close(lambda: checkpoint_if_due(db, path))
+        path = current_app.config["DATABASE"]
+        response.call_on_close(lambda: checkpoint_if_due(path))
     return response
 
 

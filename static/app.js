@@ -468,3 +468,102 @@
     ready();
   }
 })();
+
+/* Live push (companion/push.py): a live region with data-stream opens a Server-Sent
+   Events stream of its night, and each "changed" refreshes the region at once
+   ("poll-now"): the stream says only that something changed, the refresh fetches what
+   this device may see. While the stream is open the region's own timer asks at most once
+   a minute (a safety net); while it is not, every POLL_SECONDS as before. A phone woken
+   (visibilitychange) or a page back from the back/forward cache (pageshow) reopens its
+   stream and refreshes at once. */
+(function () {
+  "use strict";
+
+  var SAFETY_MS = 60000;
+  var RETRY_MS = 30000;
+  var source = null;
+  var streaming = false;
+  var lastRefresh = 0;
+  var retry = null;
+
+  function region() { return document.getElementById("live"); }
+
+  function mark(state) {
+    if (state) { document.documentElement.setAttribute("data-push", state); }
+    else { document.documentElement.removeAttribute("data-push"); }
+  }
+
+  function shown(el) {
+    var found = /[?&]v=(-?\d+)/.exec(el.getAttribute("hx-get") || "");
+    return found ? found[1] : "";
+  }
+
+  function refresh() {
+    var el = region();
+    if (el && window.htmx) { window.htmx.trigger(el, "poll-now"); }
+  }
+
+  function close() {
+    if (source) { source.close(); }
+    source = null;
+    streaming = false;
+    mark(null);
+  }
+
+  function connect() {
+    var el = region();
+    clearTimeout(retry);
+    close();
+    if (!el || !el.dataset.stream || !window.EventSource) { return; }
+    source = new EventSource(el.dataset.stream + "?v=" + encodeURIComponent(shown(el)));
+    source.addEventListener("open", function () { streaming = true; mark("open"); });
+    source.addEventListener("changed", refresh);
+    source.addEventListener("error", function () {
+      streaming = false;
+      mark("retrying");  /* the browser reconnects by itself, unless it gave up: */
+      if (source && source.readyState === 2) {
+        source = null;
+        retry = setTimeout(connect, RETRY_MS);
+      }
+    });
+  }
+
+  /* The timer's polls wait while the stream is open; "poll-now" (a change, a wake-up,
+     a form's answer) always goes. */
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var config = event.detail.requestConfig || {};
+    if (!elt || elt.id !== "live" || (config.verb || "get").toLowerCase() !== "get") {
+      return;
+    }
+    var fromTimer = !config.triggeringEvent;
+    if (fromTimer && streaming && Date.now() - lastRefresh < SAFETY_MS) {
+      event.preventDefault();
+      return;
+    }
+    lastRefresh = Date.now();
+  });
+
+  /* A swap may bring a live region with another stream (the phone joined another
+     night): follow it. */
+  document.addEventListener("htmx:afterSettle", function () {
+    var el = region();
+    var wanted = el && el.dataset.stream;
+    if (!wanted) { close(); return; }
+    if (!source || source.url.indexOf(wanted + "?") === -1) { connect(); }
+  });
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { connect(); refresh(); }
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) { connect(); refresh(); }
+  });
+  window.addEventListener("pagehide", close);
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", connect);
+  } else {
+    connect();
+  }
+})();

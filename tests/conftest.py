@@ -155,6 +155,7 @@ class ServerProcess:
     database: str
     port: int = field(default_factory=free_port)
     process: object = None
+    env: dict = field(default_factory=dict)  # more COMPANION_* settings
 
     @property
     def url(self):
@@ -168,7 +169,8 @@ class ServerProcess:
         import urllib.request
 
         env = {**os.environ, "COMPANION_DATABASE": self.database,
-               "COMPANION_SECRET_KEY": "process-test", "COMPANION_POLL_SECONDS": "1"}
+               "COMPANION_SECRET_KEY": "process-test", "COMPANION_POLL_SECONDS": "1",
+               **self.env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--public-url", self.url, "--quiet"],

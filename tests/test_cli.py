@@ -1,22 +1,29 @@
 """`companion serve` and `companion host-link` from the command line."""
 
+import os
 import re
 import socket
+import subprocess
+import sys
 
 from companion import cli
 from tests.conftest import make_night
 
 
-def test_a_taken_port_gets_a_clear_message(capsys, monkeypatch, tmp_path):
-    monkeypatch.setenv("COMPANION_DATABASE", str(tmp_path / "c.sqlite"))
-    monkeypatch.setenv("COMPANION_SECRET_KEY", "cli")
+def test_a_taken_port_gets_a_clear_message(tmp_path):
+    """In its own process, as a host runs it (``serve`` patches the process for gevent)."""
+    env = {**os.environ, "COMPANION_DATABASE": str(tmp_path / "c.sqlite"),
+           "COMPANION_SECRET_KEY": "cli"}
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code = cli.main(["serve", "--host", "127.0.0.1", "--port", str(port), "--quiet"])
-    assert code == 2
-    assert f"Port {port} is already in use" in capsys.readouterr().err
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--quiet"],
+            env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"Port {port} is already in use" in done.stderr
 
 
 def test_the_lan_address_is_not_a_loopback_name():

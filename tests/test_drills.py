@@ -596,8 +596,9 @@ def test_a_read_only_database_tells_the_host_and_keeps_the_game(night, tmp_path)
                          isolation_level=None)
     from sqlite_utils import Database
 
-    saved = dict(getattr(database._local, "dbs", {}))
-    database._local.dbs = {**saved, path: (Database(ro), os.stat(path).st_ino)}
+    local = database._local()  # this thread's connections
+    saved = dict(getattr(local, "dbs", {}))
+    local.dbs = {**saved, path: (Database(ro), os.stat(path).st_ino)}
     try:
         response = night.host.post(f"{url}/kraken/reveal",
                                    data={"seat": 1, "card": "empty", "pos": 1})
@@ -607,7 +608,7 @@ def test_a_read_only_database_tells_the_host_and_keeps_the_game(night, tmp_path)
         # a reader still sees the game as it was
         assert night.host.get(url).status_code == 200
     finally:
-        database._local.dbs = saved
+        local.dbs = saved
         ro.close()
     assert _dump(night.app) == before
     # once the disk is writable again, the same action goes through

@@ -336,17 +336,17 @@ def test_a_commit_never_checkpoints_the_wal_the_check_after_the_answer_does(tmp_
     for _ in range(1200):  # ~1,200 pages: past the 4 MB threshold
         conn.execute("insert into t values (?)", ["x" * 4000])
     assert wal_bytes(path) > db.CHECKPOINT_BYTES  # no commit checkpointed on its own
-    db.checkpoint_if_due(conn, path)
+    db.checkpoint_if_due(path)  # on its own connection, as after an answer
     conn.execute("insert into t values ('after')")  # the WAL restarts from its start
     assert wal_bytes(path) < 64 * KB
-    db.checkpoint_if_due(conn, path)  # below the threshold: nothing to do
+    db.checkpoint_if_due(path)  # below the threshold: nothing to do
     assert conn.execute("select count(*) from t").fetchone()[0] == 1201
 
 
 def test_the_checkpoint_runs_after_a_writes_answer_is_sent(table, monkeypatch):
     night, url, phone, version = table
     calls = []
-    monkeypatch.setattr(web, "checkpoint_if_due", lambda conn, path: calls.append(path))
+    monkeypatch.setattr(web, "checkpoint_if_due", lambda path: calls.append(path))
     response = night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)},
                                headers={"HX-Request": "true"}, buffered=False)
     assert response.status_code == 200

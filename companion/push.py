@@ -1,0 +1,179 @@
+"""Blueprint: live push. A screen learns that its night changed at once, then fetches
+its own fragment (docs/architecture.md#live-push).
+
+Each page's live region opens one Server-Sent Events stream for its night
+(``/n/<key>/stream`` for a host screen, ``/me/stream`` for a phone). A stream carries
+only "the night is now at version n" — never a fragment, never anything of a seat — so
+a secret cannot travel in it: every device then asks for its own fragment, with its own
+rights, as its polls do. Polling stays as the fallback (static/app.js): it runs every
+``POLL_SECONDS`` while no stream is open, and once a minute while one is.
+
+Streams need a server that holds many open connections cheaply: ``companion serve`` and
+the café setup run gevent (docs/performance.md#live-push). Under a threaded server
+(the tests' in-process server, ``flask run``, gunicorn's sync worker) pages open no
+stream and poll as before (:func:`enabled`).
+
+One watcher per process and database reads the versions of the nights its streams
+watch, every ``PUSH_TICK`` seconds in one query, and wakes only the streams of a night
+whose version moved: a write to one night wakes no screen of another. The watcher is
+a cache of the database, like the state cache: several worker processes each run their
+own, and none needs to agree with another.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from flask import Blueprint, Response, current_app, request
+from gevent import monkey
+
+from companion import store
+from companion.db import connect
+from companion.web import hosted_night, my_seat
+
+bp = Blueprint("push", __name__)
+
+
+
+@dataclass
+class _Night:
+    """What the watcher knows of one watched night: its version, the event its
+    streams wait on (replaced after each change) and how many streams watch it."""
+
+    version: int
+    changed: threading.Event = field(default_factory=threading.Event)
+    streams: int = 0
+
+
+class Watcher:
+    """Wakes the streams of a night when its version moves (one per process and
+    database; the loop runs only while some stream watches)."""
+
+    def __init__(self, path: str, tick: float) -> None:
+        self.path, self.tick = path, tick
+        self._lock = threading.Lock()
+        self._nights: dict[int, _Night] = {}
+        self._running = False
+
+    def wait(self, night_id: int, seen: int, timeout: float) -> int | None:
+        """The night's version once it is not ``seen`` (at once if it already moved),
+        or None after ``timeout`` seconds without a change."""
+        with self._lock:
+            night = self._nights.setdefault(night_id, _Night(seen))
+            if night.version != seen:
+                return night.version
+            night.streams += 1
+            changed = night.changed
+            self._start()
+        try:
+            changed.wait(timeout)
+        finally:
+            with self._lock:
+                night.streams -= 1
+                if night.streams == 0 and self._nights.get(night_id) is night:
+                    del self._nights[night_id]
+        return night.version if night.version != seen else None
+
+    def _start(self) -> None:
+        if not self._running:
+            self._running = True
+            threading.Thread(target=self._loop, name="companion-push", daemon=True).start()
+
+    def _loop(self) -> None:
+        db = connect(self.path)
+        try:
+            while True:
+                time.sleep(self.tick)
+                with self._lock:
+                    watched = list(self._nights)
+                    if not watched:
+                        self._running = False
+                        return
+                self._notify(store.night_versions(db, watched))
+        finally:
+            db.close()
+
+    def _notify(self, versions: dict[int, int]) -> None:
+        with self._lock:
+            for night_id, version in versions.items():
+                night = self._nights.get(night_id)
+                if night is not None and night.version != version:
+                    night.version = version
+                    night.changed.set()
+                    night.changed = threading.Event()
+
+
+def enabled() -> bool:
+    """Whether this app's pages open streams: ``LIVE_PUSH`` True or False, or "auto"
+    (the default): on when gevent has patched the server's sockets (``companion serve``,
+    gunicorn's gevent worker), where a stream costs a greenlet, not a thread."""
+    setting = current_app.config["LIVE_PUSH"]
+    if setting == "auto":
+        return monkey.is_module_patched("socket")
+    return bool(setting)
+
+
+_watchers: dict[str, Watcher] = {}
+_watchers_lock = threading.Lock()
+
+
+def watcher() -> Watcher:
+    """This process's watcher of the app's database."""
+    path = current_app.config["DATABASE"]
+    with _watchers_lock:
+        if path not in _watchers:
+            _watchers[path] = Watcher(path, current_app.config["PUSH_TICK"])
+        return _watchers[path]
+
+
+def _events(watch: Watcher, night_id: int, seen: int, heartbeat: float, life: float
+            ) -> Iterator[str]:
+    """The stream: "changed" with the new version after each change; a comment every
+    ``heartbeat`` seconds, which keeps it alive through idle Wi-Fi and lets the server
+    notice a phone that went away (that write fails); an end after ``life`` seconds, so
+    no connection is held forever (the browser opens a new one)."""
+    yield "retry: 1000\n\n"
+    deadline = time.monotonic() + life
+    while time.monotonic() < deadline:
+        version = watch.wait(night_id, seen, heartbeat)
+        if version is None:
+            yield ": still here\n\n"
+        else:
+            seen = version
+            yield f"event: changed\ndata: {version}\n\n"
+
+
+def _stream(night_id: int, version: int) -> Response:
+    """A night's stream, starting from the version the page shows (``?v=``): a change
+    made while the page was on its way is told at once."""
+    try:
+        seen = int(request.args.get("v", version))
+    except ValueError:
+        seen = version
+    config = current_app.config
+    body = _events(watcher(), night_id, seen, config["PUSH_HEARTBEAT"],
+                   config["PUSH_STREAM_SECONDS"])
+    return Response(body, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/n/<key>/stream")
+def host_stream(key: str) -> Response:
+    """The stream of a night's host screens (anyone else: a plain 404)."""
+    night = hosted_night(key)
+    if not enabled():
+        return Response(status=204)  # no stream here: the page keeps polling
+    return _stream(int(night["id"]), int(night["version"]))
+
+
+@bp.get("/me/stream")
+def seat_stream() -> Response:
+    """The stream of a phone's night (a phone without a seat: 204, it polls)."""
+    seat = my_seat()
+    if seat is None or not enabled():
+        return Response(status=204)
+    night = store.night(int(seat["night_id"]))
+    return _stream(int(night["id"]), int(night["version"]))

@@ -1,0 +1,133 @@
+"""Live push (companion/push.py): a write wakes the streams of its own night only, a
+stream carries nothing but "changed" and a version number, and only the night's own
+devices get one."""
+
+import re
+import threading
+import time
+
+import pytest
+
+from companion import create_app, db, log, push, store
+from tests.conftest import make_night
+from tests.test_stats import crazytime_game, kraken_game, skullking_hand
+from tests.test_tally import ROLES, kraken_kraken_first, play
+
+#: Every line a stream may send: the reconnect delay, a heartbeat comment, a change.
+STREAM_LINE = re.compile(r"^(retry: 1000|: still here|event: changed|data: \d+|)$")
+
+
+@pytest.fixture
+def push_app(tmp_path):
+    """An app whose pages open streams, with short heartbeats and streams."""
+    return create_app({"DATABASE": str(tmp_path / "push.sqlite"), "SECRET_KEY": "push",
+                       "WTF_CSRF_ENABLED": False, "LIVE_PUSH": True, "PUSH_TICK": 0.01,
+                       "PUSH_HEARTBEAT": 0.2, "PUSH_STREAM_SECONDS": 3})
+
+
+def bump(app, night_id):
+    with app.app_context():
+        conn = db.get_db()
+        with db.write(conn):
+            log.bump(conn, night_id)
+
+
+def test_a_write_wakes_the_streams_of_its_night_and_no_other(push_app):
+    first, second = make_night(push_app, ["A", "B", "C"]), make_night(push_app, ["D", "E", "F"])
+    with push_app.app_context():
+        ids = [store.night_by_key(n.key)["id"] for n in (first, second)]
+        versions = [store.night(i)["version"] for i in ids]
+        watcher = push.watcher()
+    woke = {}
+
+    def wait(night_id, seen):
+        woke[night_id] = watcher.wait(night_id, seen, timeout=1.5)
+
+    waiters = [threading.Thread(target=wait, args=pair)
+               for pair in zip(ids, versions, strict=True)]
+    for t in waiters:
+        t.start()
+    time.sleep(0.2)
+    bump(push_app, ids[0])
+    for t in waiters:
+        t.join()
+    assert woke == {ids[0]: versions[0] + 1, ids[1]: None}
+
+
+def test_a_stream_opened_after_a_change_says_so_at_once(push_app):
+    night = make_night(push_app, ["A", "B", "C"])
+    with push_app.app_context():
+        night_id = store.night_by_key(night.key)["id"]
+        watcher = push.watcher()
+        version = store.night(night_id)["version"]
+    bump(push_app, night_id)
+    start = time.monotonic()
+    assert watcher.wait(night_id, version, timeout=5) == version + 1
+    assert time.monotonic() - start < 1
+
+
+def read_stream(client, path, into):
+    """Every line a stream sends until it ends (PUSH_STREAM_SECONDS)."""
+    response = client.get(path, buffered=False)
+    into.append(response.status_code)
+    for chunk in response.response:
+        into.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+    response.close()
+
+
+@pytest.mark.parametrize("game", [
+    lambda: kraken_game(1, ROLES, kraken_kraken_first(), "s"),
+    lambda: skullking_hand(1),
+    lambda: crazytime_game(1),
+], ids=["kraken", "skullking", "crazytime"])
+def test_no_stream_carries_anything_but_changed_and_a_number(push_app, game):
+    """Every device of the night reads its stream while a whole game is played: each
+    sees the changes, and nothing else (no role, no bid, no law, no name)."""
+    night = make_night(push_app, ["Ann", "Bo", "Cy", "Di"])
+    phones = [night.phone(i) for i in range(4)]
+    for phone in phones:
+        phone.get("/me")
+    streams = {"host": [], **{f"phone{i}": [] for i in range(4)}}
+    readers = [threading.Thread(target=read_stream, args=(night.host, f"{night.url}/stream",
+                                                          streams["host"]))]
+    readers += [threading.Thread(target=read_stream, args=(p, "/me/stream", streams[f"phone{i}"]))
+                for i, p in enumerate(phones)]
+    for r in readers:
+        r.start()
+    time.sleep(0.3)
+    play(push_app, night, game())  # the whole game, event by event, through the store
+    for r in readers:
+        r.join(timeout=10)
+    with push_app.app_context():
+        final = store.night_by_key(night.key)["version"]
+    for who, got in streams.items():
+        status, text = got[0], "".join(got[1:])
+        assert status == 200, who
+        lines = text.split("\n")
+        assert all(STREAM_LINE.match(line) for line in lines), (who, text[:300])
+        # the game's moves woke it (a burst within one tick is one change), and it
+        # ended knowing the night's last version
+        assert re.findall(r"data: (\d+)", text)[-1] == str(final), who
+
+
+def test_only_the_nights_host_gets_its_stream(push_app):
+    night = make_night(push_app, ["A", "B", "C"])
+    stranger = push_app.test_client()
+    assert stranger.get(f"{night.url}/stream").status_code == 404
+    assert night.phone(0).get(f"{night.url}/stream").status_code == 404
+
+
+def test_a_phone_without_a_seat_gets_no_stream_and_polls(push_app):
+    assert push_app.test_client().get("/me/stream").status_code == 204
+
+
+def test_pages_name_their_stream_only_where_streams_are_held(push_app, app):
+    pushing = make_night(push_app, ["A", "B", "C"])
+    html = pushing.host.get(pushing.url).data.decode()
+    assert f'data-stream="{pushing.url}/stream"' in html
+    phone = pushing.phone(0)
+    assert 'data-stream="/me/stream"' in phone.get("/me").data.decode()
+    # the tests' app runs without gevent: "auto" is off, pages poll, streams say 204
+    polling = make_night(app, ["A", "B", "C"])
+    assert "data-stream" not in polling.host.get(polling.url).data.decode()
+    assert polling.host.get(f"{polling.url}/stream").status_code == 204
