@@ -1,13 +1,16 @@
 """Many tables on one machine: the load benchmark of the performance budgets.
 
-It starts the real server on loopback (``companion serve`` under waitress, and gunicorn
-with several workers for the café setup), creates tables through the app's own HTTP
+It starts the real server on loopback (``companion serve``, gevent, and gunicorn with
+several gevent workers for the café setup), creates tables through the app's own HTTP
 routes (a host makes a night of 8 players, 8 phones claim their seats through the
 ``/s/<token>`` links, the host starts No Touch Kraken through the real form with its CSRF
-token), then every device polls the way the pages poll (its live region's own URL,
-``/me/live?v=N`` or ``/n/<key>/g/<n>/live?v=N``, every 2 s: 204 when nothing changed,
-else the fresh fragment in the same answer) while each host records a Kraken action
-every few seconds through the real forms (the ``pos`` and the choices read from its own page).
+token), then every device behaves as its page does: it holds its night's live-push
+stream (``/me/stream`` or ``/n/<key>/stream``) and, at each "changed", asks for its live
+region's own URL (``/me/live?v=N`` or ``/n/<key>/g/<n>/live?v=N``: 204 when nothing
+changed, else the fresh fragment in the same answer), and once a minute anyway
+(``--no-push``: every device polls every 2 s instead), while each host records a Kraken
+action every few seconds through the real forms (the ``pos`` and the choices read from
+its own page).
 
 Pages are parsed (bench/page.py), and forms found by the ``data-action`` the templates
 carry: if a form the bench needs is missing, it stops and names it.
@@ -66,6 +69,7 @@ from bench.page import MissingElement, Page, live_region, parse  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 POLL_SECONDS = 2.0
+SAFETY_SECONDS = 60.0  # static/app.js: with a stream open, a page still asks once a minute
 PLAYERS = 8
 REQUEST_TIMEOUT = 10.0
 
@@ -224,8 +228,11 @@ class Run:
     """One measured window: started/stopped by the driver, read by every device."""
 
     def __init__(self):
-        self.stats = {k: Stats() for k in ("poll", "live", "write", "page", "hello")}
+        self.stats = {k: Stats() for k in ("poll", "live", "write", "page", "hello",
+                                           "stream")}
         self.seen_ms = []
+        self.idle_polls = 0       # no-change answers (204) while measuring
+        self.streams_opened = 0   # live-push streams the server accepted
         self.measuring = False
         self.stop = False
         self.no_change_bytes = []
@@ -345,6 +352,13 @@ class Table:
             'no <form data-action="kraken-reveal"> or "kraken-marker" with a choice to '
             f'make, nor "kraken-next", nor a link to a later game, on {page.where}')
 
+    def take_live(self, html: str) -> None:
+        """A live refresh's fragment, unless it is of a game the host has left (a refresh
+        sent before "Next game" answers after it)."""
+        path, _ = live_region(html, f"the host's screen of {self.game_url}")
+        if path.startswith(f"{self.game_url}/"):
+            self.html = html
+
     def later_game(self, page: Page) -> str | None:
         """A link on the page to a later game of this night, if any."""
         prefix, current = f"/n/{self.key}/g/", int(self.game_url.rsplit("/", 1)[1])
@@ -356,49 +370,120 @@ class Table:
         return None
 
 
-async def device_loop(run: Run, device: Device, live_path: str, version: int,
-                      on_change: Callable[[Response], None] | None = None,
-                      table: Table | None = None,
-                      screen: Callable[[], tuple[str, int]] | None = None) -> None:
-    """Poll like htmx's `every 2s` on the page's live region: GET <live>?v=<shown>.
+class Screen:
+    """One live region on a device: the URL it asks and the version it shows, and how
+    far its table's writes are on it (for the time from a write until it shows)."""
 
-    Nothing new: 204, counted as a "poll". A change: the fresh fragment in the same
-    answer, counted as "live" (one request either way, as in the real pages).
-    ``screen`` (the host) gives the live region on screen now, (URL, version): a form's
-    answer swaps in the fresh region, so the next poll asks with the version it showed.
-    """
-    await asyncio.sleep(random.uniform(0, POLL_SECONDS))
-    next_at = time.perf_counter()
-    seen_upto = len(table.write_done) if table else 0
-    path = live_path
-    while not run.stop:
-        next_at += POLL_SECONDS
+    def __init__(self, run: Run, device: Device, live_path: str, version: int,
+                 on_change: Callable[[Response], None] | None = None,
+                 table: Table | None = None,
+                 screen: Callable[[], tuple[str, int]] | None = None) -> None:
+        self.run, self.device, self.table = run, device, table
+        self.path, self.version = live_path, version
+        self.on_change, self.screen = on_change, screen
+        self.seen_upto = len(table.write_done) if table else 0
+
+    async def refresh(self) -> None:
+        """GET <live>?v=<shown>, as htmx does: nothing new is a 204 (a "poll"); a change
+        is the fresh fragment in the same answer ("live"). ``screen`` (the host) gives
+        the region on screen now: a form's answer swaps in the fresh region, so the next
+        refresh asks with the version it showed."""
+        run, table = self.run, self.table
         visible = len(table.write_done) if table else 0
-        if screen is not None:
-            path, version = screen()
+        if self.screen is not None:
+            self.path, self.version = self.screen()
+        asked = f"{self.path}?v={self.version}"
         start = time.perf_counter()
         try:
-            result = await device.request("GET", f"{path}?v={version}",
-                                          headers={"HX-Request": "true"})
+            result = await self.device.request("GET", asked, headers={"HX-Request": "true"})
         except (TimeoutError, OSError, asyncio.IncompleteReadError, HTTPError) as error:
             run.record("poll", (time.perf_counter() - start) * 1000, error=type(error).__name__)
-            result = None
-        else:
-            kind = "live" if result[0] == 200 else "poll"
-            run.record(kind, (time.perf_counter() - start) * 1000, status=result[0])
-        if result is not None and result[0] == 200:
-            path, version = live_region(result[2], f"the answer of GET {path}?v={version}")
-            if on_change is not None:
-                on_change(result)
-            if table is not None and visible > seen_upto:
-                # Every write answered before this poll was sent is now on this screen.
+            return
+        run.record("live" if result[0] == 200 else "poll", (time.perf_counter() - start) * 1000,
+                   status=result[0])
+        if result[0] == 200:
+            self.path, self.version = live_region(result[2], f"the answer of GET {asked}")
+            if self.on_change is not None:
+                self.on_change(result)
+            if table is not None and visible > self.seen_upto:
+                # Every write answered before this request was sent is now on this screen.
                 if run.measuring:
-                    run.seen_ms.append((time.perf_counter() - table.write_done[seen_upto]) * 1000)
-                seen_upto = visible
-        elif result is not None and result[0] == 204 and run.measuring \
-                and len(run.no_change_bytes) < 1000:
-            run.no_change_bytes.append(result[3])
+                    run.seen_ms.append(
+                        (time.perf_counter() - table.write_done[self.seen_upto]) * 1000)
+                self.seen_upto = visible
+        elif result[0] == 204 and run.measuring:
+            run.idle_polls += 1
+            if len(run.no_change_bytes) < 1000:
+                run.no_change_bytes.append(result[3])
+
+
+async def device_loop(screen: Screen) -> None:
+    """A page that polls, like htmx's `every 2s` on its live region."""
+    await asyncio.sleep(random.uniform(0, POLL_SECONDS))
+    next_at = time.perf_counter()
+    while not screen.run.stop:
+        next_at += POLL_SECONDS
+        await screen.refresh()
         await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+
+
+async def push_loop(screen: Screen, stream_path: str) -> None:
+    """A page with live push (companion/push.py, static/app.js): its stream, on a
+    connection of its own, says when the night changed; each change refreshes the live
+    region at once, and with no change for SAFETY_SECONDS it refreshes anyway."""
+    wake = asyncio.Event()
+    follow = asyncio.create_task(follow_stream(screen, stream_path, wake))
+    try:
+        await screen.refresh()  # what a page shows when it opens
+        while not screen.run.stop:
+            try:
+                await asyncio.wait_for(wake.wait(), SAFETY_SECONDS)
+            except TimeoutError:
+                pass
+            wake.clear()
+            if not screen.run.stop:
+                await screen.refresh()
+    finally:
+        follow.cancel()
+
+
+async def follow_stream(screen: Screen, path: str, wake: asyncio.Event) -> None:
+    """Hold the page's stream open (reopening it when it ends, as EventSource does) and
+    set ``wake`` at each "changed". A stream the server refuses or drops counts as a
+    stream error."""
+    run, device = screen.run, screen.device
+    await asyncio.sleep(random.uniform(0, 1))
+    while not run.stop:
+        reader = writer = None
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", device.port)
+            cookie = "; ".join(f"{k}={v}" for k, v in device.cookies.items())
+            writer.write((f"GET {path}?v={screen.version} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          f"Accept: text/event-stream\r\nCookie: {cookie}\r\n\r\n").encode())
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
+            status = int(head.split(b" ", 2)[1])
+            if status != 200:
+                raise HTTPError(f"stream {status}")
+            run.streams_opened += 1
+            await read_events(reader, wake)
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, HTTPError, ValueError) as e:
+            if not run.stop:
+                run.record("stream", 0, error=type(e).__name__)
+                await asyncio.sleep(1)
+        finally:
+            if writer is not None:
+                writer.close()
+
+
+async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event) -> None:
+    """The chunks of an open stream, until it ends: each "event: changed" sets ``wake``."""
+    while True:
+        size = int((await reader.readuntil(b"\r\n")).strip(), 16)
+        if size == 0:
+            return  # the stream's life is over: the page opens another
+        chunk = await reader.readexactly(size + 2)
+        if b"event: changed" in chunk:
+            wake.set()
 
 
 async def host_writer(run: Run, table: Table, write_every: float, page_every: float,
@@ -467,7 +552,7 @@ class Server:
 
     def start(self) -> Server:
         # The server's log goes to a file: a pipe nobody reads fills up (64 KB of
-        # waitress's "task queue depth" warnings) and then blocks the server for good.
+        # warnings) and then blocks the server for good.
         self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(self.argv, env=self.env, cwd=ROOT,
                                         stdout=subprocess.DEVNULL, stderr=self.log,
@@ -538,9 +623,10 @@ def gunicorn_argv(app: str, port: int, args: argparse.Namespace) -> list[str]:
     gunicorn = shutil.which("gunicorn", path=str(Path(PY).parent)) or "gunicorn"
     argv = [gunicorn, "-w", str(args.workers), "-k", args.worker_class, "--backlog", "4096",
             "-b", f"127.0.0.1:{port}"]
+    if args.worker_class in ("gthread", "gevent"):
+        argv += ["--worker-connections", "4000", "--keep-alive", str(args.keep_alive)]
     if args.worker_class == "gthread":
-        argv += ["--threads", str(args.threads), "--worker-connections", "4000",
-                 "--keep-alive", str(args.keep_alive)]
+        argv += ["--threads", str(args.threads)]
     return argv + [app]
 
 
@@ -548,10 +634,9 @@ def companion_server(kind: str, database: str, args: argparse.Namespace) -> Serv
     port = free_port()
     env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_SECRET_KEY": "bench",
            "PYTHONPATH": str(ROOT)}
-    if kind == "waitress":
+    if kind == "serve":
         argv = [PY, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
-                "--public-url", f"http://127.0.0.1:{port}", "--quiet",
-                "--threads", str(args.waitress_threads)]
+                "--public-url", f"http://127.0.0.1:{port}", "--quiet"]
     else:
         env["COMPANION_PUBLIC_URL"] = f"http://127.0.0.1:{port}"
         argv = gunicorn_argv("companion.wsgi:app", port, args)
@@ -561,11 +646,10 @@ def companion_server(kind: str, database: str, args: argparse.Namespace) -> Serv
 def floor_server(kind: str, args: argparse.Namespace) -> Server:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    if kind == "waitress":
+    if kind == "serve":
         # `companion serve`'s own settings, read here (see bench/floor.py).
         argv = [PY, str(ROOT / "bench" / "floor.py"), "--port", str(port),
-                "--threads", str(args.waitress_threads),
-                "--settings", json.dumps(serve_settings()[0])]
+                "--settings", json.dumps(serve_settings())]
     else:
         argv = gunicorn_argv("bench.floor:create_app()", port, args)
     return Server(f"floor/{kind}", argv, env, port)
@@ -661,13 +745,16 @@ async def load_level(port: int, tables: list[Table], args: argparse.Namespace,
     rng = random.Random(7)
     tasks = []
     for table in tables:
-        tasks.append(asyncio.create_task(device_loop(
-            run, table.host_poller, f"{table.game_url}/live", version=-1,
-            on_change=lambda r, t=table: setattr(t, "html", r[2]), table=None,
-            screen=table.shown_live)))
-        for phone in table.phones:
-            tasks.append(asyncio.create_task(device_loop(
-                run, phone, "/me/live", version=-1, table=table)))
+        host = Screen(run, table.host_poller, f"{table.game_url}/live", version=-1,
+                      on_change=lambda r, t=table: t.take_live(r[2]),
+                      screen=table.shown_live)
+        phones = [Screen(run, phone, "/me/live", version=-1, table=table)
+                  for phone in table.phones]
+        if args.push:
+            tasks.append(asyncio.create_task(push_loop(host, f"/n/{table.key}/stream")))
+            tasks += [asyncio.create_task(push_loop(p, "/me/stream")) for p in phones]
+        else:
+            tasks += [asyncio.create_task(device_loop(x)) for x in [host, *phones]]
         tasks.append(asyncio.create_task(host_writer(run, table, args.write_every,
                                                      args.page_every, rng)))
     elapsed = await measure(run, tasks, warmup, seconds, settle=args.write_every * 1.5)
@@ -860,12 +947,18 @@ async def measure_level(server: Server, database: str, count: int, tables: list[
                         "p95": percentile(run.seen_ms, 95),
                         "max": percentile(run.seen_ms, 100), "n": len(run.seen_ms)}
     level["no_change_poll_bytes"] = max(run.no_change_bytes, default=None)
+    devices = len(tables) * (PLAYERS + 1)
+    # What an idle device asks: no-change answers per device and minute (with push,
+    # only the once-a-minute safety refresh and a change already seen).
+    level["idle_requests_per_minute"] = round(run.idle_polls / devices / (elapsed / 60), 2)
+    level["streams_opened"] = run.streams_opened
+    level["push"] = args.push
     level["peak_rss_mb"] = round(server.peak_rss / 2**20, 1)
     level["tables_set_up"], level["setup_failed"] = len(tables), setup_failed
     level["cpu_ms_after"] = cpu_ms()
     print(f"T={count}: " + json.dumps({k: level[k] for k in (
-        "poll", "write", "live", "page", "seen_ms", "peak_rss_mb", "cpu_ms_after")}),
-          flush=True)
+        "poll", "write", "live", "page", "stream", "seen_ms", "idle_requests_per_minute",
+        "streams_opened", "peak_rss_mb", "cpu_ms_after")}), flush=True)
     return tables, level
 
 
@@ -944,8 +1037,9 @@ def machine() -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--servers", default="waitress,gunicorn",
-                   help="which setups to measure (waitress = `companion serve`)")
+    p.add_argument("--servers", default="serve,gunicorn",
+                   help="which setups to measure (serve = `companion serve`, gunicorn = the "
+                        "café setup)")
     p.add_argument("--tables", default="10,50,100,200", help="table counts, in order")
     p.add_argument("--seconds", type=float, default=30, help="measured seconds per level")
     p.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring")
@@ -958,11 +1052,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=5, help="gunicorn workers")
     p.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
     p.add_argument("--keep-alive", type=int, default=75,
-                   help="gunicorn's keep-alive seconds (gthread)")
-    p.add_argument("--worker-class", default="gthread", choices=("gthread", "sync"),
-                   help="gunicorn's worker class (sync: one request at a time, no keep-alive)")
-    p.add_argument("--waitress-threads", type=int,
-                   help="threads of `companion serve` (waitress; default: its own default)")
+                   help="gunicorn's keep-alive seconds (gevent, gthread)")
+    p.add_argument("--worker-class", default="gevent", choices=("gevent", "gthread", "sync"),
+                   help="gunicorn's worker class (gevent holds the live-push streams; "
+                        "gthread and sync cannot, so run them with --no-push)")
+    p.add_argument("--no-push", dest="push", action="store_false",
+                   help="pages poll every 2 s instead of holding a live-push stream")
     p.add_argument("--saturate-seconds", type=int, default=10)
     p.add_argument("--saturate-connections", type=int, default=16)
     p.add_argument("--pairs", type=int, default=3,
@@ -976,15 +1071,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-floor", dest="floor", action="store_false",
                    help="skip the bare-Flask floor")
     p.add_argument("--quick", action="store_true",
-                   help="a smoke run: waitress, 5 and 10 tables, 8 s each")
+                   help="a smoke run: `companion serve`, 5 and 10 tables, 8 s each")
     p.add_argument("--json", help="write the whole report here as JSON")
     p.add_argument("--table", metavar="REPORT",
                    help="only print the budget table of a saved report (a --json file)")
     args = p.parse_args(argv)
-    if args.waitress_threads is None and not args.table:
-        args.waitress_threads = serve_settings()[1]
     if args.quick:
-        args.servers, args.tables, args.seconds, args.warmup = "waitress", "5,10", 8, 3
+        args.servers, args.tables, args.seconds, args.warmup = "serve", "5,10", 8, 3
         args.saturate_seconds, args.min_writes = 3, 0
     args.servers = [s for s in args.servers.split(",") if s]
     args.tables = [int(t) for t in args.tables.split(",") if t]

@@ -24,9 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CAFE = "gunicorn"  # the café setup: several gunicorn workers (`companion serve` is "waitress")
+CAFE = "gunicorn"  # the café setup: several gunicorn gevent workers
+SERVE = "serve"    # `companion serve`: one gevent process
 
-SETUP_NAMES = {"gunicorn": "the café setup (gunicorn)", "waitress": "`companion serve` (waitress)"}
+SETUP_NAMES = {"gunicorn": "the café setup (gunicorn)", "serve": "`companion serve` (gevent)",
+               "waitress": "`companion serve` (waitress, before live push)"}
 
 OPS = {"<": (lambda a, b: a < b), "<=": (lambda a, b: a <= b),
        ">=": (lambda a, b: a >= b), "==": (lambda a, b: a == b)}

@@ -78,6 +78,16 @@ def host_link(args: argparse.Namespace) -> int:
 SERVE_SETTINGS: dict[str, Any] = {"log": None, "backlog": 2048}
 
 
+class Server(WSGIServer):
+    """gevent's WSGI server with Nagle's algorithm off on each connection: it sends an
+    answer's head and body in two writes, and with Nagle on, the second waited for the
+    client's delayed ACK (40 ms on Linux) — a full page took 47 ms instead of 4."""
+
+    def handle(self, sock: socket.socket, address: Any) -> None:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        super().handle(sock, address)
+
+
 def serve(args: argparse.Namespace) -> int:
     monkey.patch_all()  # before anything opens a socket or a thread-local
     if args.public_url:
@@ -86,7 +96,7 @@ def serve(args: argparse.Namespace) -> int:
         host = lan_address() if args.host in ("0.0.0.0", "") else args.host
         public = f"http://{host}:{args.port}"
     app = ready(create_app({"PUBLIC_URL": public}))
-    server = WSGIServer((args.host, args.port), app, **SERVE_SETTINGS)
+    server = Server((args.host, args.port), app, **SERVE_SETTINGS)
     try:
         server.init_socket()
     except OSError as error:

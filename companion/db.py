@@ -199,7 +199,7 @@ def checkpoint_if_due(path: str) -> None:
     connection of its own: by then the request's own may be closed (under gevent).
     """
     try:
-        if os.path.getsize(path + "-wal") < CHECKPOINT_BYTES:
+        if not os.path.exists(path + "-wal") or os.path.getsize(path + "-wal") < CHECKPOINT_BYTES:
             return
         db = connect(path)
         try:
@@ -233,12 +233,12 @@ def get_db() -> Database:
     dbs = getattr(local, "dbs", None)
     if dbs is None:
         dbs = local.dbs = {}
-    opened = dbs.get(path)
+    opened = dbs.get(path) or _spare(path)
     if opened is None or not _same_file(path, opened[1]):
         if opened is not None:
             opened[0].close()
-        db = connect(path)
-        opened = dbs[path] = (db, os.stat(path).st_ino)
+        opened = (connect(path), os.stat(path).st_ino)
+    dbs[path] = opened
     return opened[0]
 
 
@@ -257,12 +257,35 @@ def _local() -> threading.local:
     return _locals[0]
 
 
+#: Under gevent, the connections no request holds, per database file: a request takes
+#: one (or opens one) and gives it back when it ends. A greenlet per phone would
+#: otherwise keep a connection (three file descriptors) for as long as the phone stays
+#: connected; closing each after its request would make every request open one again,
+#: and the last one closed checkpoints and deletes the WAL. Greenlets share one thread
+#: and never yield inside these list operations, so no lock is needed.
+_spares: dict[str, list[tuple[Database, int]]] = {}
+SPARES = 16
+
+
+def _spare(path: str) -> tuple[Database, int] | None:
+    idle = _spares.get(path)
+    return idle.pop() if idle else None
+
+
 def end_request(_error: BaseException | None = None) -> None:
-    """After each request under gevent, close its connections: a greenlet per phone
-    would otherwise keep one open (three file descriptors) for as long as the phone
-    stays connected. Threaded servers keep theirs (few threads, warm connections)."""
-    if monkey.is_module_patched("threading"):
-        close_thread_connections()
+    """After each request under gevent, give its connections back (up to SPARES kept
+    per file, the others closed). Threaded servers keep theirs per thread (few
+    threads, each with a warm connection)."""
+    if not monkey.is_module_patched("threading"):
+        return
+    local = _local()
+    for path, opened in getattr(local, "dbs", {}).items():
+        idle = _spares.setdefault(path, [])
+        if len(idle) < SPARES:
+            idle.append(opened)
+        else:
+            opened[0].close()
+    local.dbs = {}
 
 
 def _same_file(path: str, inode: int) -> bool:
