@@ -383,6 +383,10 @@ class Screen:
         self.on_change, self.screen = on_change, screen
         self.seen_upto = len(table.write_done) if table else 0
 
+    def shown(self) -> int:
+        """The version on screen now (the host's: its last form answer's, or refresh's)."""
+        return self.screen()[1] if self.screen is not None else self.version
+
     async def refresh(self) -> None:
         """GET <live>?v=<shown>, as htmx does: nothing new is a 204 (a "poll"); a change
         is the fresh fragment in the same answer ("live"). ``screen`` (the host) gives
@@ -465,7 +469,7 @@ async def follow_stream(screen: Screen, path: str, wake: asyncio.Event) -> None:
             if status != 200:
                 raise HTTPError(f"stream {status}")
             run.streams_opened += 1
-            await read_events(reader, wake)
+            await read_events(reader, wake, screen)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, HTTPError, ValueError) as e:
             if not run.stop:
                 run.record("stream", 0, error=type(e).__name__)
@@ -475,15 +479,18 @@ async def follow_stream(screen: Screen, path: str, wake: asyncio.Event) -> None:
                 writer.close()
 
 
-async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event) -> None:
-    """The chunks of an open stream, until it ends: each "event: changed" sets ``wake``."""
+async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event,
+                      screen: Screen) -> None:
+    """The chunks of an open stream, until it ends: an "event: changed" to a version
+    the screen does not show yet sets ``wake`` (as static/app.js does)."""
     while True:
         size = int((await reader.readuntil(b"\r\n")).strip(), 16)
         if size == 0:
             return  # the stream's life is over: the page opens another
         chunk = await reader.readexactly(size + 2)
-        if b"event: changed" in chunk:
-            wake.set()
+        for version in re.findall(rb"event: changed\ndata: (\d+)", chunk):
+            if int(version) != screen.shown():
+                wake.set()
 
 
 async def host_writer(run: Run, table: Table, write_every: float, page_every: float,

@@ -517,7 +517,10 @@
     if (!el || !el.dataset.stream || !window.EventSource) { return; }
     source = new EventSource(el.dataset.stream + "?v=" + encodeURIComponent(shown(el)));
     source.addEventListener("open", function () { streaming = true; mark("open"); });
-    source.addEventListener("changed", refresh);
+    source.addEventListener("changed", function (event) {
+      var el = region();
+      if (el && shown(el) !== event.data) { refresh(); }  /* not already on screen */
+    });
     source.addEventListener("error", function () {
       streaming = false;
       mark("retrying");  /* the browser reconnects by itself, unless it gave up: */
