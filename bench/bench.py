@@ -768,6 +768,26 @@ async def load_level(port: int, tables: list[Table], args: argparse.Namespace,
     return run, elapsed
 
 
+async def idle_level(port: int, tables: list[Table], args: argparse.Namespace
+                     ) -> dict[str, Any]:
+    """Every device of these tables with its page open and nobody playing: how many
+    requests an idle device makes a minute (its stream's heartbeats aside)."""
+    run = Run()
+    tasks = []
+    for table in tables:
+        host = Screen(run, table.host_poller, f"{table.game_url}/live", version=-1,
+                      on_change=lambda r, t=table: t.take_live(r[2]), screen=table.shown_live)
+        tasks.append(asyncio.create_task(push_loop(host, f"/n/{table.key}/stream")))
+        tasks += [asyncio.create_task(push_loop(Screen(run, phone, "/me/live", version=-1),
+                                                "/me/stream")) for phone in table.phones]
+    elapsed = await measure(run, tasks, 5, args.idle_seconds)
+    devices = len(tables) * (PLAYERS + 1)
+    asked = sum(run.stats[k].summary(elapsed)["n"] for k in ("poll", "live"))
+    return {"devices": devices, "seconds": round(elapsed, 1), "requests": asked,
+            "requests_per_minute": round(asked / devices / (elapsed / 60), 2),
+            "stream_errors": run.stats["stream"].errors}
+
+
 async def measure(run: Run, tasks: list[asyncio.Task], warmup: float, seconds: float,
                   settle: float = 0.0) -> float:
     """Warm up, measure one window, then stop every task (bounded in time). A task
@@ -925,6 +945,9 @@ async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, An
                 result["saturation_poll"] = await saturate_poll(server.port, tables[0], kind,
                                                                 args)
                 print("saturation poll:", result["saturation_poll"], flush=True)
+                if args.push and args.idle_seconds > 0:
+                    result["idle"] = await idle_level(server.port, tables, args)
+                    print("idle:", result["idle"], flush=True)
             if past_reach(level):
                 beyond = count
         if args.soak and kind in args.soak_servers:
@@ -1069,6 +1092,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--saturate-connections", type=int, default=16)
     p.add_argument("--pairs", type=int, default=3,
                    help="interleaved floor/app saturation pairs (the ratio is their median)")
+    p.add_argument("--idle-seconds", type=float, default=130,
+                   help="after the smallest level, this long with nobody playing: the "
+                        "requests an idle device makes a minute (0: not measured)")
     p.add_argument("--soak", type=float, default=0,
                    help="after the levels, keep --soak-tables tables polling and writing "
                         "this many seconds and watch memory (600 = the 10-minute soak)")
