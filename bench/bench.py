@@ -70,6 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 POLL_SECONDS = 2.0
 SAFETY_SECONDS = 60.0  # static/app.js: with a stream open, a page still asks once a minute
+SPREAD_SECONDS = 0.15  # static/app.js: after a change, each page waits up to this long
 PLAYERS = 8
 REQUEST_TIMEOUT = 10.0
 
@@ -442,6 +443,7 @@ async def push_loop(screen: Screen, stream_path: str) -> None:
         while not screen.run.stop:
             try:
                 await asyncio.wait_for(wake.wait(), SAFETY_SECONDS)
+                await asyncio.sleep(random.uniform(0, SPREAD_SECONDS))  # as static/app.js
             except TimeoutError:
                 pass
             wake.clear()

@@ -481,6 +481,11 @@
 
   var SAFETY_MS = 60000;
   var RETRY_MS = 30000;
+  /* A change wakes every screen of the table at once: each waits a moment (at random,
+     up to this long) before it asks, so they do not all reach the server in the same
+     instant, where a host's next action would queue behind them. */
+  var SPREAD_MS = 150;
+  var pending = null;
   var source = null;
   var streaming = false;
   var lastRefresh = 0;
@@ -519,7 +524,10 @@
     source.addEventListener("open", function () { streaming = true; mark("open"); });
     source.addEventListener("changed", function (event) {
       var el = region();
-      if (el && shown(el) !== event.data) { refresh(); }  /* not already on screen */
+      if (el && shown(el) !== event.data) {  /* not already on screen */
+        clearTimeout(pending);
+        pending = setTimeout(refresh, Math.random() * SPREAD_MS);
+      }
     });
     source.addEventListener("error", function () {
       streaming = false;
