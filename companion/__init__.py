@@ -101,7 +101,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # the café setup), which holds many streams cheaply; off elsewhere (pages poll).
         LIVE_PUSH="auto",
         PUSH_TICK=0.05,  # how often a process reads the watched nights' versions
-        PUSH_HEARTBEAT=15,  # seconds between a stream's keep-alive comments
+        PUSH_HEARTBEAT=2,  # seconds between a stream's "alive" (a silent page says offline)
         PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
         GAMES=list(registry.INSTALLED),
     )

@@ -131,16 +131,17 @@ def watcher() -> Watcher:
 
 def _events(watch: Watcher, night_id: int, seen: int, heartbeat: float, life: float
             ) -> Iterator[str]:
-    """The stream: "changed" with the new version after each change; a comment every
-    ``heartbeat`` seconds, which keeps it alive through idle Wi-Fi and lets the server
-    notice a phone that went away (that write fails); an end after ``life`` seconds, so
-    no connection is held forever (the browser opens a new one)."""
+    """The stream: "changed" with the new version after each change; "alive" every
+    ``heartbeat`` seconds, which keeps it open through idle Wi-Fi, lets the server notice
+    a phone that went away (that write fails) and lets the page notice a laptop that
+    fell silent (static/app.js); an end after ``life`` seconds, so no connection is held
+    forever (the browser opens a new one)."""
     yield "retry: 1000\n\n"
     deadline = time.monotonic() + life
     while time.monotonic() < deadline:
         version = watch.wait(night_id, seen, heartbeat)
         if version is None:
-            yield ": still here\n\n"
+            yield "event: alive\ndata: \n\n"
         else:
             seen = version
             yield f"event: changed\ndata: {version}\n\n"

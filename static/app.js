@@ -354,6 +354,10 @@
     else if (isRefresh(event)) { offline(true); }
   }
 
+  /* The live-push block below says when its stream fell silent (a laptop asleep answers
+     nothing, and with a stream open no poll would notice) and when it is heard again. */
+  document.addEventListener("companion:silent", function () { offline(true); });
+  document.addEventListener("companion:heard", function () { offline(false); });
   document.addEventListener("htmx:sendError", unreachable);
   document.addEventListener("htmx:timeout", unreachable);
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -481,6 +485,11 @@
 
   var SAFETY_MS = 60000;
   var RETRY_MS = 30000;
+  /* The server says "alive" every PUSH_HEARTBEAT (2 s) seconds: a stream silent this long
+     means the laptop cannot be reached, said within 5 s as a failed poll would (checked
+     every 400 ms: at most 3.6 s after the last word). */
+  var SILENT_MS = 3200;
+  var heard = 0;
   /* A change wakes every screen of the table at once: each waits a moment (at random,
      up to this long) before it asks, so they do not all reach the server in the same
      instant, where a host's next action would queue behind them. */
@@ -521,8 +530,14 @@
     close();
     if (!el || !el.dataset.stream || !window.EventSource) { return; }
     source = new EventSource(el.dataset.stream + "?v=" + encodeURIComponent(shown(el)));
-    source.addEventListener("open", function () { streaming = true; mark("open"); });
+    source.addEventListener("open", function () {
+      streaming = true;
+      mark("open");
+      hear();
+    });
+    source.addEventListener("alive", hear);
     source.addEventListener("changed", function (event) {
+      hear();
       var el = region();
       if (el && shown(el) !== event.data) {  /* not already on screen */
         clearTimeout(pending);
@@ -538,6 +553,23 @@
       }
     });
   }
+
+  function hear() {
+    if (Date.now() - heard > SILENT_MS) { document.dispatchEvent(new CustomEvent("companion:heard")); }
+    heard = Date.now();
+  }
+
+  /* A stream that fell silent: the laptop is asleep or gone. Say so, poll again as
+     without a stream (those polls clear the mark when they are answered), and open a
+     new stream. */
+  setInterval(function () {
+    if (streaming && Date.now() - heard > SILENT_MS) {
+      document.dispatchEvent(new CustomEvent("companion:silent"));
+      close();
+      mark("retrying");
+      retry = setTimeout(connect, 1000);
+    }
+  }, 400);
 
   /* The timer's polls wait while the stream is open; "poll-now" (a change, a wake-up,
      a form's answer) always goes. */

@@ -13,8 +13,8 @@ from tests.conftest import make_night
 from tests.test_stats import crazytime_game, kraken_game, skullking_hand
 from tests.test_tally import ROLES, kraken_kraken_first, play
 
-#: Every line a stream may send: the reconnect delay, a heartbeat comment, a change.
-STREAM_LINE = re.compile(r"^(retry: 1000|: still here|event: changed|data: \d+|)$")
+#: Every line a stream may send: the reconnect delay, a heartbeat, a change.
+STREAM_LINE = re.compile(r"^(retry: 1000|event: alive|data: |event: changed|data: \d+|)$")
 
 
 @pytest.fixture
