@@ -268,7 +268,9 @@ class Table:
         self.host_poller = Device(port, cookies=self.host.cookies)
         self.key = self.game_url = None
         self.html = ""            # the host's current #live fragment (or page)
-        self.write_done = []      # perf_counter when each successful write's answer came
+        # (perf_counter when each successful write's answer came, the night's version it
+        # made: its answer's live region says)
+        self.write_done: list[tuple[float, int]] = []
         self._parsed: tuple[str, Page] | None = None
         self._live: tuple[str, tuple[str, int]] | None = None
 
@@ -384,6 +386,19 @@ class Screen:
         self.on_change, self.screen = on_change, screen
         self.seen_upto = len(table.write_done) if table else 0
 
+    def credit(self, now: float | None) -> None:
+        """Count each write of the table now on this screen, from its answer until now
+        (``now`` None: only those this screen showed already, as 0 ms: a change can
+        reach a phone by another worker before the host's own answer arrives)."""
+        if self.table is None:
+            return
+        writes = self.table.write_done
+        while self.seen_upto < len(writes) and writes[self.seen_upto][1] <= self.version:
+            if self.run.measuring:
+                at = writes[self.seen_upto][0]
+                self.run.seen_ms.append(0.0 if now is None else max(0.0, now - at) * 1000)
+            self.seen_upto += 1
+
     def shown(self) -> int:
         """The version on screen now (the host's: its last form answer's, or refresh's)."""
         return self.screen()[1] if self.screen is not None else self.version
@@ -393,8 +408,8 @@ class Screen:
         is the fresh fragment in the same answer ("live"). ``screen`` (the host) gives
         the region on screen now: a form's answer swaps in the fresh region, so the next
         refresh asks with the version it showed."""
-        run, table = self.run, self.table
-        visible = len(table.write_done) if table else 0
+        run = self.run
+        self.credit(None)  # writes whose version this screen showed before their answer
         if self.screen is not None:
             self.path, self.version = self.screen()
         asked = f"{self.path}?v={self.version}"
@@ -410,12 +425,7 @@ class Screen:
             self.path, self.version = live_region(result[2], f"the answer of GET {asked}")
             if self.on_change is not None:
                 self.on_change(result)
-            if table is not None and visible > self.seen_upto:
-                # Every write answered before this request was sent is now on this screen.
-                if run.measuring:
-                    run.seen_ms.append(
-                        (time.perf_counter() - table.write_done[self.seen_upto]) * 1000)
-                self.seen_upto = visible
+            self.credit(time.perf_counter())
         elif result[0] == 204 and run.measuring:
             run.idle_polls += 1
             if len(run.no_change_bytes) < 1000:
@@ -507,21 +517,25 @@ async def host_writer(run: Run, table: Table, write_every: float, page_every: fl
                                  headers={"HX-Request": "true"})
             if result is not None:
                 if result[0] == 200:
-                    table.write_done.append(time.perf_counter())
+                    made = live_region(result[2], f"the answer of POST {path}")[1]
+                    table.write_done.append((time.perf_counter(), made))
                 if result[0] in (200, 409, 422):
                     table.html = result[2]
         else:
             if step == "next":
                 # The game is over: "Next game" through the real form, then its page.
                 result = await timed(run, "write", table.host, "POST", path, form=form)
+                answered = time.perf_counter()
                 if result is not None and result[0] == 303:
                     table.game_url = urllib.parse.urlsplit(result[1]["location"]).path
-                    table.write_done.append(time.perf_counter())
             else:
+                answered = None
                 table.game_url = path
             result = await timed(run, "page", table.host, "GET", table.game_url)
             if result is not None and result[0] == 200:
                 table.html = result[2]
+                if answered is not None:  # the new game's version, from its page
+                    table.write_done.append((answered, table.shown_live()[1]))
         if time.perf_counter() >= next_page and not run.stop:
             # Now and then the host reloads the whole page (a full render).
             next_page += page_every
