@@ -9,8 +9,7 @@ import pytest
 from companion import db as database
 from companion import log, store
 from tests.conftest import make_night
-from tests.test_stats import crazytime_game, kraken_all_treasure, kraken_game, skullking_hand
-from tests.test_tally import ROLES, kraken_kraken_first, play
+from tests.test_tally import play_evening
 
 
 def statements(app, action):
@@ -79,12 +78,7 @@ def test_a_cached_log_is_the_log_after_a_whole_night(app):
     """Views, history, the tally, statistics and the export (with its masks) read the
     cached events; none of them may change one."""
     night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
-    for number in (1, 2, 3):
-        play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "s"))
-    play(app, night, skullking_hand(4))
-    play(app, night, crazytime_game(5))
-    play(app, night, kraken_game(6, ["skeleton", "explorer", "explorer"],
-                                 kraken_all_treasure()[:2]))
+    play_evening(app, night)
     url = night.start("crazytime", seat0="on", seat1="on", seat2="on", seat3="on",
                       starting_law="1")
     assert night.host.post(f"{url}/crazytime/law", data={

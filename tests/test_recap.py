@@ -8,22 +8,15 @@ import pytest
 from PIL import Image, ImageDraw
 
 from companion import drawing, pictures, recap, store
-from tests.conftest import make_night, store_game
+from tests.conftest import make_night
 from tests.test_stats import (
-    crazytime_game,
     kraken_all_treasure,
     kraken_game,
-    kraken_kraken_first,
-    skullking_hand,
 )
+from tests.test_tally import ROLES, play, play_evening
 
-ROLES = ["explorer", "skeleton", "explorer"]
 #: Our bound for a picture's file (docs/architecture.md#recap-pictures).
 MAX_BYTES = 1_500_000
-
-
-def play(app, night, game):
-    return store_game(app, night.host.get_cookie("device").value, night.key, game)
 
 
 @pytest.fixture
@@ -32,12 +25,7 @@ def evening(app):
     game left running (game 6)."""
     night = make_night(app, ["민준", "Bo", "서연 🐙", "👩‍👩‍👧 Di"])
     night.host.set_cookie("lang", "en")
-    for number in (1, 2, 3):
-        play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "s"))
-    play(app, night, skullking_hand(4))
-    play(app, night, crazytime_game(5))
-    night.running = play(app, night, kraken_game(
-        6, ["skeleton", "explorer", "explorer"], kraken_all_treasure()[:2]))
+    night.running = play_evening(app, night)
     return night
 
 

@@ -18,9 +18,8 @@ from tests.test_stats import (
     kraken_game,
     kraken_kraken_first,
     skullking_game,
-    skullking_hand,
 )
-from tests.test_tally import ROLES, play, text
+from tests.test_tally import play_evening, text
 
 
 def cells(columns, player):
@@ -155,12 +154,7 @@ def evening(app):
     Kraken game is left running."""
     night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
     night.host.set_cookie("lang", "en")
-    for number in (1, 2, 3):
-        play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "s"))
-    play(app, night, skullking_hand(4))
-    play(app, night, crazytime_game(5))
-    play(app, night, kraken_game(6, ["skeleton", "explorer", "explorer"],
-                                 kraken_all_treasure()[:2]))
+    play_evening(app, night)
     return night
 
 

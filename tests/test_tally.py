@@ -22,18 +22,24 @@ def play(app, night, game):
 ROLES = ["explorer", "skeleton", "explorer"]
 
 
-@pytest.fixture
-def evening(app):
-    """Ann, Bo, Cy, Di: a Kraken series of three (Bo, the Skeleton, wins it), a Skull
-    King game, a Crazy Time game, then a Kraken game left running."""
-    night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
-    night.host.set_cookie("lang", "en")
+def play_evening(app, night):
+    """A Kraken series of three (seat 1, the Skeleton, wins it), a Skull King game
+    (seats 0-2), a Crazy Time game (seats 0-3), then a Kraken game left running (game
+    6, returned)."""
     for number in (1, 2, 3):
         play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "s"))
     play(app, night, skullking_hand(4))
     play(app, night, crazytime_game(5))
-    play(app, night, kraken_game(6, ["skeleton", "explorer", "explorer"],
-                                 kraken_all_treasure()[:2]))
+    return play(app, night, kraken_game(6, ["skeleton", "explorer", "explorer"],
+                                        kraken_all_treasure()[:2]))
+
+
+@pytest.fixture
+def evening(app):
+    """Ann, Bo, Cy, Di and the games of :func:`play_evening`, on an English host."""
+    night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
+    night.host.set_cookie("lang", "en")
+    play_evening(app, night)
     return night
 
 
