@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from companion import log, registry
-from companion.colours import HEX
+from companion.colours import assign
 from companion.colours import default as default_colour
 from companion.errors import N_, RuleError
 from companion.stats import fold
@@ -143,11 +143,14 @@ def _check_colours(colours: Any, players: list[str]) -> list[str]:
     order for a file that has none)."""
     if colours is None:
         return [default_colour(i) for i in range(len(players))]
+    unreadable = BadFile(N_("The players' colours in this file are not readable."))
     if not isinstance(colours, list) or len(colours) != len(players) \
-            or not all(isinstance(c, str) and c in HEX for c in colours) \
-            or len(set(colours)) != len(colours):
-        raise BadFile(N_("The players' colours in this file are not readable."))
-    return list(colours)
+            or not all(isinstance(c, str) and c for c in colours):
+        raise unreadable
+    try:
+        return assign(colours)  # the palette's own check: known colours, none twice
+    except ValueError:
+        raise unreadable from None
 
 
 def _check_names(players: Any) -> list[str]:

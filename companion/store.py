@@ -170,8 +170,7 @@ def names(night_id: int) -> dict[int, str]:
 
 def colours(night_id: int) -> dict[int, str]:
     """Seat number → the player's colour key (companion/colours.py)."""
-    return {s["position"]: s["colour"] for s in get_db().query(
-        "select position, colour from seats where night_id = ?", [night_id])}
+    return {s["position"]: s["colour"] for s in seats(night_id)}
 
 
 def set_colour(night_id: int, position: int, colour: str) -> None:
