@@ -216,3 +216,9 @@ def unmarked(html):
     (``<span class="player pc-…">Jo</span>`` → ``Jo``), for tests that read names
     where they stand."""
     return re.sub(r'<span class="player(?: pc-\w+)?">([^<]*)</span>', r"\1", html)
+
+
+def page_text(html):
+    """What a page shows as text: its tags gone, and with them every attribute (random
+    form tokens and keys, in which a short name like "Jo" can turn up by chance)."""
+    return re.sub(r"<[^>]*>", " ", html)
