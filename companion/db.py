@@ -316,6 +316,22 @@ def write(db: Database) -> Iterator[Database]:
         db.execute("COMMIT")
 
 
+@contextmanager
+def read(db: Database) -> Iterator[Database]:
+    """A read transaction: every read inside it sees the database as of one moment
+    (WAL keeps that snapshot while writers go on). Inside a transaction already, it is
+    that transaction's."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        if db.conn.in_transaction:
+            db.execute("COMMIT")
+
+
 def now(later: float = 0) -> str:
     """The time stamp stored with each row (UTC, ISO 8601), ``later`` seconds from now."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + later))

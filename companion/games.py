@@ -10,11 +10,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from companion import log, registry, stats, store
 from companion.errors import RuleError
+from companion.lru import LRU
 from companion.web import (
     device,
     error_page,
@@ -73,9 +75,10 @@ def hosted_game(key: str, number: int, kind: str | None = None
     return night, game
 
 
-def history(game: store.Game) -> list[dict[str, Any]]:
-    """The visible history: one line per recorded event, undo and redo included."""
-    names = store.names(game.night_id)
+def history(game: store.Game, names: Mapping[int, str], activity: list[store.Row]
+            ) -> list[dict[str, Any]]:
+    """The visible history: one line per recorded event, undo and redo included, and the
+    tablet's passes (``activity``, the game's rows beside its log)."""
     lines = []
     for event in game.events:
         if event["type"] == log.UNDO:
@@ -89,7 +92,7 @@ def history(game: store.Game) -> list[dict[str, Any]]:
             text = _(msg, **params)
         lines.append({"seq": event["seq"], "text": text, "at": event["created"],
                       "order": event["seq"]})
-    for item in store.activity(game.id):
+    for item in activity:
         if item["kind"] == "pass":
             # After the event it followed in the log: the order is the log's, not a
             # clock's (a clock set back would shuffle the lines).
@@ -102,14 +105,41 @@ def history(game: store.Game) -> list[dict[str, Any]]:
     return lines
 
 
+#: What a screen shows of a game beyond its page's own parts (its history, the game's
+#: view, its result), by board, game and log position, viewer and language. After a
+#: change a table's screens each ask for the new version within a second; a viewer that
+#: asks again (a reconnect, a second host device) costs no replay, no view, no query.
+_screens = LRU(2048)
+
+
+def screen(board: store.Board, game: store.Game, viewer: str | int,
+           build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``build()``, or what it gave for this board, game position, viewer (``"host"``
+    or a seat number: a seat's view may hold its secret) and language. Nothing may
+    change what it returns."""
+    key = (board.key, game.id, game.length, game.last, viewer, str(get_locale()))
+    model: dict[str, Any] | None = _screens.get(key)
+    if model is None:
+        model = build()
+        _screens.put(key, model)
+    return model
+
+
 def host_context(night: store.Row, game: store.Game, error: str | None = None
                  ) -> dict[str, Any]:
-    names = store.names(night["id"])
+    """What the host's game page shows, drawn from the night's board at ``night``'s
+    version."""
+    board = store.board(night["id"], night["version"])
+    names = board.names
+    model = screen(board, game, "host", lambda: {
+        "history": history(game, names, board.activity_of(game.id)),
+        "view": registry.get(game.kind).host_view(game, names),
+        "seen": board.noted(game.id, "seen"),
+    })
     return {
         "night": night, "game": game, "state": game.state, "setup": game.setup,
-        "names": names, "title": title(game.kind), "shown": store.current_game(night["id"]),
-        "seen": store.noted(game.id, "seen"), "error": error,
-        "history": history(game), "view": registry.get(game.kind).host_view(game, names),
+        "names": names, "colours": board.colours, "title": title(game.kind),
+        "shown": board.current_game(), "error": error, **model,
     }
 
 
@@ -161,21 +191,24 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
 def seat_context(seat: store.Row, game: store.Game | None = None, *,
                  seen_url: str | None = None) -> dict[str, Any]:
     """What a phone's page shows: its seat, the table, and the current game as that seat
-    may see it. ``seen_url`` is where revealing a secret is noted (the phone's own, or
-    the host's when the tablet was passed to the seat)."""
-    night = store.night(seat["night_id"])  # its version first: never newer than the state
-    game = game if game is not None else store.current_game(seat["night_id"])
-    names = store.names(seat["night_id"])
+    may see it, drawn from the night's board. ``seen_url`` is where revealing a secret
+    is noted (the phone's own, or the host's when the tablet was passed to the seat)."""
+    board = store.board(seat["night_id"], seat.get("night_version"))
+    game = game if game is not None else board.current_game()
+    names = board.names
     spec = registry.get(game.kind) if game else None
+    model: dict[str, Any] = {"view": None, "result": None}
+    if game is not None and spec is not None:
+        model = screen(board, game, seat["position"], lambda: {
+            "view": spec.seat_view(game, names, seat["position"]),
+            "result": finished_result(game),
+        })
     return {
-        "seat": seat, "me": seat["position"], "names": names,
+        "seat": seat, "me": seat["position"], "names": names, "colours": board.colours,
         "game": game, "state": game.state if game else None,
         "setup": game.setup if game else None,
         "title": spec.title if spec else None,
-        "view": spec.seat_view(game, names, seat["position"]) if spec else None,
-        "night": night, "seen_url": seen_url or url_for("nights.seen"),
-        # --- every game's end on a phone (templates/nights/_result.html) ---
-        "result": finished_result(game),
+        "night": board.night, "seen_url": seen_url or url_for("nights.seen"), **model,
     }
 
 
@@ -228,9 +261,12 @@ def page(key: str, number: int) -> Answer:
 
 @bp.get("/n/<key>/g/<int:number>/live")
 def live(key: str, number: int) -> Answer:
-    if unchanged(store.host_version(key, device())):
+    night = hosted_night(key)
+    if unchanged(night["version"]):
         return "", 204
-    night, game = hosted_game(key, number)
+    game = store.board(night["id"], night["version"]).game(number)
+    if game is None:
+        abort(404)
     return render_template("games/_live.html", **host_context(night, game))
 
 

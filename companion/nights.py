@@ -184,9 +184,9 @@ def night(key: str) -> Answer:
 
 @bp.get("/n/<key>/live")
 def night_live(key: str) -> Answer:
-    if unchanged(store.host_version(key, device())):
-        return "", 204
     night = hosted_night(key)
+    if unchanged(night["version"]):
+        return "", 204
     return render_template("nights/_night.html", **night_context(night))
 
 
@@ -399,9 +399,9 @@ def me() -> Answer:
 
 @bp.get("/me/live")
 def me_live() -> Answer:
-    if unchanged(store.seat_version(device())):
-        return "", 204
     seat = my_seat()
+    if unchanged(seat["night_version"] if seat else -1):
+        return "", 204
     if seat is None:
         return render_template("nights/_no_seat.html")
     return render_template("nights/_seat.html", **seat_context(seat))

@@ -16,7 +16,7 @@ from sqlite_utils import Database
 
 from companion import log, registry
 from companion.colours import default as default_colour
-from companion.db import get_db, now, write
+from companion.db import get_db, now, read, write
 from companion.errors import N_, RuleError
 from companion.lru import LRU
 from companion.tokens import new_token, night_fingerprint
@@ -30,6 +30,20 @@ def rules_for(kind: str) -> registry.Rules:
 
 
 # --- nights and seats -------------------------------------------------------------
+
+# The hot reads (every screen's version check and its board) go through ``execute``:
+# ``Database.query`` wraps each read in a savepoint, three statements for one.
+
+def _rows(db: Database, sql: str, params: list[Any]) -> list[Row]:
+    cursor = db.execute(sql, params)
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _first(db: Database, sql: str, params: list[Any]) -> Row | None:
+    rows = _rows(db, sql, params)
+    return rows[0] if rows else None
+
 
 def _insert_night(db: Database, created: str, names: Iterable[str], device: str,
                   colours: Iterable[str] | None = None) -> int:
@@ -115,11 +129,9 @@ def is_host(night_row: Row, device: str) -> bool:
 
 
 def hosted_night(key: str, device: str) -> Row | None:
-    """The night with this key if ``device`` hosts it, else None."""
-    row = night_by_key(key)
-    if row is None or not is_host(row, device):
-        return None
-    return row
+    """The night with this key if ``device`` hosts it, else None: one indexed query."""
+    return _first(get_db(), "select n.* from nights n join hosts h on h.night_id = n.id "
+                  "where n.key = ? and h.device = ?", [key, device])
 
 
 def hosted_nights(device: str) -> list[Row]:
@@ -127,26 +139,6 @@ def hosted_nights(device: str) -> list[Row]:
         "select n.* from nights n join hosts h on h.night_id = n.id "
         "where h.device = ? order by n.id desc", [device],
     ))
-
-
-# The two version checks are every quiet poll's only query: one statement each through
-# ``execute`` (``query`` wraps every read in a savepoint, three statements).
-
-def host_version(key: str, device: str) -> int | None:
-    """The night's version if ``device`` hosts it (None otherwise): one indexed query."""
-    row = get_db().execute(
-        "select n.version from nights n join hosts h on h.night_id = n.id "
-        "where n.key = ? and h.device = ?", [key, device]).fetchone()
-    return None if row is None else int(row[0])
-
-
-def seat_version(device: str) -> int:
-    """The version of the night where ``device`` holds its seat (-1 without a seat)."""
-    row = get_db().execute(
-        "select n.version from seats s join nights n on n.id = s.night_id "
-        "where s.device = ? order by s.claim_seq desc, s.id desc limit 1",
-        [device]).fetchone()
-    return -1 if row is None else int(row[0])
 
 
 def night_versions(db: Database, night_ids: list[int]) -> dict[int, int]:
@@ -195,11 +187,11 @@ def seat_by_token(token: str) -> Row | None:
 
 def my_seat(device: str) -> Row | None:
     """The seat ``device`` holds in its current night: the one it claimed (or reopened)
-    last, by sequence (or None)."""
-    return next(get_db().query(
-        "select * from seats where device = ? order by claim_seq desc, id desc limit 1",
-        [device],
-    ), None)
+    last, by sequence (or None). It carries its night's version as ``night_version``
+    (one query is all a phone's unchanged poll costs)."""
+    return _first(get_db(), "select s.*, n.version as night_version from seats s "
+                  "join nights n on n.id = s.night_id where s.device = ? "
+                  "order by s.claim_seq desc, s.id desc limit 1", [device])
 
 
 def _next_claim(db: Database) -> int:
@@ -611,14 +603,14 @@ from games g left join events e
 """
 
 
-def _game(row: Row | None) -> Game | None:
+def _game(row: Row | None, database: str | None = None) -> Game | None:
     if row is None:
         return None
     return Game(
         id=row["id"], night_id=row["night_id"], number=row["number"], kind=row["kind"],
         setup=json.loads(row["setup"]), created=row["created"],
         length=row["length"] or 0, last=(row["last_created"], row["last_type"]),
-        database=current_app.config["DATABASE"],
+        database=database or current_app.config["DATABASE"],
     )
 
 
@@ -648,6 +640,96 @@ def current_game(night_id: int) -> Game | None:
         "(select current_game from nights where id = ?), "
         "(select max(number) from games where night_id = ?))",
         [night_id, night_id, night_id]), None))
+
+
+# --- boards: what every screen of a night is drawn from ------------------------------
+
+@dataclass(frozen=True)
+class Board:
+    """A night as its screens show it at one version: the night's row, its seats, its
+    games (each with its log's length) and the activity beside the logs.
+
+    Every change to a night bumps its version (``log.bump``), so a board read at a
+    version stays true of it: each process keeps the boards it read (``boards``) and a
+    screen that asks again at the same version costs no query. Nothing may change a
+    board it was given; :meth:`games` makes fresh ``Game`` objects, whose states come
+    from the state cache as copies.
+    """
+
+    night: Row
+    seats: list[Row]
+    game_rows: list[Row]
+    activity: list[Row]
+    database: str
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """Where the board sits: the database, the night and its version."""
+        return (self.database, self.night["id"], self.night["version"])
+
+    @cached_property
+    def names(self) -> dict[int, str]:
+        return {s["position"]: s["name"] for s in self.seats}
+
+    @cached_property
+    def colours(self) -> dict[int, str]:
+        return {s["position"]: s["colour"] for s in self.seats}
+
+    def games(self) -> list[Game]:
+        return [cast(Game, _game(row, self.database)) for row in self.game_rows]
+
+    def game(self, number: int) -> Game | None:
+        row = next((r for r in self.game_rows if r["number"] == number), None)
+        return _game(row, self.database)
+
+    def current_game(self) -> Game | None:
+        """What :func:`current_game` reads: the game the host chose last, else the
+        latest."""
+        if not self.game_rows:
+            return None
+        chosen = self.night["current_game"]
+        return self.game(chosen if chosen is not None
+                         and any(r["number"] == chosen for r in self.game_rows)
+                         else self.game_rows[-1]["number"])
+
+    def noted(self, game_id: int, kind: str) -> set[int]:
+        """As :func:`noted`."""
+        return {r["seat"] for r in self.activity
+                if r["game_id"] == game_id and r["kind"] == kind}
+
+    def activity_of(self, game_id: int) -> list[Row]:
+        """As :func:`activity`."""
+        return [r for r in self.activity if r["game_id"] == game_id]
+
+
+#: The boards this process has read: (database, night, version) → Board.
+boards = LRU(512)
+
+
+def board(night_id: int, version: int | None = None) -> Board:
+    """The night's board at ``version`` (its version now when None): from this process's
+    cache, else read in one transaction (four queries), never older than ``version``."""
+    database = current_app.config["DATABASE"]
+    db = get_db()
+    if version is None:
+        row = db.execute("select version from nights where id = ?", [night_id]).fetchone()
+        version = int(row[0]) if row else -1
+    cached: Board | None = boards.get((database, night_id, version))
+    if cached is not None:
+        return cached
+    with read(db):  # all four reads see the same version
+        night_row = cast(Row, _first(db, "select * from nights where id = ?", [night_id]))
+        fresh = Board(
+            night=night_row,
+            seats=_rows(db, "select * from seats where night_id = ? order by position",
+                        [night_id]),
+            game_rows=_rows(db, GAME_SQL + "where g.night_id = ? order by g.number",
+                            [night_id]),
+            activity=_rows(db, "select game_id, seat, kind, created, pos from activity "
+                           "where night_id = ? order by id", [night_id]),
+            database=database)
+    boards.put(fresh.key, fresh)
+    return fresh
 
 
 def set_current_game(night_id: int, number: int) -> None:

@@ -72,9 +72,9 @@ def tally(key: str) -> Answer:
 
 @bp.get("/n/<key>/tally/live")
 def tally_live(key: str) -> Answer:
-    if unchanged(store.host_version(key, device())):
-        return "", 204
     night = hosted_night(key)
+    if unchanged(night["version"]):
+        return "", 204
     return render_template("tally/_live.html", live_url=url_for("tally.tally_live", key=key),
                            phone=False, **tally_context(night))
 
@@ -92,9 +92,9 @@ def my_tally() -> Answer:
 
 @bp.get("/me/tally/live")
 def my_tally_live() -> Answer:
-    if unchanged(store.seat_version(device())):
-        return "", 204
     seat = my_seat()
+    if unchanged(seat["night_version"] if seat else -1):
+        return "", 204
     if seat is None:
         abort(404)
     night = store.night(seat["night_id"])

@@ -331,9 +331,16 @@ def _night_id(context: Context) -> int | None:
 @pass_context
 def hue(context: Context, seat: int | None) -> str:
     """The class of a player's colour (``pc-<key>``, static/app.css) on the page's night,
-    or "" where there is no such seat. The night's colours are read once per request."""
+    or "" where there is no such seat: from the page's ``colours`` (its night's board)
+    when it has them, else read once per request."""
+    if seat is None:
+        return ""
+    board_colours = context.get("colours")  # a screen drawn from its night's board
+    if board_colours is not None:
+        colour = board_colours.get(int(seat))
+        return f"pc-{colour}" if colour else ""
     night_id = _night_id(context)
-    if night_id is None or seat is None:
+    if night_id is None:
         return ""
     known: dict[int, dict[int, str]] = g.setdefault("colours", {})
     if night_id not in known:
@@ -471,7 +478,7 @@ def not_found(_error: Exception) -> ResponseReturnValue:
         # a missing asset: a few bytes of text, no page, no form token, no cookie
         return Response("Not found\n", 404, mimetype="text/plain")
     host_path = _HOST_PATH.match(request.path)
-    if host_path and store.host_version(host_path.group(1), device()) is None:
+    if host_path and store.hosted_night(host_path.group(1), device()) is None:
         # A night's address on a device that does not host it: perhaps the host's own
         # browser, which lost its cookies. The same page whether the night exists or not.
         return error_page(_("There is nothing here."), 404, host_link=True,

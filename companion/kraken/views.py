@@ -180,8 +180,9 @@ def _later(game: store.Game, games: list[store.Game]) -> int | None:
 
 def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
     """What the Kraken screens show beside the state: labels, series, the next game.
-    The same for the host and every phone (a phone's own role comes from the setup)."""
-    games = store.games(game.night_id)
+    The same for the host and every phone (a phone's own role comes from the setup).
+    The night's other games come from its board (no query when this process has it)."""
+    games = store.board(game.night_id).games()
     series = _series(game, games)
     later = _later(game, games)
     return {
