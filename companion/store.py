@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, cast
 
-from flask import current_app
+from flask import current_app, g
 from sqlite_utils import Database
 
 from companion import log, registry
@@ -707,8 +707,13 @@ boards = LRU(512)
 
 
 def board(night_id: int, version: int | None = None) -> Board:
-    """The night's board at ``version`` (its version now when None): from this process's
-    cache, else read in one transaction (four queries), never older than ``version``."""
+    """The night's board at ``version``: from this process's cache, else read in one
+    transaction (four queries), never older than ``version``. Without a version, the
+    board this request already drew the night from (one snapshot per screen), else the
+    night's board now."""
+    drawn: dict[int, Board] = g.setdefault("boards", {})
+    if version is None and night_id in drawn:
+        return drawn[night_id]
     database = current_app.config["DATABASE"]
     db = get_db()
     if version is None:
@@ -716,6 +721,7 @@ def board(night_id: int, version: int | None = None) -> Board:
         version = int(row[0]) if row else -1
     cached: Board | None = boards.get((database, night_id, version))
     if cached is not None:
+        drawn[night_id] = cached
         return cached
     with read(db):  # all four reads see the same version
         night_row = cast(Row, _first(db, "select * from nights where id = ?", [night_id]))
@@ -729,6 +735,7 @@ def board(night_id: int, version: int | None = None) -> Board:
                            "where night_id = ? order by id", [night_id]),
             database=database)
     boards.put(fresh.key, fresh)
+    drawn[night_id] = fresh
     return fresh
 
 

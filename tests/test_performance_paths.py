@@ -6,6 +6,7 @@ their version and are cached a year; text is gzipped when the client asks; a sea
 first load and a quiet poll stay small. (Timing lives in bench/bench.py, not here.)
 """
 
+import copy
 import gzip
 import re
 import sys
@@ -16,6 +17,7 @@ from flask.sessions import SecureCookieSession
 
 from companion import create_app, db, log, store, web
 from companion.kraken import rules as kraken_rules
+from companion.kraken import views as kraken_views
 from companion.lru import LRU
 from tests.conftest import make_night
 
@@ -355,3 +357,121 @@ def test_the_checkpoint_runs_after_a_writes_answer_is_sent(table, monkeypatch):
     assert calls == [night.app.config["DATABASE"]]
     phone.get("/me/live").close()
     assert len(calls) == 1  # a read never checkpoints
+
+
+# --- boards: a screen at a version its process has read costs one query --------------
+
+@pytest.fixture
+def statements(app, monkeypatch):
+    """The SQL statements each request runs (its transactions' own BEGIN/COMMIT and
+    pragmas aside), counted on every connection the app opens from now on."""
+    seen = []
+    real_connect = db.connect
+
+    def connect(*args, **kwargs):
+        opened = real_connect(*args, **kwargs)
+        opened.conn.set_trace_callback(seen.append)
+        return opened
+
+    monkeypatch.setattr(db, "connect", connect)
+    db.close_thread_connections()
+
+    def counted():
+        return [s for s in seen if not s.startswith(("SAVEPOINT", "RELEASE", "PRAGMA",
+                                                     "BEGIN", "COMMIT"))]
+    yield seen, counted
+
+
+def test_a_phone_fragment_after_another_phones_costs_one_query(table, statements):
+    night, url, phone, version = table
+    other = night.phone(1)  # (taking the seat changes the night: a new version)
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+    seen, counted = statements
+    answer = other.get(f"/me/live?v={version}")  # reads the board
+    assert answer.status_code == 200
+    seen.clear()
+    response = phone.get(f"/me/live?v={version}")
+    assert response.status_code == 200 and version_of(response) == version_of(answer)
+    assert "⚓" in response.data.decode()
+    assert len(counted()) == 1, counted()
+
+
+def test_a_host_fragment_at_a_known_version_costs_one_query(table, statements):
+    night, url, phone, version = table
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+    seen, counted = statements
+    assert phone.get(f"/me/live?v={version}").status_code == 200
+    seen.clear()
+    response = night.host.get(f"{url}/live?v={version}")
+    assert response.status_code == 200 and version_of(response) == version + 1
+    assert len(counted()) == 1, counted()
+
+
+def test_a_board_is_read_once_per_version_in_four_queries(table, statements):
+    night, url, phone, version = table
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+    seen, counted = statements
+    store.boards.clear()
+    seen.clear()
+    phone.get(f"/me/live?v={version}")
+    assert len(counted()) == 1 + 4  # the seat with its version, then the board
+    # A write's own answer draws the new version's board; the phones then share it.
+    night.host.post(f"{url}/kraken/marker", data={"seat": 2, "pos": night.pos(url)})
+    seen.clear()
+    response = phone.get(f"/me/live?v={version + 1}")
+    assert version_of(response) == version + 2
+    assert "⚓" in response.data.decode()
+    assert len(counted()) == 1
+    assert {key[2] for key in store.boards._items} == {version + 1, version + 2}
+
+
+def test_a_seats_view_is_built_once_per_version_and_language(table, monkeypatch):
+    night, url, phone, version = table
+    built = []
+    real = kraken_views._later  # called once each time Kraken's view is built
+    monkeypatch.setattr(kraken_views, "_later", lambda *a: built.append(1) or real(*a))
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+    built.clear()  # (the host's answer built the host's view)
+    for _ in range(3):
+        assert phone.get(f"/me/live?v={version}").status_code == 200
+    assert built == [1]
+    assert "Hold to see your role" in phone.get(f"/me/live?v={version}").data.decode()
+    phone.set_cookie("lang", "ko")  # another language: its own
+    assert "Hold to see your role" not in phone.get(f"/me/live?v={version}").data.decode()
+    assert built == [1, 1]
+
+
+def test_another_seats_view_is_its_own(app, night):
+    """Views are kept per seat: a Crazy Time phone never gets another seat's laws."""
+    night.start("crazytime", **FIVE)
+    phones = [night.phone(i) for i in range(2)]
+    first = [unsealed(p.get("/me/live").data.decode()) for p in phones]
+    assert first[0] != first[1]
+    assert [unsealed(p.get("/me/live").data.decode()) for p in phones] == first
+
+
+def unsealed(html):
+    """A page without its per-request parts (form and CSRF tokens)."""
+    return re.sub(r'(value|X-CSRFToken": )"[^"]*"', "", html)
+
+
+def test_nothing_a_screen_draws_changes_a_board(table):
+    """Boards are shared by every request of a process: drawing every screen of a
+    night twice leaves the boards it drew from as they were read."""
+    night, url, phone, version = table
+    phones = [phone] + [night.phone(i) for i in range(1, 5)]
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
+
+    def draw_everything():
+        for client in phones:
+            for path in ("/me", "/me/live", "/me/tally", "/me/tally/live"):
+                assert client.get(path).status_code == 200
+        for path in (url, f"{url}/live", f"/n/{night.key}", f"/n/{night.key}/live",
+                     f"/n/{night.key}/tally"):
+            assert night.host.get(path).status_code == 200, path
+
+    draw_everything()
+    kept = copy.deepcopy(dict(store.boards._items))
+    assert kept
+    draw_everything()
+    assert dict(store.boards._items) == kept

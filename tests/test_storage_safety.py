@@ -76,3 +76,46 @@ def test_opening_a_host_code_uses_nothing(night, method):
     night.app.test_client().open(link, method=method)
     tablet = night.app.test_client()
     assert tablet.post(link).status_code == 303
+
+
+# --- a write waiting for another's lock sleeps where the server can serve others -----
+
+def test_a_write_waits_for_another_connections_lock_in_sleeps_of_its_own(app, monkeypatch):
+    """Under gevent SQLite's own busy wait would stop the whole worker; the write's wait
+    goes through time.sleep (cooperative there) and gets the lock once it is free."""
+    path = app.config["DATABASE"]
+    holder = db.connect(path)
+    holder.execute("BEGIN IMMEDIATE")
+    slept = []
+    real_sleep = db.time.sleep
+
+    def sleep(seconds):
+        slept.append(seconds)
+        if len(slept) == 5:
+            holder.execute("COMMIT")  # the other writer is done
+        real_sleep(seconds)
+
+    monkeypatch.setattr(db.time, "sleep", sleep)
+    waiter = db.connect(path)
+    with db.write(waiter):
+        waiter.execute("update nights set version = version")
+    assert len(slept) == 5 and all(s <= 0.005 for s in slept)
+    # …and its busy timeout is the usual one again, for the reads.
+    assert waiter.execute("PRAGMA busy_timeout").fetchone()[0] == db.BUSY_MS
+    holder.close()
+    waiter.close()
+
+
+def test_a_lock_held_too_long_fails_the_write_with_nothing_written(app, monkeypatch):
+    path = app.config["DATABASE"]
+    monkeypatch.setattr(db, "BUSY_MS", 50)
+    holder = db.connect(path)
+    holder.execute("BEGIN IMMEDIATE")
+    waiter = db.connect(path)
+    with pytest.raises(db.sqlite3.OperationalError, match="locked"):
+        with db.write(waiter):
+            waiter.execute("insert into nights (key) values ('never')")
+    holder.execute("ROLLBACK")
+    assert waiter.execute("select count(*) from nights where key = 'never'").fetchone() == (0,)
+    holder.close()
+    waiter.close()
