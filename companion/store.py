@@ -7,11 +7,11 @@ The store knows nothing of requests: the views pass in the device that asks (the
 import json
 import pickle
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
 
-from flask import current_app, g
+from flask import current_app
 from sqlite_utils import Database
 
 from companion import log, registry
@@ -546,6 +546,8 @@ class Game:
     length: int = 0  # events in the log (the positions run 1..length)
     last: tuple[str | None, str | None] = (None, None)  # (created, type) of the last event
     database: str | None = None  # the state cache's key; None for a Game made by hand
+    # The night's version of the board it was read from (None: read on its own).
+    board_version: int | None = field(default=None, compare=False)
 
     @property
     def rules(self) -> registry.Rules:
@@ -676,11 +678,14 @@ class Board:
         return {s["position"]: s["colour"] for s in self.seats}
 
     def games(self) -> list[Game]:
-        return [cast(Game, _game(row, self.database)) for row in self.game_rows]
+        return [cast(Game, self._game(row)) for row in self.game_rows]
 
     def game(self, number: int) -> Game | None:
-        row = next((r for r in self.game_rows if r["number"] == number), None)
-        return _game(row, self.database)
+        return self._game(next((r for r in self.game_rows if r["number"] == number), None))
+
+    def _game(self, row: Row | None) -> Game | None:
+        game_ = _game(row, self.database)
+        return game_ if game_ is None else replace(game_, board_version=self.night["version"])
 
     def current_game(self) -> Game | None:
         """What :func:`current_game` reads: the game the host chose last, else the
@@ -708,12 +713,8 @@ boards = LRU(512)
 
 def board(night_id: int, version: int | None = None) -> Board:
     """The night's board at ``version``: from this process's cache, else read in one
-    transaction (four queries), never older than ``version``. Without a version, the
-    board this request already drew the night from (one snapshot per screen), else the
-    night's board now."""
-    drawn: dict[int, Board] = g.setdefault("boards", {})
-    if version is None and night_id in drawn:
-        return drawn[night_id]
+    transaction (four queries), never older than ``version``; without one, the night's
+    board now."""
     database = current_app.config["DATABASE"]
     db = get_db()
     if version is None:
@@ -721,7 +722,6 @@ def board(night_id: int, version: int | None = None) -> Board:
         version = int(row[0]) if row else -1
     cached: Board | None = boards.get((database, night_id, version))
     if cached is not None:
-        drawn[night_id] = cached
         return cached
     with read(db):  # all four reads see the same version
         night_row = cast(Row, _first(db, "select * from nights where id = ?", [night_id]))
@@ -735,7 +735,6 @@ def board(night_id: int, version: int | None = None) -> Board:
                            "where night_id = ? order by id", [night_id]),
             database=database)
     boards.put(fresh.key, fresh)
-    drawn[night_id] = fresh
     return fresh
 
 
