@@ -677,15 +677,20 @@ class Board:
     def colours(self) -> dict[int, str]:
         return {s["position"]: s["colour"] for s in self.seats}
 
+    @cached_property
+    def _games(self) -> dict[int, Game]:
+        """Each game as read, by number (its setup parsed once per board)."""
+        return {row["number"]: replace(cast(Game, _game(row, self.database)),
+                                       board_version=self.night["version"])
+                for row in self.game_rows}
+
     def games(self) -> list[Game]:
-        return [cast(Game, self._game(row)) for row in self.game_rows]
+        """The night's games in order: fresh objects, each deriving its own state."""
+        return [replace(game_) for game_ in self._games.values()]
 
     def game(self, number: int) -> Game | None:
-        return self._game(next((r for r in self.game_rows if r["number"] == number), None))
-
-    def _game(self, row: Row | None) -> Game | None:
-        game_ = _game(row, self.database)
-        return game_ if game_ is None else replace(game_, board_version=self.night["version"])
+        game_ = self._games.get(number)
+        return None if game_ is None else replace(game_)
 
     def current_game(self) -> Game | None:
         """What :func:`current_game` reads: the game the host chose last, else the
@@ -693,9 +698,7 @@ class Board:
         if not self.game_rows:
             return None
         chosen = self.night["current_game"]
-        return self.game(chosen if chosen is not None
-                         and any(r["number"] == chosen for r in self.game_rows)
-                         else self.game_rows[-1]["number"])
+        return self.game(chosen if chosen in self._games else self.game_rows[-1]["number"])
 
     def noted(self, game_id: int, kind: str) -> set[int]:
         """As :func:`noted`."""
