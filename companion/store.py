@@ -6,7 +6,7 @@ The store knows nothing of requests: the views pass in the device that asks (the
 
 import json
 import pickle
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
@@ -492,7 +492,7 @@ class StateCache(LRU):
         super().put(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-states = StateCache(512)
+states = StateCache(4096)
 
 #: Each game's log as this process has read it: (database, game, its creation) → the
 #: events in order. A log only grows (its first n events never change once written), so
@@ -500,7 +500,7 @@ states = StateCache(512)
 #: the few events written since, not the whole log. The events are shared between
 #: readers, not copied: nothing may change an event it was given (a game's ``mask``
 #: copies before it blanks anything; tests/test_log_cache.py checks a whole night).
-logs = LRU(256)
+logs = LRU(2048)
 
 
 def _log_key(game_id: int, created: str) -> tuple[Any, ...]:
@@ -663,6 +663,7 @@ class Board:
     game_rows: list[Row]
     activity: list[Row]
     database: str
+    _derived: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -699,6 +700,15 @@ class Board:
             return None
         chosen = self.night["current_game"]
         return self.game(chosen if chosen in self._games else self.game_rows[-1]["number"])
+
+    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """What a view derives from the whole board, once per board: ``build()`` the
+        first time ``key`` is asked for, the same value after (a Kraken series reads
+        every game of the night; the table's nine screens need it once). Nothing may
+        change what it gives, and it must hold no secret."""
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]
 
     def noted(self, game_id: int, kind: str) -> set[int]:
         """As :func:`noted`."""

@@ -407,6 +407,16 @@ def test_a_host_fragment_at_a_known_version_costs_one_query(table, statements):
     assert len(counted()) == 1, counted()
 
 
+def boards_of(app):
+    """The boards this process keeps of the app's database (other tests' aside)."""
+    return {key: board for key, board in store.boards._items.items()
+            if key[0] == app.config["DATABASE"]}
+
+
+def versions_kept(app):
+    return {key[2] for key in boards_of(app)}
+
+
 def test_a_board_is_read_once_per_version_in_four_queries(table, statements):
     night, url, phone, version = table
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
@@ -422,14 +432,15 @@ def test_a_board_is_read_once_per_version_in_four_queries(table, statements):
     assert version_of(response) == version + 2
     assert "⚓" in response.data.decode()
     assert len(counted()) == 1
-    assert {key[2] for key in store.boards._items} == {version + 1, version + 2}
+    assert versions_kept(night.app) == {version + 1, version + 2}
 
 
 def test_a_seats_view_is_built_once_per_version_and_language(table, monkeypatch):
     night, url, phone, version = table
     built = []
-    real = kraken_views._later  # called once each time Kraken's view is built
-    monkeypatch.setattr(kraken_views, "_later", lambda *a: built.append(1) or real(*a))
+    real = kraken_rules.kinds_in_play  # called once each time Kraken's view is built
+    monkeypatch.setattr(kraken_rules, "kinds_in_play",
+                        lambda **k: built.append(1) or real(**k))
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
     built.clear()  # (the host's answer built the host's view)
     for _ in range(3):
@@ -439,6 +450,21 @@ def test_a_seats_view_is_built_once_per_version_and_language(table, monkeypatch)
     phone.set_cookie("lang", "ko")  # another language: its own
     assert "Hold to see your role" not in phone.get(f"/me/live?v={version}").data.decode()
     assert built == [1, 1]
+
+
+def test_the_kraken_series_is_derived_once_per_board_for_every_screen(table, monkeypatch):
+    """It reads every game of the night: the host and the table's phones share it."""
+    night, url, phone, version = table
+    others = [night.phone(i) for i in range(1, 5)]
+    pos = night.pos(url)  # (reading it loads the host's page)
+    derived = []
+    real = kraken_views._series
+    monkeypatch.setattr(kraken_views, "_series", lambda *a: derived.append(1) or real(*a))
+    night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": pos})
+    for client in [phone, *others]:
+        assert "⚓" in client.get("/me/live").data.decode()
+    assert night.host.get(f"{url}/live").status_code == 200
+    assert derived == [1]
 
 
 def test_another_seats_view_is_its_own(app, night):
@@ -471,7 +497,7 @@ def test_nothing_a_screen_draws_changes_a_board(table):
             assert night.host.get(path).status_code == 200, path
 
     draw_everything()
-    kept = copy.deepcopy(dict(store.boards._items))
+    kept = copy.deepcopy(boards_of(night.app))
     assert kept
     draw_everything()
-    assert dict(store.boards._items) == kept
+    assert boards_of(night.app) == kept

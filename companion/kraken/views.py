@@ -182,9 +182,9 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     """What the Kraken screens show beside the state: labels, series, the next game.
     The same for the host and every phone (a phone's own role comes from the setup).
     The night's other games come from its board (no query when this process has it)."""
-    games = store.board(game.night_id, game.board_version).games()
-    series = _series(game, games)
-    later = _later(game, games)
+    board = store.board(game.night_id, game.board_version)
+    series, later = board.derived(("kraken", game.number, game.length), lambda: (
+        _series(game, board.games()), _later(game, board.games())))
     return {
         "series": series,
         "later": later,
