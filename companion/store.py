@@ -5,7 +5,6 @@ The store knows nothing of requests: the views pass in the device that asks (the
 """
 
 import json
-import pickle
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -18,7 +17,7 @@ from companion import log, registry
 from companion.colours import default as default_colour
 from companion.db import get_db, now, read, write
 from companion.errors import N_, RuleError
-from companion.lru import LRU
+from companion.lru import LRU, Pickled
 from companion.tokens import new_token, night_fingerprint
 
 Row = dict[str, Any]
@@ -474,33 +473,19 @@ def drop_import(token: str) -> None:
 
 # --- games ------------------------------------------------------------------------
 
-class StateCache(LRU):
-    """Derived states by (database, game, log length): replay only when the log changed.
-
-    Correct under several worker processes without any coordination: the log is
-    append-only and its positions are unique, so a game's first n events never change
-    once written, and neither does the state they replay to. Each process keeps its own
-    small LRU; a miss is just a replay. States are kept pickled, so every reader gets its
-    own copy and nothing a view does to one can leak into another request.
-    """
-
-    def get(self, key: Hashable) -> Any:
-        blob = super().get(key)
-        return None if blob is None else pickle.loads(blob)
-
-    def put(self, key: Hashable, state: Any) -> None:
-        super().put(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-states = StateCache(4096)
+#: Derived states by (database, game, log length): replay only when the log changed.
+#: Correct under several worker processes without any coordination: the log is
+#: append-only and its positions are unique, so a game's first n events never change
+#: once written, and neither does the state they replay to. Each process keeps its own;
+#: a miss is just a replay. Kept pickled: every reader gets its own copy.
+states = Pickled(4096)
 
 #: Each game's log as this process has read it: (database, game, its creation) → the
 #: events in order. A log only grows (its first n events never change once written), so
 #: a later read asks the database only for the events past those known: an append reads
-#: the few events written since, not the whole log. The events are shared between
-#: readers, not copied: nothing may change an event it was given (a game's ``mask``
-#: copies before it blanks anything; tests/test_log_cache.py checks a whole night).
-logs = LRU(2048)
+#: the few events written since, not the whole log. Kept pickled, as the states: each
+#: reader gets its own copy (tests/test_log_cache.py checks a whole night).
+logs = Pickled(2048)
 
 
 def _log_key(game_id: int, created: str) -> tuple[Any, ...]:

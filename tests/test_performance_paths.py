@@ -18,7 +18,7 @@ from flask.sessions import SecureCookieSession
 from companion import create_app, db, log, store, web
 from companion.kraken import rules as kraken_rules
 from companion.kraken import views as kraken_views
-from companion.lru import LRU
+from companion.lru import LRU, Pickled
 from tests.conftest import make_night
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
@@ -233,12 +233,14 @@ def test_two_databases_never_share_a_cached_state(tmp_path):
 
 
 def test_the_cache_is_bounded(app):
-    cache = store.StateCache(size=3)
+    cache = Pickled(size=3)
     for i in range(10):
         cache.put(("db", i), {"i": i})
     assert cache.get(("db", 0)) is None
     assert cache.get(("db", 9)) == {"i": 9}
     assert len(cache) == 3
+    cache.get(("db", 9))["i"] = "spoilt"  # each reader has its own copy
+    assert cache.get(("db", 9)) == {"i": 9}
 
 
 def static_urls(html):
