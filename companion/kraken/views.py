@@ -183,8 +183,12 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     The same for the host and every phone (a phone's own role comes from the setup).
     The night's other games come from its board (no query when this process has it)."""
     board = store.board(game.night_id, game.board_version)
-    series, later = board.derived(("kraken", game.number, game.length), lambda: (
-        _series(game, board.games()), _later(game, board.games())))
+
+    def series_and_later() -> tuple[dict[str, Any] | None, int | None]:
+        games = board.games()
+        return _series(game, games), _later(game, games)
+
+    series, later = board.derived(("kraken", game.number, game.length), series_and_later)
     return {
         "series": series,
         "later": later,
