@@ -128,7 +128,8 @@ def screen(board: store.Board, game: store.Game, viewer: str | int,
 def host_context(night: store.Row, game: store.Game, error: str | None = None
                  ) -> dict[str, Any]:
     """What the host's game page shows, drawn from the night's board at ``night``'s
-    version."""
+    version or newer. The page says ``night``'s version, as old as ``game``: a newer
+    board at most makes the screen ask once more."""
     board = store.board(night["id"], night["version"])
     names = board.names
     model = screen(board, game, "host", lambda: {

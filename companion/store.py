@@ -648,12 +648,18 @@ class Board:
     game_rows: list[Row]
     activity: list[Row]
     database: str
+    #: Each game as read, by number (:func:`_games_of`).
+    _games: dict[int, Game] = field(compare=False, repr=False)
     _derived: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def key(self) -> tuple[Any, ...]:
         """Where the board sits: the database, the night and its version."""
-        return (self.database, self.night["id"], self.night["version"])
+        return (self.database, self.night["id"], self.version)
+
+    @property
+    def version(self) -> int:
+        return int(self.night["version"])
 
     @cached_property
     def names(self) -> dict[int, str]:
@@ -662,13 +668,6 @@ class Board:
     @cached_property
     def colours(self) -> dict[int, str]:
         return {s["position"]: s["colour"] for s in self.seats}
-
-    @cached_property
-    def _games(self) -> dict[int, Game]:
-        """Each game as read, by number (its setup parsed once per board)."""
-        return {row["number"]: replace(cast(Game, _game(row, self.database)),
-                                       board_version=self.night["version"])
-                for row in self.game_rows}
 
     def games(self) -> list[Game]:
         """The night's games in order: fresh objects, each deriving its own state."""
@@ -705,35 +704,58 @@ class Board:
         return [r for r in self.activity if r["game_id"] == game_id]
 
 
-#: The boards this process has read: (database, night, version) → Board.
-boards = LRU(512)
+#: The newest board this process has read of each night: (database, night) → Board.
+#: Only a night's newest version is ever asked for again (every screen of the table
+#: moves on to it), so one board a night is enough, and a long night's boards do not
+#: pile up: a board holds every game of its night.
+boards = LRU(256)
 
 
 def board(night_id: int, version: int | None = None) -> Board:
-    """The night's board at ``version``: from this process's cache, else read in one
-    transaction (four queries), never older than ``version``; without one, the night's
-    board now."""
+    """The night's board, never older than ``version``: from this process's cache, else
+    read in one transaction (four queries); without a version, the night's board now."""
     database = current_app.config["DATABASE"]
     db = get_db()
     if version is None:
         row = db.execute("select version from nights where id = ?", [night_id]).fetchone()
         version = int(row[0]) if row else -1
-    cached: Board | None = boards.get((database, night_id, version))
-    if cached is not None:
+    cached: Board | None = boards.get((database, night_id))
+    if cached is not None and cached.version >= version:
         return cached
     with read(db):  # all four reads see the same version
         night_row = cast(Row, _first(db, "select * from nights where id = ?", [night_id]))
+        game_rows = _rows(db, GAME_SQL + "where g.night_id = ? order by g.number",
+                          [night_id])
         fresh = Board(
             night=night_row,
             seats=_rows(db, "select * from seats where night_id = ? order by position",
                         [night_id]),
-            game_rows=_rows(db, GAME_SQL + "where g.night_id = ? order by g.number",
-                            [night_id]),
+            game_rows=game_rows,
             activity=_rows(db, "select game_id, seat, kind, created, pos from activity "
                            "where night_id = ? order by id", [night_id]),
-            database=database)
-    boards.put(fresh.key, fresh)
+            database=database,
+            _games=_games_of(game_rows, database, int(night_row["version"]), cached))
+    now_kept: Board | None = boards.get((database, night_id))
+    if now_kept is None or now_kept.version <= fresh.version:
+        boards.put((database, night_id), fresh)
     return fresh
+
+
+def _games_of(rows: list[Row], database: str, version: int, before: Board | None
+              ) -> dict[int, Game]:
+    """A board's games by number, read from its ``rows`` at ``version``, their setups
+    parsed once per night and game: a game whose row is as the board ``before`` had it
+    is taken from that board (a long night has dozens of games, and a change touches
+    one)."""
+    rows_before = {r["number"]: r for r in before.game_rows} if before is not None else {}
+    found: dict[int, Game] = {}
+    for row in rows:
+        number = row["number"]
+        if before is not None and rows_before.get(number) == row:
+            found[number] = replace(before._games[number], board_version=version)
+        else:
+            found[number] = replace(cast(Game, _game(row, database)), board_version=version)
+    return found
 
 
 def set_current_game(night_id: int, number: int) -> None:
