@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import unquote
 
+import gevent
 from flask import (
     Blueprint,
     Flask,
@@ -26,6 +27,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, get_translations
 from flask_wtf.csrf import CSRFError, generate_csrf
+from gevent import monkey
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
@@ -389,8 +391,19 @@ def checkpoint_later(response: Response) -> Response:
     """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
     if request.method == "POST" and response.status_code != 503:
         path = current_app.config["DATABASE"]
-        response.call_on_close(lambda: checkpoint_if_due(path))
+        response.call_on_close(lambda: off_the_loop(checkpoint_if_due, path))
     return response
+
+
+def off_the_loop(work: Callable[..., Any], *args: Any) -> None:
+    """``work(*args)`` where it stops no other request: under gevent (``companion
+    serve``, the café's workers), in a thread of gevent's pool, since SQLite's copy and
+    fsyncs (up to ~30 ms for a checkpoint here) would stop every greenlet of the worker
+    while they ran; elsewhere each request has its thread, and it runs there."""
+    if monkey.is_module_patched("threading"):
+        gevent.get_hub().threadpool.spawn(work, *args)
+    else:
+        work(*args)
 
 
 @bp.after_app_request
