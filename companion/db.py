@@ -150,6 +150,15 @@ def seat_colours(db: Database) -> None:
         db.execute("update seats set colour = ? where position = ?",
                    [default_colour(position), position])
 
+
+@migrations()
+def night_change_order(db: Database) -> None:
+    """Each night remembers when it last changed, in the order of all changes
+    (``log.bump``): the live-push watcher asks for the nights changed since it last
+    looked, not for the version of every night it watches."""
+    db.table("nights").add_column("changed", int, not_null_default=0)
+    db.table("nights").create_index(["changed"])
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

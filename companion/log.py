@@ -135,5 +135,9 @@ def _stale(events: list[Event], pos: int, event: Event,
 
 
 def bump(db: Database, night_id: int) -> None:
-    """Tell every screen of the night that something changed (they poll this number)."""
-    db.execute("update nights set version = version + 1 where id = ?", [night_id])
+    """Tell every screen of the night that something changed (they poll this number).
+    ``changed`` orders the change among all nights' (an index finds the last one): the
+    live-push watcher reads only the nights changed since it last looked."""
+    db.execute("update nights set version = version + 1, "
+               "changed = (select coalesce(max(changed), 0) + 1 from nights) where id = ?",
+               [night_id])

@@ -148,6 +148,19 @@ def night_versions(db: Database, night_ids: list[int]) -> dict[int, int]:
         f"select id, version from nights where id in ({marks})", night_ids).fetchall()}
 
 
+def changes_since(db: Database, seen: int) -> tuple[dict[int, int], int]:
+    """The nights changed after change ``seen`` (``log.bump`` numbers them), with their
+    versions, and the last change read; on ``db``, the watcher's own connection."""
+    rows = db.execute("select id, version, changed from nights where changed > ?",
+                      [seen]).fetchall()
+    return {int(i): int(v) for i, v, _ in rows}, max((int(c) for *_, c in rows), default=seen)
+
+
+def last_change(db: Database) -> int:
+    """The number of the last change to any night (0: none yet)."""
+    return int(db.execute("select coalesce(max(changed), 0) from nights").fetchone()[0])
+
+
 def seats(night_id: int) -> list[Row]:
     return list(get_db().query(
         "select * from seats where night_id = ? order by position", [night_id]

@@ -66,6 +66,24 @@ def test_a_stream_opened_after_a_change_says_so_at_once(push_app):
     assert time.monotonic() - start < 1
 
 
+def test_the_watcher_reads_only_the_nights_changed_since_it_last_looked(push_app):
+    """Its work follows the changes, not the nights it watches: each change is numbered
+    in the order of all changes, and a look asks for those after the last it read."""
+    nights = [make_night(push_app, [f"P{i}", "B", "C"]) for i in range(3)]
+    with push_app.app_context():
+        ids = [store.night_by_key(n.key)["id"] for n in nights]
+        versions = [store.night(i)["version"] for i in ids]
+        seen = store.last_change(db.get_db())
+    bump(push_app, ids[1])
+    bump(push_app, ids[2])
+    bump(push_app, ids[1])
+    with push_app.app_context():
+        changed, last = store.changes_since(db.get_db(), seen)
+        assert changed == {ids[1]: versions[1] + 2, ids[2]: versions[2] + 1}
+        assert last == seen + 3
+        assert store.changes_since(db.get_db(), last) == ({}, last)
+
+
 def read_stream(client, path, into):
     """Every line a stream sends until it ends (PUSH_STREAM_SECONDS)."""
     response = client.get(path, buffered=False)
