@@ -644,25 +644,35 @@ def current_game(night_id: int) -> Game | None:
 
 # --- boards: what every screen of a night is drawn from ------------------------------
 
+#: How many of a night's latest games a board holds (and the game its phones show, if
+#: older): what the table's screens show. A night's older games are read when a screen
+#: asks for one, so a board stays the same size however long the night goes on.
+BOARD_GAMES = 16
+
+
 @dataclass(frozen=True)
 class Board:
     """A night as its screens show it at one version: the night's row, its seats, its
-    games (each with its log's length) and the activity beside the logs.
+    latest games (``BOARD_GAMES``, each with its log's length) and their activity
+    beside the logs.
 
     Every change to a night bumps its version (``log.bump``), so a board read at a
-    version stays true of it: each process keeps the boards it read (``boards``) and a
-    screen that asks again at the same version costs no query. Nothing may change a
-    board it was given; :meth:`games` makes fresh ``Game`` objects, whose states come
-    from the state cache as copies.
+    version stays true of it: each process keeps the newest board it read of each night
+    (``boards``) and a screen that asks again at that version costs no query. Nothing
+    may change a board it was given; :meth:`game` and :meth:`games` make fresh ``Game``
+    objects, whose states come from the state cache as copies.
     """
 
     night: Row
     seats: list[Row]
-    game_rows: list[Row]
-    activity: list[Row]
+    game_rows: list[Row]  # the latest games in order (and the phones' game, if older)
+    activity: list[Row]   # of those games
     database: str
-    #: Each game as read, by number (:func:`_games_of`).
-    _games: dict[int, Game] = field(compare=False, repr=False)
+    #: Whether ``game_rows`` holds every game of the night.
+    complete: bool = True
+    #: The first of the latest games it holds (every game after it is in ``game_rows``).
+    first: int = 1
+    _parsed: dict[int, Game] = field(default_factory=dict, compare=False, repr=False)
     _derived: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -682,13 +692,43 @@ class Board:
     def colours(self) -> dict[int, str]:
         return {s["position"]: s["colour"] for s in self.seats}
 
-    def games(self) -> list[Game]:
-        """The night's games in order: fresh objects, each deriving its own state."""
-        return [replace(game_) for game_ in self._games.values()]
+    @cached_property
+    def _rows(self) -> dict[int, Row]:
+        return {row["number"]: row for row in self.game_rows}
+
+    def _held(self, number: int) -> Game | None:
+        """Game ``number`` as this board read it (its setup parsed once per board), or
+        None when the board does not hold it."""
+        if number not in self._parsed:
+            row = self._rows.get(number)
+            if row is None:
+                return None
+            self._parsed[number] = replace(cast(Game, _game(row, self.database)),
+                                           board_version=self.version)
+        return self._parsed[number]
 
     def game(self, number: int) -> Game | None:
-        game_ = self._games.get(number)
-        return None if game_ is None else replace(game_)
+        """Game ``number``, a fresh object: from the board, else (an older game than it
+        holds) read now."""
+        held = self._held(number)
+        if held is not None:
+            return replace(held)
+        if self.complete:
+            return None
+        return game(self.night["id"], number)
+
+    def games(self) -> list[Game]:
+        """Every game of the night in order, fresh objects (a night longer than the
+        board: read now)."""
+        if not self.complete:
+            return games(self.night["id"])
+        return [replace(cast(Game, self._held(number))) for number in self._rows]
+
+    def games_after(self, number: int) -> list[Game]:
+        """The night's games after game ``number``, in order."""
+        if not self.complete and number < self.first - 1:
+            return [g for g in games(self.night["id"]) if g.number > number]
+        return [replace(cast(Game, self._held(n))) for n in self._rows if n > number]
 
     def current_game(self) -> Game | None:
         """What :func:`current_game` reads: the game the host chose last, else the
@@ -696,31 +736,37 @@ class Board:
         if not self.game_rows:
             return None
         chosen = self.night["current_game"]
-        return self.game(chosen if chosen in self._games else self.game_rows[-1]["number"])
+        return self.game(chosen if chosen in self._rows else self.game_rows[-1]["number"])
 
     def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
         """What a view derives from the whole board, once per board: ``build()`` the
         first time ``key`` is asked for, the same value after (a Kraken series reads
-        every game of the night; the table's nine screens need it once). Nothing may
-        change what it gives, and it must hold no secret."""
+        every game of it; the table's nine screens need it once). Nothing may change
+        what it gives, and it must hold no secret."""
         if key not in self._derived:
             self._derived[key] = build()
         return self._derived[key]
 
+    def _holds_activity(self, game_id: int) -> bool:
+        return any(row["id"] == game_id for row in self.game_rows)
+
     def noted(self, game_id: int, kind: str) -> set[int]:
         """As :func:`noted`."""
+        if not self._holds_activity(game_id):
+            return noted(game_id, kind)
         return {r["seat"] for r in self.activity
                 if r["game_id"] == game_id and r["kind"] == kind}
 
     def activity_of(self, game_id: int) -> list[Row]:
         """As :func:`activity`."""
+        if not self._holds_activity(game_id):
+            return activity(game_id)
         return [r for r in self.activity if r["game_id"] == game_id]
 
 
 #: The newest board this process has read of each night: (database, night) → Board.
 #: Only a night's newest version is ever asked for again (every screen of the table
-#: moves on to it), so one board a night is enough, and a long night's boards do not
-#: pile up: a board holds every game of its night.
+#: moves on to it), so one board a night is enough.
 boards = LRU(256)
 
 
@@ -735,40 +781,30 @@ def board(night_id: int, version: int | None = None) -> Board:
     cached: Board | None = boards.get((database, night_id))
     if cached is not None and cached.version >= version:
         return cached
-    with read(db):  # all four reads see the same version
+    with read(db):  # every read sees the same version
         night_row = cast(Row, _first(db, "select * from nights where id = ?", [night_id]))
-        game_rows = _rows(db, GAME_SQL + "where g.night_id = ? order by g.number",
-                          [night_id])
+        latest = _rows(db, GAME_SQL + "where g.night_id = ? order by g.number desc limit ?",
+                       [night_id, BOARD_GAMES])[::-1]
+        first = latest[0]["number"] if latest else 1
+        shown = night_row["current_game"]
+        if shown is not None and shown < first:
+            latest[:0] = _rows(db, GAME_SQL + "where g.night_id = ? and g.number = ?",
+                               [night_id, shown])
+        ids = [row["id"] for row in latest]
         fresh = Board(
             night=night_row,
             seats=_rows(db, "select * from seats where night_id = ? order by position",
                         [night_id]),
-            game_rows=game_rows,
+            game_rows=latest,
             activity=_rows(db, "select game_id, seat, kind, created, pos from activity "
-                           "where night_id = ? order by id", [night_id]),
+                           f"where game_id in ({', '.join('?' * len(ids))}) order by id",
+                           ids) if ids else [],
             database=database,
-            _games=_games_of(game_rows, database, int(night_row["version"]), cached))
+            complete=len(latest) < BOARD_GAMES, first=first)
     now_kept: Board | None = boards.get((database, night_id))
     if now_kept is None or now_kept.version <= fresh.version:
         boards.put((database, night_id), fresh)
     return fresh
-
-
-def _games_of(rows: list[Row], database: str, version: int, before: Board | None
-              ) -> dict[int, Game]:
-    """A board's games by number, read from its ``rows`` at ``version``, their setups
-    parsed once per night and game: a game whose row is as the board ``before`` had it
-    is taken from that board (a long night has dozens of games, and a change touches
-    one)."""
-    rows_before = {r["number"]: r for r in before.game_rows} if before is not None else {}
-    found: dict[int, Game] = {}
-    for row in rows:
-        number = row["number"]
-        if before is not None and rows_before.get(number) == row:
-            found[number] = replace(before._games[number], board_version=version)
-        else:
-            found[number] = replace(cast(Game, _game(row, database)), board_version=version)
-    return found
 
 
 def set_current_game(night_id: int, number: int) -> None:

@@ -483,6 +483,34 @@ def test_a_change_to_one_game_parses_no_other_games_setup(night, monkeypatch):
     assert night.host.get(first).status_code == 200  # the first game, as it was
 
 
+def test_a_board_holds_the_latest_games_however_long_the_night(night, monkeypatch):
+    """A night of many games: its board holds the latest (and the phones' game, if the
+    host went back to an older one), so it stays the same size; an older game's page
+    and a phone shown it read it when asked."""
+    monkeypatch.setattr(store, "BOARD_GAMES", 3)
+    urls = [night.start("kraken", **FIVE) for _ in range(6)]
+    phone = night.phone(0)
+
+    def held():
+        with night.app.test_request_context():
+            found = store.board(store.night_by_key(night.key)["id"])
+        return [row["number"] for row in found.game_rows], found.complete
+
+    assert held() == ([4, 5, 6], False)
+    assert 'data-game="6"' in phone.get("/me/live").data.decode()
+    page = night.host.get(urls[0])  # game 1, older than the board
+    assert page.status_code == 200 and "kraken-marker" in page.data.decode()
+    with night.app.test_request_context():
+        board = store.board(store.night_by_key(night.key)["id"])
+        assert [g.number for g in board.games_after(1)] == [2, 3, 4, 5, 6]
+        assert [g.number for g in board.games_after(4)] == [5, 6]
+        assert [g.number for g in board.games()] == [1, 2, 3, 4, 5, 6]
+    assert night.host.post(f"{urls[0]}/resume").status_code in (200, 303)
+    assert held() == ([1, 4, 5, 6], False)  # the game the phones show, and the latest
+    live = phone.get("/me/live").data.decode()
+    assert 'data-game="1"' in live
+
+
 def test_a_seats_view_is_built_once_per_version_and_language(table, monkeypatch):
     night, url, phone, version = table
     built = []

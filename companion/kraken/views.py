@@ -7,7 +7,7 @@ rules derive from that log. A token series is a random id kept in the game's opt
 """
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, redirect, url_for
@@ -142,7 +142,7 @@ def next_game(key: str, number: int) -> Answer:
     if not game.finished:
         return respond(night, game, error=message(RuleError(
             N_("Finish this game before starting the next one."))), status=422)
-    series = _series(game, games)
+    series = _series(game, lambda: games)
     if series is not None and series["over"]:
         return respond(night, game, error=message(RuleError(
             N_("The token series is already over."))), status=422)
@@ -152,11 +152,13 @@ def next_game(key: str, number: int) -> Answer:
 
 # --- what the templates show ---------------------------------------------------------
 
-def _series(game: store.Game, games: list[store.Game]) -> dict[str, Any] | None:
-    """The token series this game belongs to, as of this game."""
+def _series(game: store.Game, games: Callable[[], list[store.Game]]
+            ) -> dict[str, Any] | None:
+    """The token series this game belongs to, as of this game (``games()``: the night's
+    games, read only for a game of a series)."""
     if not game.setup["options"].get("series"):
         return None
-    plain = [g.plain() for g in games if g.number <= game.number
+    plain = [g.plain() for g in games() if g.number <= game.number
              and g.kind == results.KIND and g.setup["options"].get("series")]
     return results.series_of(game.plain(), plain)
 
@@ -185,8 +187,7 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     board = store.board(game.night_id, game.board_version)
 
     def series_and_later() -> tuple[dict[str, Any] | None, int | None]:
-        games = board.games()
-        return _series(game, games), _later(game, games)
+        return _series(game, board.games), _later(game, board.games_after(game.number))
 
     series, later = board.derived(("kraken", game.number, game.length), series_and_later)
     return {
