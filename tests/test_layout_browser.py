@@ -1,6 +1,7 @@
 """Layouts that survive real names: a night of eight players named with 30 characters
 (Korean, emoji, wide letters, no spaces), every page of it at 320, 390, 768 and 1100 px,
 on the host and on a phone, in Korean and in English. No page is wider than its viewport,
+no word that titles a table's row or column breaks inside,
 nothing inside a page scrolls sideways (tables are stacked cards on phones, not scroll
 boxes), no name spills out of its card, and every chart label lies inside its chart."""
 
@@ -75,6 +76,17 @@ MEASURE = """width => {
     }
   }
   spills.forEach((example, what) => found.push(`${what} (${example})`));
+  // A word that titles a table's row or column never breaks inside ("Treasur/e"); a
+  // player's 30-character name may.
+  for (const cell of document.querySelectorAll('table.score :is(th, td)')) {
+    const text = cell.textContent.trim();
+    if (!text || /\\s/.test(text) || [...text].length > 12 || !cell.offsetWidth) continue;
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const lines = new Set([...range.getClientRects()].filter(r => r.width)
+      .map(r => Math.round(r.top)));
+    if (lines.size > 1) found.push(`"${text}" breaks inside in ${where(cell)}`);
+  }
   // Every word of a chart lies inside its chart (nothing clipped at an edge).
   for (const svg of document.querySelectorAll('svg')) {
     const outer = svg.getBoundingClientRect();
