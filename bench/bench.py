@@ -1,16 +1,16 @@
 """Many tables on one machine: the load benchmark of the performance budgets.
 
 It starts the real server on loopback (``companion serve``, gevent, and gunicorn with
-several gevent workers for the café setup), creates tables through the app's own HTTP
-routes (a host makes a night of 8 players, 8 phones claim their seats through the
-``/s/<token>`` links, the host starts No Touch Kraken through the real form with its CSRF
-token), then every device behaves as its page does: it holds its night's live-push
-stream (``/me/stream`` or ``/n/<key>/stream``) and, at each "changed", asks for its live
-region's own URL (``/me/live?v=N`` or ``/n/<key>/g/<n>/live?v=N``: 204 when nothing
-changed, else the fresh fragment in the same answer), and once a minute anyway
-(``--no-push``: every device polls every 2 s instead), while each host records a Kraken
-action every few seconds through the real forms (the ``pos`` and the choices read from
-its own page).
+one worker per core, each running gevent's WSGI server, for the café setup), creates
+tables through the app's own HTTP routes (a host makes a night of 8 players, 8 phones
+claim their seats through the ``/s/<token>`` links, the host starts No Touch Kraken
+through the real form with its CSRF token), then every device behaves as its page does:
+it holds its night's live-push stream (``/me/stream`` or ``/n/<key>/stream``) and, at
+each "changed", asks for its live region's own URL (``/me/live?v=N`` or
+``/n/<key>/g/<n>/live?v=N``: 204 when nothing changed, else the fresh fragment in the
+same answer), and once a minute anyway (``--no-push``: every device polls every 2 s
+instead), while each host records a Kraken action every few seconds through the real
+forms (the ``pos`` and the choices read from its own page).
 
 Pages are parsed (bench/page.py), and forms found by the ``data-action`` the templates
 carry: if a form the bench needs is missing, it stops and names it.
@@ -648,7 +648,7 @@ def gunicorn_argv(app: str, port: int, args: argparse.Namespace) -> list[str]:
     gunicorn = shutil.which("gunicorn", path=str(Path(PY).parent)) or "gunicorn"
     argv = [gunicorn, "-w", str(args.workers), "-k", args.worker_class, "--backlog", "4096",
             "-b", f"127.0.0.1:{port}"]
-    if args.worker_class in ("gthread", "gevent"):
+    if args.worker_class in ("gthread", "gevent", "gevent_pywsgi"):
         argv += ["--worker-connections", "4000", "--keep-alive", str(args.keep_alive)]
     if args.worker_class == "gthread":
         argv += ["--threads", str(args.threads)]
@@ -1125,9 +1125,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
     p.add_argument("--keep-alive", type=int, default=75,
                    help="gunicorn's keep-alive seconds (gevent, gthread)")
-    p.add_argument("--worker-class", default="gevent", choices=("gevent", "gthread", "sync"),
-                   help="gunicorn's worker class (gevent holds the live-push streams; "
-                        "gthread and sync cannot, so run them with --no-push)")
+    p.add_argument("--worker-class", default="gevent_pywsgi",
+                   choices=("gevent", "gevent_pywsgi", "gthread", "sync"),
+                   help="gunicorn's worker class (the café setup: gevent_pywsgi, gevent's "
+                        "own HTTP server in gunicorn's workers; it and gevent hold the "
+                        "live-push streams, gthread and sync cannot, so run them with "
+                        "--no-push)")
     p.add_argument("--no-push", dest="push", action="store_false",
                    help="pages poll every 2 s instead of holding a live-push stream")
     p.add_argument("--saturate-seconds", type=int, default=10)

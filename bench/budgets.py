@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CAFE = "gunicorn"  # the café setup: several gunicorn gevent workers
+CAFE = "gunicorn"  # the café setup: gunicorn, a worker per core running gevent's server
 SERVE = "serve"    # `companion serve`: one gevent process
 
 SETUP_NAMES = {"gunicorn": "the café setup (gunicorn)", "serve": "`companion serve` (gevent)",

@@ -8,7 +8,7 @@ so that the floor's process does not import the companion package (some 13 MB th
 would count in the floor's memory).
 
     python bench/floor.py --port 8770                        # gevent, as `companion serve`
-    gunicorn -w 2 -k gevent "bench.floor:create_app()"       # as the café setup
+    gunicorn -w 2 -k gevent_pywsgi "bench.floor:create_app()"       # as the café setup
 """
 
 from __future__ import annotations

@@ -121,7 +121,7 @@ class Watcher:
 def enabled() -> bool:
     """Whether this app's pages open streams: ``LIVE_PUSH`` True or False, or "auto"
     (the default): on when gevent has patched the server's sockets (``companion serve``,
-    gunicorn's gevent worker), where a stream costs a greenlet, not a thread."""
+    gunicorn's gevent workers), where a stream costs a greenlet, not a thread."""
     setting = current_app.config["LIVE_PUSH"]
     if setting == "auto":
         return monkey.is_module_patched("socket")

@@ -471,7 +471,7 @@ def _strip_roles(state, setup):
 
 
 class Gunicorn:
-    def __init__(self, database, workers=3):
+    def __init__(self, database, workers=3, options=()):
         self.database = database
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -479,7 +479,7 @@ class Gunicorn:
                "COMPANION_SECRET_KEY": "gunicorn-test", "COMPANION_PUBLIC_URL": self.url}
         gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
         self.process = subprocess.Popen(
-            [gunicorn, "-w", str(workers), "-b", f"127.0.0.1:{self.port}",
+            [gunicorn, "-w", str(workers), *options, "-b", f"127.0.0.1:{self.port}",
              "companion.wsgi:app"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
@@ -536,6 +536,45 @@ def test_three_workers_answer_every_poll_with_the_same_version(tmp_path):
             # many fresh connections land on different workers: all agree
             for _ in range(12):
                 assert host.get(f"/n/{key}/live?v={version}")[0] == 204
+    finally:
+        server.stop()
+
+
+#: The café setup's command line (README.md): one worker per core, each running gevent's
+#: WSGI server, so that every phone holds its live connection.
+CAFE = ("-k", "gevent_pywsgi", "--worker-connections", "4000")
+
+
+@pytest.mark.slow
+def test_the_cafe_setup_pushes_a_change_to_a_phones_stream(tmp_path):
+    """gunicorn's workers with gevent's server hold streams: a phone's stream opens, and
+    the host's start of a game reaches it as "changed" with the new version."""
+    database = str(tmp_path / "cafe.sqlite")
+    server = Gunicorn(database, workers=2, options=CAFE)
+    try:
+        host, key, tokens = create_night(server.url, database=database)
+        phone = Device(server.url)
+        assert phone.claim(tokens[0]) == 303
+        request = urllib.request.Request(server.url + "/me/stream")
+        with phone.opener.open(request, timeout=10) as stream:
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+
+            def event():
+                lines = []
+                while line := stream.readline().decode().strip():
+                    lines.append(line)
+                return lines
+
+            assert event() == ["retry: 1000"]
+            start_game(host, key, "kraken", FOUR)
+            conn = sqlite3.connect(database)
+            version = conn.execute("select version from nights where key = ?",
+                                   [key]).fetchone()[0]
+            conn.close()
+            told = event()
+            while told == ["event: alive", "data:"]:  # a heartbeat came first
+                told = event()
+        assert told == ["event: changed", f"data: {version}"]
     finally:
         server.stop()
 
