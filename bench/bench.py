@@ -595,6 +595,9 @@ class Server:
         else:
             raise RuntimeError(f"{self.name} did not start")
         time.sleep(1.0)  # gunicorn's workers boot after the master listens
+        if self.process.poll() is not None:  # what answered was another process's port
+            self.log.seek(0)
+            raise RuntimeError(f"{self.name} exited: {self.log.read()[-2000:]}")
         self._sampling = True
         threading.Thread(target=self._sample, daemon=True).start()
         return self

@@ -490,15 +490,18 @@ def drop_import(token: str) -> None:
 #: Correct under several worker processes without any coordination: the log is
 #: append-only and its positions are unique, so a game's first n events never change
 #: once written, and neither does the state they replay to. Each process keeps its own;
-#: a miss is just a replay. Kept pickled: every reader gets its own copy.
-states = Pickled(4096)
+#: a miss is just a replay. Kept pickled: every reader gets its own copy. Sized for the
+#: newest few versions of 200 tables' games (a view reads only its own game's state, and a
+#: Kraken series its own games'): a larger cache only fills for longer.
+states = Pickled(2048)
 
 #: Each game's log as this process has read it: (database, game, its creation) → the
 #: events in order. A log only grows (its first n events never change once written), so
 #: a later read asks the database only for the events past those known: an append reads
 #: the few events written since, not the whole log. Kept pickled, as the states: each
-#: reader gets its own copy (tests/test_log_cache.py checks a whole night).
-logs = Pickled(2048)
+#: reader gets its own copy (tests/test_log_cache.py checks a whole night). A game a table
+#: plays is one entry: 1,024 hold the games of 200 tables several times over.
+logs = Pickled(1024)
 
 
 def _log_key(game_id: int, created: str) -> tuple[Any, ...]:
