@@ -220,19 +220,22 @@ def checkpoint_if_due(path: str) -> None:
 
 
 def migrate(path: str) -> None:
-    """Create or upgrade the schema; safe when several workers start at once."""
-    db = connect(path, create=True)
-    try:
-        for attempt in range(50):
-            try:
-                migrations.apply(db)
-                return
-            except sqlite3.OperationalError:
-                if attempt == 49:
-                    raise
-                time.sleep(0.1)
-    finally:
-        db.close()
+    """Create or upgrade the schema; safe when several workers start at once: a worker
+    that finds the file locked by another's migration (even while switching a new file
+    to WAL, which SQLite refuses at once rather than wait) tries again."""
+    for attempt in range(50):
+        db = None
+        try:
+            db = connect(path, create=True)
+            migrations.apply(db)
+            return
+        except sqlite3.OperationalError:
+            if attempt == 49:
+                raise
+            time.sleep(0.1)
+        finally:
+            if db is not None:
+                db.close()
 
 
 def get_db() -> Database:

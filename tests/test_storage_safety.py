@@ -119,3 +119,28 @@ def test_a_lock_held_too_long_fails_the_write_with_nothing_written(app, monkeypa
     assert waiter.execute("select count(*) from nights where key = 'never'").fetchone() == (0,)
     holder.close()
     waiter.close()
+
+
+def test_a_worker_that_finds_the_new_file_locked_at_start_tries_again(tmp_path, monkeypatch):
+    """Several gunicorn workers start at once on a new file: one switching it to WAL while
+    another migrates is refused at once ("database is locked"), and must try again, not
+    fail to boot (gunicorn then stops the whole server)."""
+    import sqlite3
+
+    real = db.connect
+    refused = []
+
+    def connect(path, **kwargs):
+        if not refused:
+            refused.append(path)
+            raise sqlite3.OperationalError("database is locked")
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(db, "connect", connect)
+    path = str(tmp_path / "new.sqlite")
+    db.migrate(path)
+    assert refused == [path]
+    opened = real(path)
+    assert "nights" in opened.table_names()
+    assert "changed" in opened["nights"].columns_dict
+    opened.close()
