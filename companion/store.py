@@ -696,14 +696,14 @@ class Board:
         return {s["position"]: s["colour"] for s in self.seats}
 
     @cached_property
-    def _rows(self) -> dict[int, Row]:
+    def _by_number(self) -> dict[int, Row]:
         return {row["number"]: row for row in self.game_rows}
 
     def _held(self, number: int) -> Game | None:
         """Game ``number`` as this board read it (its setup parsed once per board), or
         None when the board does not hold it."""
         if number not in self._parsed:
-            row = self._rows.get(number)
+            row = self._by_number.get(number)
             if row is None:
                 return None
             self._parsed[number] = replace(cast(Game, _game(row, self.database)),
@@ -725,13 +725,13 @@ class Board:
         board: read now)."""
         if not self.complete:
             return games(self.night["id"])
-        return [replace(cast(Game, self._held(number))) for number in self._rows]
+        return [replace(cast(Game, self._held(number))) for number in self._by_number]
 
     def games_after(self, number: int) -> list[Game]:
         """The night's games after game ``number``, in order."""
         if not self.complete and number < self.first - 1:
             return [g for g in games(self.night["id"]) if g.number > number]
-        return [replace(cast(Game, self._held(n))) for n in self._rows if n > number]
+        return [replace(cast(Game, self._held(n))) for n in self._by_number if n > number]
 
     def current_game(self) -> Game | None:
         """What :func:`current_game` reads: the game the host chose last, else the
@@ -739,7 +739,7 @@ class Board:
         if not self.game_rows:
             return None
         chosen = self.night["current_game"]
-        return self.game(chosen if chosen in self._rows else self.game_rows[-1]["number"])
+        return self.game(chosen if chosen in self._by_number else self.game_rows[-1]["number"])
 
     def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
         """What a view derives from the whole board, once per board: ``build()`` the
@@ -750,19 +750,21 @@ class Board:
             self._derived[key] = build()
         return self._derived[key]
 
-    def _holds_activity(self, game_id: int) -> bool:
-        return any(row["id"] == game_id for row in self.game_rows)
+    @cached_property
+    def _game_ids(self) -> set[int]:
+        """The games whose activity the board holds."""
+        return {row["id"] for row in self.game_rows}
 
     def noted(self, game_id: int, kind: str) -> set[int]:
         """As :func:`noted`."""
-        if not self._holds_activity(game_id):
+        if game_id not in self._game_ids:
             return noted(game_id, kind)
         return {r["seat"] for r in self.activity
                 if r["game_id"] == game_id and r["kind"] == kind}
 
     def activity_of(self, game_id: int) -> list[Row]:
         """As :func:`activity`."""
-        if not self._holds_activity(game_id):
+        if game_id not in self._game_ids:
             return activity(game_id)
         return [r for r in self.activity if r["game_id"] == game_id]
 
