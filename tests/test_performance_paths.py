@@ -19,6 +19,7 @@ from companion import create_app, db, games, log, store, web
 from companion.kraken import rules as kraken_rules
 from companion.kraken import views as kraken_views
 from companion.lru import LRU, Pickled
+from companion.skullking import table as skullking_table
 from tests.conftest import make_night
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
@@ -309,20 +310,25 @@ def test_small_bodies_are_not_gzipped(table):
 
 def test_the_served_app_is_compiled_and_frozen_before_its_first_request(tmp_path):
     """companion.wsgi (gunicorn's entry; `companion serve` does the same): every template
-    compiled up front, the start-up objects frozen out of the collector's full passes."""
+    compiled up front, the start-up objects frozen out of the collector's full passes,
+    full collections ten times rarer than Python's default (each walks every open
+    connection's objects) and no spawning stack kept per greenlet."""
     import subprocess
     import sys
 
-    probe = ("import gc, companion.wsgi as w; "
+    probe = ("import gc, gevent, companion.wsgi as w; "
              "print(len(w.app.jinja_env.cache), len(w.app.jinja_env.list_templates()), "
-             "gc.get_freeze_count())")
+             "gc.get_freeze_count(), gc.get_threshold()[2], "
+             "int(gevent.config.track_greenlet_tree))")
     env = {"COMPANION_DATABASE": str(tmp_path / "w.sqlite"), "COMPANION_SECRET_KEY": "t",
            "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
                          text=True, timeout=60, check=True).stdout.split()
-    cached, templates, frozen = map(int, out)
+    cached, templates, frozen, full_every, tree = map(int, out)
     assert cached == templates > 40
     assert frozen > 10_000
+    assert full_every == 100  # Python's default is 10
+    assert tree == 0
 
 
 def wal_bytes(path):
@@ -541,6 +547,24 @@ def test_the_kraken_series_is_derived_once_per_board_for_every_screen(table, mon
         assert "⚓" in client.get("/me/live").data.decode()
     assert night.host.get(f"{url}/live").status_code == 200
     assert derived == [1]
+
+
+def test_the_skull_king_table_is_worked_out_once_per_board_for_every_screen(night,
+                                                                             monkeypatch):
+    """The score table and chart hold no secret: the tablet and four phones share one."""
+    url = night.start("skullking", seat0="1", seat1="1", seat2="1", seat3="1")
+    phones = [night.phone(i) for i in range(4)]
+    pos = night.pos(url)
+    worked = []
+    real = skullking_table.score_table
+    monkeypatch.setattr(skullking_table, "score_table",
+                        lambda *a: worked.append(1) or real(*a))
+    night.host.post(f"{url}/skullking/bid",
+                    data={"round": 1, "seat": 0, "bid": 1, "pos": pos})
+    for phone in phones:
+        assert "sk-me" in phone.get("/me/live").data.decode()
+    assert night.host.get(f"{url}/live").status_code == 200
+    assert worked == [1]
 
 
 def test_a_seats_view_is_never_handed_to_another_seat(app, table):
