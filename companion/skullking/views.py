@@ -225,8 +225,11 @@ def _discarded(form: Mapping[str, Any]) -> int:
 
 def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
     """The score table, the per-player view and the chart, the same on the tablet and on
-    every phone."""
-    return table.score_table(game.state, game.setup, names)
+    every phone: worked out once per board (a table's nine screens ask for it after each
+    change), since it holds no secret (bids only once revealed, docs/rules.md#skull-king)."""
+    board = store.board(game.night_id, game.board_version)
+    key = ("skullking", game.id, game.length, game.last, tuple(sorted(names.items())))
+    return board.derived(key, lambda: table.score_table(game.state, game.setup, names))
 
 
 def host_bid_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
