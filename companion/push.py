@@ -25,6 +25,7 @@ own, and none needs to agree with another.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -159,6 +160,15 @@ def _events(watch: Watcher, night_id: int, seen: int, heartbeat: float, life: fl
             yield f"event: changed\ndata: {version}\n\n"
 
 
+def life(longest: float) -> float:
+    """How long one stream stays open: between three quarters of ``longest`` and all of
+    it, drawn anew for each. With one life for all, the streams a server start opened
+    together (every phone reconnects at once) would all end, and reopen, in the same
+    second ever after: a burst of thousands of requests every few minutes, each one
+    moving a worker's share of the streams, and the memory that holds them."""
+    return random.uniform(0.75 * longest, longest)
+
+
 def _stream(night_id: int, version: int) -> Response:
     """A night's stream, starting from the version the page shows (``?v=``): a change
     made while the page was on its way is told at once."""
@@ -168,7 +178,7 @@ def _stream(night_id: int, version: int) -> Response:
         seen = version
     config = current_app.config
     body = _events(watcher(), night_id, seen, config["PUSH_HEARTBEAT"],
-                   config["PUSH_STREAM_SECONDS"])
+                   life(config["PUSH_STREAM_SECONDS"]))
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

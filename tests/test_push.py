@@ -149,3 +149,12 @@ def test_pages_name_their_stream_only_where_streams_are_held(push_app, app):
     polling = make_night(app, ["A", "B", "C"])
     assert "data-stream" not in polling.host.get(polling.url).data.decode()
     assert polling.host.get(f"{polling.url}/stream").status_code == 204
+
+
+def test_streams_opened_together_do_not_all_end_together():
+    """A server start reopens every phone's stream at once: each stream's life is its
+    own, between three quarters of PUSH_STREAM_SECONDS and all of it, so they do not
+    all reconnect in the same second ever after."""
+    lives = [push.life(300) for _ in range(200)]
+    assert all(225 <= one <= 300 for one in lives)
+    assert max(lives) - min(lives) > 30
