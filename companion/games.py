@@ -40,9 +40,10 @@ Answer = Response | tuple[str, int] | str
 Parse = Callable[[store.Game, Mapping[str, Any]], dict[str, Any]]
 
 
-def title(kind: str) -> Any:
-    """A game's title, translated when shown."""
-    return registry.get(kind).title
+def title(kind: str) -> str:
+    """A game's title in the request's language (looked up once: a page shows it up to
+    four times, and each use of the lazy string looked its catalog up again)."""
+    return str(registry.get(kind).title)
 
 
 def message(error: RuleError, names: Mapping[int, str] | None = None) -> str:
@@ -208,7 +209,7 @@ def seat_context(seat: store.Row, game: store.Game | None = None, *,
         "seat": seat, "me": seat["position"], "names": names, "colours": board.colours,
         "game": game, "state": game.state if game else None,
         "setup": game.setup if game else None,
-        "title": spec.title if spec else None,
+        "title": title(game.kind) if game else None,
         "night": board.night, "seen_url": seen_url or url_for("nights.seen"), **model,
     }
 
