@@ -945,6 +945,7 @@ def pair_ratio(floor: dict[str, Any] | None, app: dict[str, Any] | None) -> floa
 async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, Any]) -> None:
     """Every table count (and the soak) on one setup, then its bare-Flask floor."""
     print(f"\n== {kind} ==", flush=True)
+    print(f"settled in {settle():.0f} s", flush=True)
     workdir = tempfile.mkdtemp(prefix="companion-bench-")
     database = str(Path(workdir) / "bench.sqlite")
     server = companion_server(kind, database, args).start()
@@ -984,6 +985,21 @@ async def bench_server(kind: str, args: argparse.Namespace, report: dict[str, An
 
     if args.floor:
         report["floor"][kind] = await bench_floor(kind, args, result)
+
+
+def settle(most: float = 90.0) -> float:
+    """Before a setup starts, let the last one's leftovers finish: the disk's pending
+    writes (the last setup's database, just deleted, can still be on its way to the disk,
+    and every fsync of the next setup's writes would wait behind it), the client's own
+    garbage, and the machine's load, until its 1-minute average falls below 1 (at most
+    ``most`` seconds). A setup measured right after another's 200 tables otherwise
+    started on a busy machine. Returns the seconds it waited."""
+    start = time.monotonic()
+    gc.collect()
+    os.sync()
+    while os.getloadavg()[0] >= 1 and time.monotonic() - start < most:
+        time.sleep(1)
+    return time.monotonic() - start
 
 
 @contextlib.contextmanager
