@@ -197,19 +197,26 @@ def connect(path: str, *, create: bool = False) -> Database:
 CHECKPOINT_BYTES = 4 * 1024 * 1024  # SQLite's own threshold: 1,000 pages of 4 KB
 
 
-def checkpoint_if_due(path: str) -> None:
-    """Copy the WAL back into the database file once it holds ~4 MB.
+def checkpoint_due(path: str) -> bool:
+    """Whether the WAL beside ``path`` holds ~4 MB or more (a stat: cheap enough to ask
+    after every write)."""
+    try:
+        return os.path.getsize(path + "-wal") >= CHECKPOINT_BYTES
+    except OSError:
+        return False
 
-    Called after a write's answer is sent (companion/web.py). Left to itself, SQLite
-    does this inside the commit of whichever write crosses the threshold, and that
-    write waits for the copy and two fsyncs (5-30 ms here, where a write takes 7). A
-    passive checkpoint never blocks readers or writers; if another process is already
-    at it, this one does nothing, and a later write tries again. It runs on a
+
+def checkpoint(path: str) -> None:
+    """Copy the WAL back into the database file.
+
+    Called once a write's answer is sent and the WAL is due (companion/web.py). Left to
+    itself, SQLite does this inside the commit of whichever write crosses the threshold,
+    and that write waits for the copy and two fsyncs (5-30 ms here, where a write takes
+    7). A passive checkpoint never blocks readers or writers; if another process is
+    already at it, this one does nothing, and a later write tries again. It runs on a
     connection of its own: by then the request's own may be closed (under gevent).
     """
     try:
-        if not os.path.exists(path + "-wal") or os.path.getsize(path + "-wal") < CHECKPOINT_BYTES:
-            return
         db = connect(path)
         try:
             db.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -217,6 +224,12 @@ def checkpoint_if_due(path: str) -> None:
             db.close()
     except (OSError, sqlite3.Error) as error:
         logging.getLogger(__name__).warning("checkpoint of %s skipped: %s", path, error)
+
+
+def checkpoint_if_due(path: str) -> None:
+    """:func:`checkpoint` once the WAL holds ~4 MB."""
+    if checkpoint_due(path):
+        checkpoint(path)
 
 
 def migrate(path: str) -> None:

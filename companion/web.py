@@ -36,7 +36,7 @@ from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import colours, registry, sealed, store
-from companion.db import checkpoint_if_due
+from companion.db import checkpoint, checkpoint_due
 from companion.lru import LRU
 from companion.tokens import device_id, new_token
 
@@ -391,8 +391,15 @@ def checkpoint_later(response: Response) -> Response:
     """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
     if request.method == "POST" and response.status_code != 503:
         path = current_app.config["DATABASE"]
-        response.call_on_close(lambda: off_the_loop(checkpoint_if_due, path))
+        response.call_on_close(lambda: fold_wal(path))
     return response
+
+
+def fold_wal(path: str) -> None:
+    """Checkpoint the WAL if it is due, off the loop; the size is read here, so a write
+    that leaves little in the WAL (nearly all) hands nothing to another thread."""
+    if checkpoint_due(path):
+        off_the_loop(checkpoint, path)
 
 
 def off_the_loop(work: Callable[..., Any], *args: Any) -> None:

@@ -356,7 +356,8 @@ def test_a_commit_never_checkpoints_the_wal_the_check_after_the_answer_does(tmp_
 def test_the_checkpoint_runs_after_a_writes_answer_is_sent(table, monkeypatch):
     night, url, phone, version = table
     calls = []
-    monkeypatch.setattr(web, "checkpoint_if_due", lambda path: calls.append(path))
+    monkeypatch.setattr(web, "checkpoint_due", lambda path: True)
+    monkeypatch.setattr(web, "checkpoint", lambda path: calls.append(path))
     response = night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)},
                                headers={"HX-Request": "true"}, buffered=False)
     assert response.status_code == 200
@@ -380,7 +381,10 @@ def test_under_gevent_the_checkpoint_runs_in_a_thread_not_in_the_worker(table, m
     monkeypatch.setattr(web.monkey, "is_module_patched", lambda name: name == "threading")
     monkeypatch.setattr(web.gevent, "get_hub", lambda: type("Hub", (), {"threadpool": Pool()}))
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)}).close()
-    assert spawned == [(web.checkpoint_if_due, (night.app.config["DATABASE"],))]
+    assert spawned == []  # a WAL far below 4 MB: nothing handed over
+    monkeypatch.setattr(web, "checkpoint_due", lambda path: True)
+    night.host.post(f"{url}/kraken/marker", data={"seat": 2, "pos": night.pos(url)}).close()
+    assert spawned == [(web.checkpoint, (night.app.config["DATABASE"],))]
 
 
 # --- boards: a screen at a version its process has read costs one query --------------
