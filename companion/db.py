@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flask import current_app
+from flask import current_app, g
 from gevent import monkey
 from sqlite_utils import Database, Migrations
 
@@ -252,18 +252,24 @@ def migrate(path: str) -> None:
 
 
 def get_db() -> Database:
-    """This thread's connection to the app's database (opened on first use)."""
+    """This thread's connection to the app's database (opened on first use). Whether the
+    file is still the one it opened is checked once per request (a stat), not at each of
+    the request's queries."""
     path = current_app.config["DATABASE"]
     local = _local()
     dbs = getattr(local, "dbs", None)
     if dbs is None:
         dbs = local.dbs = {}
-    opened = dbs.get(path) or _spare(path)
+    opened = dbs.get(path)
+    if opened is not None and g.get("db_checked") == path:
+        return opened[0]
+    opened = opened or _spare(path)
     if opened is None or not _same_file(path, opened[1]):
         if opened is not None:
             opened[0].close()
         opened = (connect(path), os.stat(path).st_ino)
     dbs[path] = opened
+    g.db_checked = path
     return opened[0]
 
 

@@ -69,6 +69,18 @@ def test_a_database_deleted_under_the_server_is_a_503_until_restart(app, night, 
     assert not os.path.exists(path)  # no fresh empty file takes its place
 
 
+def test_whether_the_file_is_still_there_is_asked_once_per_request(night, monkeypatch):
+    """A stat per request, not one per query (a host's page runs several)."""
+    game = night.start("kraken", seat0="on", seat1="on", seat2="on", seat3="on")
+    asked = []
+    real = db._same_file
+    monkeypatch.setattr(db, "_same_file", lambda *a: asked.append(1) or real(*a))
+    assert night.host.get(game).status_code == 200
+    assert asked == [1]
+    assert night.host.get(game).status_code == 200  # the next request asks again
+    assert asked == [1, 1]
+
+
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
 def test_opening_a_host_code_uses_nothing(night, method):
     html = night.host.post(f"{night.url}/hosts").data.decode()
