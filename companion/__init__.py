@@ -71,27 +71,30 @@ def ready(app: Flask) -> Flask:
     tracked object: without the freeze it took ~15 ms about once per 400 requests, and
     every request of that process waited for it.
 
-    What a busy worker holds after that is mostly its open connections, about 50 tracked
-    objects each: at 200 tables (~1,000 streams a worker) a full collection walked
-    ~100,000 objects and stopped the worker for 30-107 ms, every ~10 s, while each found
-    only a few hundred objects of cyclic garbage (reference counting frees the rest). So
-    full collections come :data:`FULL_COLLECTION_EVERY` times rarer than Python's
-    default, and gevent does not record each connection's greenlet's spawning stack
-    (a few more objects per connection, and time per spawn, that only a debugger reads).
+    The collector's thresholds then suit a busy worker (:data:`COLLECTOR_THRESHOLDS`).
+    At 200 tables, with Python's (700, 10, 10), a worker ran ten young collections a
+    second: most of a request's objects live until its answer is sent, so a young
+    generation of 700 caught them alive and carried them into older ones, a middle
+    collection every second (5-11 ms each), and a full one every ~10 s that walked the
+    ~100,000 objects of the worker's open connections (about 50 each) and stopped it for
+    30-107 ms, to find a few hundred objects of cyclic garbage (reference counting frees
+    the rest). With room for 5,000, most have died before a young collection: a third
+    less time collecting, and full collections about every 100 s. gevent does not record
+    each connection's greenlet's spawning stack either (more objects per connection, and
+    time per spawn, that only a debugger reads).
     """
     for name in app.jinja_env.list_templates():
         app.jinja_env.get_template(name)
     gc.collect()
     gc.freeze()
-    young, middle, _full = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     gevent.config.track_greenlet_tree = False
     return app
 
 
-#: A full garbage collection after this many collections of the middle generation
-#: (Python's default: 10), in a served process (:func:`ready`).
-FULL_COLLECTION_EVERY = 100
+#: The garbage collector's thresholds in a served process (:func:`ready`): young,
+#: middle, full (Python's defaults: 700, 10, 10).
+COLLECTOR_THRESHOLDS = (5000, 10, 10)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
