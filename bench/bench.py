@@ -239,6 +239,7 @@ class Run:
         self.measuring = False
         self.stop = False
         self.no_change_bytes = []
+        self.lag_ms = []          # the client's own delays (lag_probe)
 
     def record(self, kind: str, ms: float, status: int | None = None,
                error: str | None = None) -> None:
@@ -785,7 +786,11 @@ async def load_level(port: int, tables: list[Table], args: argparse.Namespace,
             tasks += [asyncio.create_task(device_loop(x)) for x in [host, *phones]]
         tasks.append(asyncio.create_task(host_writer(run, table, args.write_every,
                                                      args.page_every, rng)))
-    elapsed = await measure(run, tasks, warmup, seconds, settle=args.write_every * 1.5)
+    probe = asyncio.create_task(lag_probe(run))
+    try:
+        elapsed = await measure(run, tasks, warmup, seconds, settle=args.write_every * 1.5)
+    finally:
+        probe.cancel()
     return run, elapsed
 
 
@@ -829,6 +834,17 @@ async def measure(run: Run, tasks: list[asyncio.Task], warmup: float, seconds: f
         for task in tasks:
             task.cancel()
     return elapsed
+
+
+async def lag_probe(run: Run) -> None:
+    """How late the client's own event loop wakes a 10 ms sleep, while it measures. A
+    latency the client reports includes this: a client starved of CPU (it shares the
+    machine with the server) counts its own lateness as the server's."""
+    while not run.stop:
+        start = time.perf_counter()
+        await asyncio.sleep(0.01)
+        if run.measuring:
+            run.lag_ms.append((time.perf_counter() - start) * 1000 - 10)
 
 
 async def run_for(tasks: list[asyncio.Task], seconds: float) -> None:
@@ -1036,6 +1052,9 @@ async def measure_level(server: Server, database: str, count: int, tables: list[
                         "p95": percentile(run.seen_ms, 95),
                         "max": percentile(run.seen_ms, 100), "n": len(run.seen_ms)}
     level["no_change_poll_bytes"] = max(run.no_change_bytes, default=None)
+    level["client_lag_ms"] = {"p50": percentile(run.lag_ms, 50),
+                              "p99": percentile(run.lag_ms, 99),
+                              "max": percentile(run.lag_ms, 100)}
     devices = len(tables) * (PLAYERS + 1)
     # What an idle device asks: no-change answers per device and minute (with push,
     # only the once-a-minute safety refresh and a change already seen).
@@ -1047,7 +1066,7 @@ async def measure_level(server: Server, database: str, count: int, tables: list[
     level["cpu_ms_after"] = cpu_ms()
     print(f"T={count}: " + json.dumps({k: level[k] for k in (
         "poll", "write", "live", "page", "stream", "seen_ms", "idle_requests_per_minute",
-        "streams_opened", "peak_rss_mb", "cpu_ms_after")}), flush=True)
+        "streams_opened", "peak_rss_mb", "client_lag_ms", "cpu_ms_after")}), flush=True)
     return tables, level
 
 
