@@ -7,6 +7,7 @@ rule's reason, and renders the fresh view (docs/architecture.md).
 """
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -184,10 +185,15 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
         return page(night, game, error=message(error, store.names(night["id"])), status=422)
     night = store.night(night["id"])  # its version first: never newer than the view
     fresh = cast(store.Game, store.game(night["id"], game.number))  # it was read above
+    # The views read the night's other games from the board at this version (the page
+    # reads it first), without asking the night's version again.
+    fresh = replace(fresh, board_version=night["version"])
     if written is None:
         return page(night, fresh, error=str(STALE), status=409)
     # Usually nobody wrote in between, and the log this write read is the view's.
-    return page(night, written if written.length == fresh.length else fresh)
+    if written.length == fresh.length:
+        return page(night, replace(written, board_version=night["version"]))
+    return page(night, fresh)
 
 
 def seat_context(seat: store.Row, game: store.Game | None = None, *,

@@ -341,17 +341,17 @@ def wal_bytes(path):
 
 def test_a_commit_never_checkpoints_the_wal_the_check_after_the_answer_does(tmp_path):
     """SQLite's own checkpoint runs inside the commit that crosses 1,000 pages, making
-    that write wait; here commits only append, and checkpoint_if_due folds the WAL back."""
+    that write wait; here commits only append, and web.fold_wal folds the WAL back."""
     path = str(tmp_path / "c.sqlite")
     conn = db.connect(path, create=True)
     conn.execute("create table t (x text)")
     for _ in range(1200):  # ~1,200 pages: past the 4 MB threshold
         conn.execute("insert into t values (?)", ["x" * 4000])
     assert wal_bytes(path) > db.CHECKPOINT_BYTES  # no commit checkpointed on its own
-    db.checkpoint_if_due(path)  # on its own connection, as after an answer
+    web.fold_wal(path)  # on its own connection, as after an answer
     conn.execute("insert into t values ('after')")  # the WAL restarts from its start
     assert wal_bytes(path) < 64 * KB
-    db.checkpoint_if_due(path)  # below the threshold: nothing to do
+    web.fold_wal(path)  # below the threshold: nothing to do
     assert conn.execute("select count(*) from t").fetchone()[0] == 1201
 
 
@@ -571,6 +571,20 @@ def test_the_skull_king_table_is_worked_out_once_per_board_for_every_screen(nigh
         assert "sk-me" in phone.get("/me/live").data.decode()
     assert night.host.get(f"{url}/live").status_code == 200
     assert worked == [1]
+
+
+def test_a_writes_answer_draws_its_view_from_the_board_it_read(night, statements):
+    """The host's answer reads the night's new board once; the game's view (here Skull
+    King's score table) takes it from there, without asking the night's version again."""
+    url = night.start("skullking", seat0="1", seat1="1", seat2="1", seat3="1")
+    pos = night.pos(url)
+    seen, counted = statements
+    seen.clear()
+    answer = night.host.post(f"{url}/skullking/bid",
+                             data={"round": 1, "seat": 0, "bid": 1, "pos": pos},
+                             headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "sk-card-total" in answer.data.decode()
+    assert not [s for s in counted() if s.startswith("select version from nights")]
 
 
 def test_a_seats_view_is_never_handed_to_another_seat(app, table):
