@@ -187,7 +187,7 @@ def connect(path: str, *, create: bool = False) -> Database:
     db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
     db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-    # Checkpoints run after a write's answer has gone (checkpoint_if_due), and the WAL
+    # Checkpoints run after a write's answer has gone (web.fold_wal), and the WAL
     # file shrinks back when it restarts, so its size tells how much is waiting.
     db.execute("PRAGMA wal_autocheckpoint=0")
     db.execute("PRAGMA journal_size_limit=0")
@@ -224,12 +224,6 @@ def checkpoint(path: str) -> None:
             db.close()
     except (OSError, sqlite3.Error) as error:
         logging.getLogger(__name__).warning("checkpoint of %s skipped: %s", path, error)
-
-
-def checkpoint_if_due(path: str) -> None:
-    """:func:`checkpoint` once the WAL holds ~4 MB."""
-    if checkpoint_due(path):
-        checkpoint(path)
 
 
 def migrate(path: str) -> None:
