@@ -13,8 +13,9 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
-from flask import current_app, g
+from flask import current_app, g, has_app_context
 from gevent import monkey
 from sqlite_utils import Database, Migrations
 
@@ -367,9 +368,39 @@ def write(db: Database) -> Iterator[Database]:
     except BaseException:
         if db.conn.in_transaction:
             db.execute("ROLLBACK")
+        _made(clear=True)
         raise
     else:
         db.execute("COMMIT")
+        made = _made(clear=True)
+        if made:
+            g.setdefault("written", {}).update(made)
+
+
+def _made(*, clear: bool = False) -> dict[int, int]:
+    """The versions the open write transaction gave its nights (``log.bump``): the
+    request's own (:func:`written`) only once it commits. Outside a request (a
+    migration, a script) nothing is kept."""
+    if not has_app_context():
+        return {}
+    made = cast(dict[int, int], g.get("made_versions") or {})
+    g.made_versions = {} if clear else made
+    return made
+
+
+def made_version(night_id: int, version: int) -> None:
+    """Remember that the open write transaction moved ``night_id`` to ``version``."""
+    _made()[night_id] = version
+
+
+def written(night_id: int) -> int | None:
+    """The newest version of ``night_id`` this request's own writes made (None: it
+    wrote none). Whatever the request answers is drawn at this version or newer: a
+    board read before the write, or a version carried from before it (a phone's seat
+    row), would show the screen as it was before what was just done."""
+    if not has_app_context():
+        return None
+    return cast(dict[int, int], g.get("written", {})).get(night_id)
 
 
 @contextmanager

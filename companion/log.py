@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion.db import now, write
+from companion.db import made_version, now, write
 from companion.errors import N_, RuleError
 
 UNDO = "undo"
@@ -138,6 +138,8 @@ def bump(db: Database, night_id: int) -> None:
     """Tell every screen of the night that something changed (they poll this number).
     ``changed`` orders the change among all nights' (an index finds the last one): the
     live-push watcher reads only the nights changed since it last looked."""
-    db.execute("update nights set version = version + 1, "
-               "changed = (select coalesce(max(changed), 0) + 1 from nights) where id = ?",
-               [night_id])
+    row = db.execute("update nights set version = version + 1, "
+                     "changed = (select coalesce(max(changed), 0) + 1 from nights) "
+                     "where id = ? returning version", [night_id]).fetchone()
+    if row is not None:
+        made_version(night_id, int(row[0]))

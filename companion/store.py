@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from companion import log, registry
 from companion.colours import default as default_colour
-from companion.db import get_db, now, read, write
+from companion.db import get_db, now, read, write, written
 from companion.errors import N_, RuleError
 from companion.lru import LRU, Pickled
 from companion.tokens import new_token, night_fingerprint
@@ -776,10 +776,15 @@ boards = LRU(256)
 
 
 def board(night_id: int, version: int | None = None) -> Board:
-    """The night's board, never older than ``version``: from this process's cache, else
-    read in one transaction (four queries); without a version, the night's board now."""
+    """The night's board, never older than ``version`` nor than what this request
+    wrote (``db.written``: an answer shows what was just done, whatever version its
+    caller read before the write): from this process's cache, else read in one
+    transaction (four queries); without a version, the night's board now."""
     database = current_app.config["DATABASE"]
     db = get_db()
+    mine = written(night_id)
+    if version is not None and mine is not None:
+        version = max(version, mine)
     if version is None:
         row = db.execute("select version from nights where id = ?", [night_id]).fetchone()
         version = int(row[0]) if row else -1
