@@ -141,11 +141,29 @@ def favicon() -> Response:
     return current_app.send_static_file("favicon.png")
 
 
+_CODE_PAGE = re.compile(r"^/([sh])/([A-Za-z0-9_-]{32,64})$")
+
+
+def code_page(target: str) -> bool:
+    """Whether ``target`` is the question a real seat or host code opens ("Are you …?",
+    "Become a host?"): a language switch there comes back to it, since its GET takes
+    nothing (only answering it does). Any other seat or host link is not a way back."""
+    found = _CODE_PAGE.match(target)
+    if found is None:
+        return False
+    kind, token = found.groups()
+    if kind == "s":
+        return store.seat_by_token(token) is not None
+    return store.host_invite(token) is not None
+
+
 @bp.post("/lang")
 def set_language() -> BaseResponse:
-    """Switch the language on this device; the choice is remembered in a cookie."""
+    """Switch the language on this device; the choice is remembered in a cookie. It
+    comes back to the page it was asked from."""
     lang = request.form.get("lang")
-    response = redirect(safe_next(request.form.get("next")), code=303)
+    target = request.form.get("next") or ""
+    response = redirect(target if code_page(target) else safe_next(target), code=303)
     if lang in LANGUAGES:
         response.set_cookie("lang", lang, max_age=YEAR, samesite="Lax", httponly=True)
     return response
