@@ -236,6 +236,8 @@ class Run:
         self.seen_ms = []
         self.idle_polls = 0       # no-change answers (204) while measuring
         self.streams_opened = 0   # live-push streams the server accepted
+        self.reopened = 0         # of those, opened while measuring
+        self.frames = 0           # stream frames received while measuring (each wakes a radio)
         self.measuring = False
         self.stop = False
         self.no_change_bytes = []
@@ -484,6 +486,8 @@ async def follow_stream(screen: Screen, path: str, wake: asyncio.Event) -> None:
             if status != 200:
                 raise HTTPError(f"stream {status}")
             run.streams_opened += 1
+            if run.measuring:
+                run.reopened += 1
             await read_events(reader, wake, screen)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, HTTPError, ValueError) as e:
             if not run.stop:
@@ -503,6 +507,8 @@ async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event,
         if size == 0:
             return  # the stream's life is over: the page opens another
         chunk = await reader.readexactly(size + 2)
+        if screen.run.measuring:
+            screen.run.frames += chunk.count(b"\n\n")
         for version in re.findall(rb"event: changed\ndata: (\d+)", chunk):
             if int(version) != screen.shown():
                 wake.set()
@@ -797,7 +803,8 @@ async def load_level(port: int, tables: list[Table], args: argparse.Namespace,
 async def idle_level(port: int, tables: list[Table], args: argparse.Namespace
                      ) -> dict[str, Any]:
     """Every device of these tables with its page open and nobody playing: how many
-    requests an idle device makes a minute (its stream's heartbeats aside)."""
+    requests an idle device makes a minute (its stream's heartbeats aside), and how many
+    stream frames reach it a minute."""
     run = Run()
     tasks = []
     for table in tables:
@@ -809,8 +816,14 @@ async def idle_level(port: int, tables: list[Table], args: argparse.Namespace
     elapsed = await measure(run, tasks, 5, args.idle_seconds)
     devices = len(tables) * (PLAYERS + 1)
     asked = sum(run.stats[k].summary(elapsed)["n"] for k in ("poll", "live"))
+    minutes = elapsed / 60
     return {"devices": devices, "seconds": round(elapsed, 1), "requests": asked,
-            "requests_per_minute": round(asked / devices / (elapsed / 60), 2),
+            "requests_per_minute": round(asked / devices / minutes, 2),
+            # what wakes an idle phone's radio: every frame of its stream (heartbeats,
+            # the reconnect delay of each new stream) and each stream it opens again
+            "frames": run.frames,
+            "frames_per_minute": round(run.frames / devices / minutes, 2),
+            "streams_per_minute": round(run.reopened / devices / minutes, 2),
             "stream_errors": run.stats["stream"].errors}
 
 

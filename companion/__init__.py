@@ -121,7 +121,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # the café setup), which holds many streams cheaply; off elsewhere (pages poll).
         LIVE_PUSH="auto",
         PUSH_TICK=0.05,  # how often a process reads the watched nights' versions
-        PUSH_HEARTBEAT=2,  # seconds between a stream's "alive" (a silent page says offline)
+        # Seconds between a stream's "alive" when nothing changes: at most 3 frames an
+        # idle minute wake a phone's radio, and a page whose stream is silent 1.5 times
+        # this (and a second) says it can't reach the table (static/app.js).
+        PUSH_HEARTBEAT=20,
         PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
         GAMES=list(registry.INSTALLED),
     )

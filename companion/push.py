@@ -144,20 +144,25 @@ def watcher() -> Watcher:
 
 def _events(watch: Watcher, night_id: int, seen: int, heartbeat: float, life: float
             ) -> Iterator[str]:
-    """The stream: "changed" with the new version after each change; "alive" every
-    ``heartbeat`` seconds, which keeps it open through idle Wi-Fi, lets the server notice
-    a phone that went away (that write fails) and lets the page notice a laptop that
-    fell silent (static/app.js); an end after ``life`` seconds, so no connection is held
-    forever (the browser opens a new one)."""
+    """The stream: "changed" with the new version after each change; "alive" after
+    ``heartbeat`` seconds without one, which keeps it open through idle Wi-Fi, lets the
+    server notice a phone that went away (that write fails) and lets the page notice a
+    laptop that fell silent (static/app.js); "bye" and an end after ``life`` seconds, so
+    no connection is held forever (the browser opens a new one, and the page knows the
+    end was planned: it does not check whether the laptop is still there).
+
+    Every frame wakes an idle phone's Wi-Fi radio from power save, so the heartbeat is
+    as long as a silent laptop may go unnoticed allows (docs/performance.md#live-push)."""
     yield "retry: 1000\n\n"
     deadline = time.monotonic() + life
-    while time.monotonic() < deadline:
-        version = watch.wait(night_id, seen, heartbeat)
-        if version is None:
-            yield "event: alive\ndata: \n\n"
-        else:
+    while (left := deadline - time.monotonic()) > 0:
+        version = watch.wait(night_id, seen, min(heartbeat, left))
+        if version is not None:
             seen = version
             yield f"event: changed\ndata: {version}\n\n"
+        elif left > heartbeat:
+            yield "event: alive\ndata: \n\n"
+    yield "event: bye\ndata: \n\n"
 
 
 def life(longest: float) -> float:

@@ -479,16 +479,24 @@
    this device may see. While the stream is open the region's own timer asks at most once
    a minute (a safety net); while it is not, every POLL_SECONDS as before. A phone woken
    (visibilitychange) or a page back from the back/forward cache (pageshow) reopens its
-   stream and refreshes at once. */
+   stream and refreshes at once.
+
+   No change is ever missed: the page remembers the newest version it was told of (a
+   stream's "changed", or the version an answer shows) and asks again until its region
+   shows it, whatever the order of swaps, listeners and delays (a refresh triggered while
+   htmx was between swapping the region and wiring the new one reached nothing, and the
+   page then waited for the next minute's safety net). */
 (function () {
   "use strict";
 
   var SAFETY_MS = 60000;
   var RETRY_MS = 30000;
-  /* The server says "alive" every PUSH_HEARTBEAT (2 s) seconds: a stream silent this long
-     means the laptop cannot be reached, said within 5 s as a failed poll would (checked
-     every 400 ms: at most 3.6 s after the last word). */
-  var SILENT_MS = 3200;
+  /* A refresh that has not brought the version told is asked again after this. */
+  var CHASE_MS = 1000;
+  /* The server says "alive" every data-heartbeat seconds (PUSH_HEARTBEAT): a stream
+     silent for one and a half of those and a second more means the laptop cannot be
+     reached (checked every 400 ms: said within 31.4 s of the last word at 20 s). */
+  var HEARTBEAT_S = 20;
   var heard = 0;
   /* A change wakes every screen of the table at once: each waits a moment (at random,
      up to this long) before it asks, so they do not all reach the server in the same
@@ -497,8 +505,14 @@
   var pending = null;
   var source = null;
   var streaming = false;
+  var ending = false;  /* the server said "bye": its stream's life is over, not the laptop */
   var lastRefresh = 0;
+  var lastCheck = 0;
   var retry = null;
+  /* The newest version told, when it was told, and the region's refresh in flight. */
+  var wanted = -1;
+  var wantedAt = 0;
+  var asking = null;  /* {sent: time} while a refresh of the region is on its way */
 
   function region() { return document.getElementById("live"); }
 
@@ -508,13 +522,37 @@
   }
 
   function shown(el) {
-    var found = /[?&]v=(-?\d+)/.exec(el.getAttribute("hx-get") || "");
-    return found ? found[1] : "";
+    var found = el && /[?&]v=(-?\d+)/.exec(el.getAttribute("hx-get") || "");
+    return found ? Number(found[1]) : -1;
   }
+
+  function silentMs() {
+    var el = region();
+    var beat = Number(el && el.dataset.heartbeat) || HEARTBEAT_S;
+    return 1500 * beat + 1000;
+  }
+
+  function want(version) {
+    version = Number(version);
+    if (version > wanted) {
+      wanted = version;
+      wantedAt = Date.now();
+    }
+  }
+
+  function behind() { return wanted > shown(region()); }
 
   function refresh() {
     var el = region();
-    if (el && window.htmx) { window.htmx.trigger(el, "poll-now"); }
+    if (!el || !window.htmx) { return; }
+    /* one at a time: htmx would queue a second on the element the first one replaces */
+    if (asking && Date.now() - asking.sent < 2 * CHASE_MS) { return; }
+    window.htmx.trigger(el, "poll-now");
+  }
+
+  function later(ms) {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, ms);
   }
 
   function close() {
@@ -524,11 +562,20 @@
     mark(null);
   }
 
+  /* Is the laptop there? A refresh that cannot reach it says so (a few seconds at most);
+     asked at once after a stream error, at most every few seconds while it is gone. */
+  function check() {
+    if (Date.now() - lastCheck < 5000) { return; }
+    lastCheck = Date.now();
+    refresh();
+  }
+
   function connect() {
     var el = region();
     clearTimeout(retry);
     close();
     if (!el || !el.dataset.stream || !window.EventSource) { return; }
+    ending = false;
     source = new EventSource(el.dataset.stream + "?v=" + encodeURIComponent(shown(el)));
     source.addEventListener("open", function () {
       streaming = true;
@@ -536,17 +583,17 @@
       hear();
     });
     source.addEventListener("alive", hear);
+    source.addEventListener("bye", function () { ending = true; hear(); });
     source.addEventListener("changed", function (event) {
       hear();
-      var el = region();
-      if (el && shown(el) !== event.data) {  /* not already on screen */
-        clearTimeout(pending);
-        pending = setTimeout(refresh, Math.random() * SPREAD_MS);
-      }
+      want(event.data);
+      if (behind()) { later(Math.random() * SPREAD_MS); }
     });
     source.addEventListener("error", function () {
       streaming = false;
       mark("retrying");  /* the browser reconnects by itself, unless it gave up: */
+      if (!ending) { check(); }
+      ending = false;
       if (source && source.readyState === 2) {
         source = null;
         retry = setTimeout(connect, RETRY_MS);
@@ -554,21 +601,25 @@
     });
   }
 
+  /* Any word from the stream: the laptop is there (a refresh that timed out meanwhile
+     may have said otherwise). */
   function hear() {
-    if (Date.now() - heard > SILENT_MS) { document.dispatchEvent(new CustomEvent("companion:heard")); }
     heard = Date.now();
+    document.dispatchEvent(new CustomEvent("companion:heard"));
   }
 
-  /* A stream that fell silent: the laptop is asleep or gone. Say so, poll again as
-     without a stream (those polls clear the mark when they are answered), and open a
-     new stream. */
   setInterval(function () {
-    if (streaming && Date.now() - heard > SILENT_MS) {
+    /* A stream that fell silent: the laptop is asleep or gone. Say so, poll again as
+       without a stream (those polls clear the mark when they are answered), and open a
+       new stream. */
+    if (streaming && Date.now() - heard > silentMs()) {
       document.dispatchEvent(new CustomEvent("companion:silent"));
       close();
       mark("retrying");
       retry = setTimeout(connect, 1000);
     }
+    /* Told of a version the screen does not show yet, and nothing on its way: ask. */
+    if (behind() && !asking && Date.now() - lastRefresh > CHASE_MS) { refresh(); }
   }, 400);
 
   /* The timer's polls wait while the stream is open; "poll-now" (a change, a wake-up,
@@ -585,28 +636,47 @@
       return;
     }
     lastRefresh = Date.now();
+    asking = { sent: lastRefresh, xhr: event.detail.xhr };
   });
 
-  /* A swap may bring a live region with another stream (the phone joined another
-     night): follow it. */
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!asking || event.detail.xhr !== asking.xhr) { return; }
+    var sent = asking.sent;
+    asking = null;
+    /* "Nothing changed" to a refresh sent after the version was told: the screen is the
+       night's latest (a version told of another night, which this phone has left, is
+       never shown: stop asking for it). */
+    if (event.detail.xhr.status === 204 && sent >= wantedAt) { wanted = shown(region()); }
+  });
+
+  /* Every swap: the version it shows was told (an answer names the version its write
+     made); a region still behind asks again; a region with another stream (the phone
+     joined another night) follows it. */
   document.addEventListener("htmx:afterSettle", function () {
     var el = region();
-    var wanted = el && el.dataset.stream;
-    if (!wanted) { close(); return; }
-    if (!source || source.url.indexOf(wanted + "?") === -1) { connect(); }
+    want(shown(el));
+    if (behind()) { later(Math.random() * SPREAD_MS); }
+    var wantedStream = el && el.dataset.stream;
+    if (!wantedStream) { close(); return; }
+    if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
   });
 
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { connect(); refresh(); }
+    if (document.visibilityState === "visible") { connect(); lastCheck = Date.now(); refresh(); }
   });
   window.addEventListener("pageshow", function (event) {
-    if (event.persisted) { connect(); refresh(); }
+    if (event.persisted) { connect(); lastCheck = Date.now(); refresh(); }
   });
   window.addEventListener("pagehide", close);
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", connect);
-  } else {
+  function ready() {
+    want(shown(region()));
+    lastRefresh = Date.now();  /* the page itself was the refresh */
     connect();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
   }
 })();

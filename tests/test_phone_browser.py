@@ -289,6 +289,9 @@ def test_a_phone_scrolled_down_sees_the_new_game_start_and_its_result(browser, l
 # --- reaching the table --------------------------------------------------------------------
 
 def test_a_phone_that_cannot_reach_the_laptop_says_so_and_clears_it(browser, server_process):
+    # A heartbeat of 2 s: a page says a silent stream after 1.5 heartbeats and a second
+    # (the app's own 20 s: tests/test_phones_at_the_table_browser.py).
+    server_process.env = {"COMPANION_PUSH_HEARTBEAT": "2"}
     server = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
     url = create_night(host, server.url, ["Mina", "Jo", "Sun"])

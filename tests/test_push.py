@@ -13,8 +13,9 @@ from tests.conftest import make_night
 from tests.test_stats import crazytime_game, kraken_game, skullking_hand
 from tests.test_tally import ROLES, kraken_kraken_first, play
 
-#: Every line a stream may send: the reconnect delay, a heartbeat, a change.
-STREAM_LINE = re.compile(r"^(retry: 1000|event: alive|data: |event: changed|data: \d+|)$")
+#: Every line a stream may send: the reconnect delay, a heartbeat, a change, its end.
+STREAM_LINE = re.compile(
+    r"^(retry: 1000|event: alive|data: |event: changed|data: \d+|event: bye|)$")
 
 
 @pytest.fixture
@@ -158,3 +159,45 @@ def test_streams_opened_together_do_not_all_end_together():
     lives = [push.life(300) for _ in range(200)]
     assert all(225 <= one <= 300 for one in lives)
     assert max(lives) - min(lives) > 30
+
+
+class IdleNight:
+    """A watcher of a night where nothing happens, on a clock of its own: each wait
+    passes its whole timeout at once (an hour of streams in a moment)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def monotonic(self):
+        return self.now
+
+    def wait(self, _night_id, _seen, timeout):
+        self.now += timeout
+        return None
+
+
+def test_an_idle_phone_gets_at_most_four_frames_a_minute(monkeypatch, app):
+    """Each frame wakes a phone's Wi-Fi radio from power save: with nothing happening, a
+    stream sends at most 4 a minute (heartbeats, and each new stream's first and last),
+    with the app's own settings, over an hour of stream lives."""
+    idle = IdleNight()
+    monkeypatch.setattr(push.time, "monotonic", idle.monotonic)
+    frames = streams = 0
+    while idle.now < 3600:
+        lifetime = push.life(app.config["PUSH_STREAM_SECONDS"])
+        sent = list(push._events(idle, 1, 0, app.config["PUSH_HEARTBEAT"], lifetime))
+        frames += len(sent)
+        streams += 1
+        assert sent[0] == "retry: 1000\n\n" and sent[-1] == "event: bye\ndata: \n\n"
+    assert streams > 1  # the hour saw streams end and reopen
+    assert frames / (idle.now / 60) <= 4
+
+
+def test_a_stream_ends_with_bye_once_its_life_is_over(monkeypatch):
+    """The page tells a planned end ("bye") from a laptop gone (an error without it)."""
+    idle = IdleNight()
+    monkeypatch.setattr(push.time, "monotonic", idle.monotonic)
+    sent = list(push._events(idle, 1, 0, 20, 50))
+    assert sent == ["retry: 1000\n\n", "event: alive\ndata: \n\n",
+                    "event: alive\ndata: \n\n", "event: bye\ndata: \n\n"]
+    assert idle.now == 50  # no wait past the stream's life

@@ -1,0 +1,147 @@
+"""Phones at the table, in real browsers against `companion serve` with live push: every
+answer shows what was just done, every screen reaches the night's latest version and none
+is left behind, a silent laptop is noticed, and an idle phone is left to sleep."""
+
+import re
+import signal
+import sqlite3
+import time
+
+import pytest
+
+from tests.browsing import create_night, phone, seat_link
+from tests.test_skullking_browser import round_title, start_game, trick_chip
+
+pytestmark = pytest.mark.browser
+
+WAIT = 20000
+NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
+#: The JavaScript that reads the version a page's live region shows.
+SHOWN = "() => Number((/[?&]v=(-?\\d+)/.exec(document.getElementById('live')" \
+        "?.getAttribute('hx-get') || '') || [0, -1])[1])"
+
+
+def latest(server):
+    """The night's version in the laptop's database now."""
+    with sqlite3.connect(server.database) as db:
+        return db.execute("select max(version) from nights").fetchone()[0]
+
+
+def reach(pages, version, lags, since):
+    """Wait until every page shows ``version`` (or newer); note how long each took. A
+    page left behind would wait for the minute's safety net: the wait here is shorter."""
+    for page in pages:
+        page.wait_for_function(f"v => ({SHOWN})() >= v", arg=version, timeout=10000)
+        lags.append(time.monotonic() - since)
+
+
+def answered_version(response):
+    found = re.search(r'id="live"[^>]*hx-get="[^"]*\?v=(\d+)"', response.text())
+    assert found, response.text()[:300]
+    return int(found.group(1))
+
+
+@pytest.fixture
+def pushing(server_process):
+    # Polls every 30 s and a safety net of a minute: whatever a screen shows within
+    # seconds came by push or by the page's own asking, never by a poll.
+    server_process.env = {"COMPANION_POLL_SECONDS": "30"}
+    return server_process.start()
+
+
+def test_five_phones_bid_and_change_bids_for_three_rounds_and_no_screen_is_left_behind(
+        browser, pushing):
+    host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
+                               ).new_page()
+    night_url = create_night(host, pushing.url, NAMES)
+    phones = [phone(browser, seat_link(host, seat), locale="en-US") for seat in range(5)]
+    for page in phones:
+        page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                               timeout=WAIT)
+    start_game(host, night_url, way="custom", rounds="1,2,3")
+    screens = [host, *phones]
+    lags = []
+    for number in (1, 2, 3):
+        round_title(host, number, 3)
+        for page in phones:
+            page.locator(".sk-phone-round", has_text=f"Round {number} of").wait_for(
+                timeout=WAIT)
+        for seat, page in enumerate(phones):
+            for bid in (0, 1):  # a bid, then a change of mind
+                form = page.locator(".sk-my-bid-form")
+                with page.expect_response(lambda r: r.request.method == "POST"
+                                          and r.url.endswith("/me/skullking/bid")) as told:
+                    form.locator(f"button[name=bid][value='{bid}']").click()
+                made = latest(pushing)
+                # the answer is drawn at the version its own write made
+                assert answered_version(told.value) == made
+                page.locator(".sk-sent").wait_for(timeout=WAIT)
+                assert page.locator(".sk-bids-in").inner_text().startswith(f"{seat + 1} of 5")
+                reach(screens, made, lags, time.monotonic())
+        host.locator(".sk-bids-in", has_text="5 of 5 bids in").wait_for(timeout=WAIT)
+        host.locator(".sk-yoho").click()
+        for page in phones:  # every phone opens the bids: each one's changed bid, 1
+            page.locator(".sk-bids").wait_for(timeout=WAIT)
+            assert re.search(r"Lee: 1\b", page.locator(".sk-bids").inner_text())
+        for seat in range(5):
+            trick_chip(host, seat, number if seat == 0 else 0).click()
+        host.locator(".sk-score-btn").click()
+    host.locator(".sk-over").wait_for(timeout=WAIT)
+    reach(screens, latest(pushing), lags, time.monotonic())
+    print(f"screens reached the latest version in at most {max(lags) * 1000:.0f} ms "
+          f"({len(lags)} screens after {3 * 5 * 2} bids)")
+
+
+def test_a_silent_laptop_is_said_within_35_seconds_and_a_broken_stream_at_once(
+        browser, server_process):
+    """With the app's own heartbeat (20 s): the laptop asleep (its server stopped, every
+    connection hanging) is said on the phone within 35 s of its last word; a stream that
+    breaks (the server gone) is checked at once."""
+    server = server_process.start()
+    host = browser.new_context(locale="en-US").new_page()
+    create_night(host, server.url, ["Mina", "Jo", "Sun"])
+    page = phone(browser, seat_link(host, 0), locale="en-US")
+    page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                           timeout=WAIT)
+    assert page.locator("#live").get_attribute("data-heartbeat") == "20"
+    mark = "[data-offline-mark]"
+
+    # asleep: no answer, no error; only the silence tells
+    page.wait_for_timeout(500)
+    asleep = time.monotonic()
+    server.process.send_signal(signal.SIGSTOP)
+    try:
+        page.locator(mark).wait_for(timeout=40000)
+        said = time.monotonic() - asleep
+    finally:
+        server.process.send_signal(signal.SIGCONT)
+    assert said <= 35, f"said after {said:.1f} s"
+    page.locator(mark).wait_for(state="detached", timeout=WAIT)
+    page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                           timeout=WAIT)
+
+    # gone: its stream breaks, and the page checks then
+    gone = time.monotonic()
+    server.kill()
+    page.locator(mark).wait_for(timeout=10000)
+    print(f"silent laptop said after {said:.1f} s; a broken stream after "
+          f"{time.monotonic() - gone:.1f} s")
+
+
+def test_a_stream_that_ends_its_life_is_no_alarm(browser, server_process):
+    """A stream whose life is over says "bye" and reopens: nothing says the table
+    cannot be reached, and the page asks for nothing it does not need."""
+    server_process.env = {"COMPANION_PUSH_STREAM_SECONDS": "2",
+                          "COMPANION_POLL_SECONDS": "30"}
+    server = server_process.start()
+    host = browser.new_context(locale="en-US").new_page()
+    create_night(host, server.url, ["Mina", "Jo", "Sun"])
+    page = phone(browser, seat_link(host, 0), locale="en-US")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/me/live" in r.url else None)
+    streams = []
+    page.on("request", lambda r: streams.append(r.url) if "/me/stream" in r.url else None)
+    page.wait_for_timeout(7000)  # three or four lives
+    assert len(streams) >= 2
+    assert page.locator("[data-offline-mark]").count() == 0
+    assert asked == []
