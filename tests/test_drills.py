@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -493,7 +494,9 @@ class Gunicorn:
         raise RuntimeError("gunicorn did not start")
 
     def stop(self):
-        self.process.terminate()
+        # A quick shutdown (SIGINT): a graceful one (SIGTERM) waits for every open
+        # stream, and a stream learns its phone left only at its next heartbeat (20 s).
+        self.process.send_signal(signal.SIGINT)
         self.process.wait(timeout=20)
 
 
