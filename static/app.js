@@ -512,7 +512,7 @@
   /* The newest version told, when it was told, and the region's refresh in flight. */
   var wanted = -1;
   var wantedAt = 0;
-  var asking = null;  /* {sent: time} while a refresh of the region is on its way */
+  var asking = null;  /* {sent, xhr, elt}: the refresh of the region on its way */
 
   function region() { return document.getElementById("live"); }
 
@@ -542,11 +542,22 @@
 
   function behind() { return wanted > shown(region()); }
 
+  /* Whether a refresh of the region is still on its way. One whose region a form's
+     answer replaced meanwhile is answered only to the detached element (htmx fires its
+     events there, and they never reach the document), and one past its time-out is
+     over: neither is on its way. */
+  function onItsWay() {
+    if (asking && (!asking.elt.isConnected || Date.now() - asking.sent > 2 * CHASE_MS)) {
+      asking = null;
+    }
+    return asking !== null;
+  }
+
   function refresh() {
     var el = region();
     if (!el || !window.htmx) { return; }
     /* one at a time: htmx would queue a second on the element the first one replaces */
-    if (asking && Date.now() - asking.sent < 2 * CHASE_MS) { return; }
+    if (onItsWay()) { return; }
     window.htmx.trigger(el, "poll-now");
   }
 
@@ -619,7 +630,7 @@
       retry = setTimeout(connect, 1000);
     }
     /* Told of a version the screen does not show yet, and nothing on its way: ask. */
-    if (behind() && !asking && Date.now() - lastRefresh > CHASE_MS) { refresh(); }
+    if (behind() && !onItsWay() && Date.now() - lastRefresh > CHASE_MS) { refresh(); }
   }, 400);
 
   /* The timer's polls wait while the stream is open; "poll-now" (a change, a wake-up,
@@ -636,7 +647,7 @@
       return;
     }
     lastRefresh = Date.now();
-    asking = { sent: lastRefresh, xhr: event.detail.xhr };
+    asking = { sent: lastRefresh, xhr: event.detail.xhr, elt: elt };
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
