@@ -13,8 +13,8 @@ from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
 from companion import db, games, nights, pictures, push, registry, tally, web
+from companion.places import asset_folder, data_folder
 
-ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = web.LANGUAGES
 
 babel = Babel()
@@ -97,13 +97,15 @@ def ready(app: Flask) -> Flask:
 COLLECTOR_THRESHOLDS = (5000, 10, 10)
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None,
+               data: str | os.PathLike[str] | None = None) -> Flask:
+    """The app, keeping its data in ``data`` (else ``places.data_folder``'s choice)."""
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(data_folder(data)),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(asset_folder("templates")),
+        static_folder=str(asset_folder("static")),
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "companion.sqlite"),

@@ -1,4 +1,5 @@
-"""`companion serve`: run the app for the table under gevent, on the LAN.
+"""`companion serve`: run the app for the table under gevent, on the LAN; `companion
+backup`: a copy of the group's data while it runs.
 
 gevent's server gives each connection a greenlet, not a thread: it holds every phone's
 open live-push stream (companion/push.py) at the cost of a little memory each, on
@@ -8,14 +9,21 @@ thing (sockets, threads, sleep), before the app is made.
 
 import argparse
 import errno
+import os
 import socket
+import sqlite3
 import sys
+import time
+from contextlib import closing
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any
 
 from gevent import monkey
 from gevent.pywsgi import WSGIServer
 
 from companion import create_app, ready, store
+from companion.places import DataFolderError, data_folder, prepare
 from companion.qr import text
 
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
@@ -34,10 +42,26 @@ def lan_address() -> str:
     return address
 
 
+def installed_version() -> str:
+    try:
+        return version("companion")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+def _data_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", metavar="DIR",
+                        help="the folder of the group's data (default: COMPANION_DATA, "
+                             "else instance/ in a checkout, else the user's data folder)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="A board-game table companion.")
+    parser.add_argument("--version", action="version",
+                        version=f"companion {installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the app to the table (gevent)")
+    _data_option(serve)
     serve.add_argument("--host", default="0.0.0.0",
                        help="address to listen on (default: every interface, so phones reach it)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -51,13 +75,57 @@ def build_parser() -> argparse.ArgumentParser:
     link.add_argument("--public-url", help="the address phones and tablets use")
     link.add_argument("--port", type=int, default=DEFAULT_PORT,
                       help=f"the port `companion serve` listens on (default {DEFAULT_PORT})")
+    _data_option(link)
+    backup = sub.add_parser(
+        "backup", help="copy the group's data to a file, safely while the server runs")
+    backup.add_argument("file", nargs="?",
+                        help="where to write the copy (default: backups/ in the data folder)")
+    _data_option(backup)
     return parser
+
+
+def backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the database while the server may be writing to it (SQLite's
+    online backup: the copy is the database as of one moment). Restoring is putting the
+    copy back as ``companion.sqlite`` while the server is stopped (README.md)."""
+    folder = data_folder(args.data)
+    source = Path(os.environ.get("COMPANION_DATABASE") or folder / "companion.sqlite")
+    if not source.is_file():
+        print(f"There is no data to back up in {folder}.", file=sys.stderr)
+        return 2
+    target = Path(args.file) if args.file else (
+        folder / "backups" / time.strftime("companion-%Y%m%d-%H%M%S.sqlite"))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            print(f"{target} exists already: name another file.", file=sys.stderr)
+            return 2
+        with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src, \
+                closing(sqlite3.connect(target)) as copy:
+            src.backup(copy)
+    except (OSError, sqlite3.Error) as error:
+        print(f"Could not write the backup to {target}: {error}", file=sys.stderr)
+        return 2
+    print(f"Backed up {source} to {target}")
+    return 0
+
+
+def _data_or_exit(chosen: str | None) -> Path | None:
+    """The data folder, made and writable; None after saying why not."""
+    try:
+        return prepare(data_folder(chosen))
+    except DataFolderError as error:
+        print(error, file=sys.stderr)
+        return None
 
 
 def host_link(args: argparse.Namespace) -> int:
     """A way back in when the host device lost its cookies: run on the laptop itself."""
     public = (args.public_url or f"http://{lan_address()}:{args.port}").rstrip("/")
-    app = create_app({"PUBLIC_URL": public})
+    folder = _data_or_exit(args.data)
+    if folder is None:
+        return 2
+    app = create_app({"PUBLIC_URL": public}, data=folder)
     with app.app_context():
         night = store.night_by_key(args.night) if args.night else store.latest_night()
         if night is None:
@@ -89,13 +157,16 @@ class Server(WSGIServer):
 
 
 def serve(args: argparse.Namespace) -> int:
+    folder = _data_or_exit(args.data)
+    if folder is None:
+        return 2
     monkey.patch_all()  # before anything opens a socket or a thread-local
     if args.public_url:
         public = args.public_url.rstrip("/")
     else:
         host = lan_address() if args.host in ("0.0.0.0", "") else args.host
         public = f"http://{host}:{args.port}"
-    app = ready(create_app({"PUBLIC_URL": public}))
+    app = ready(create_app({"PUBLIC_URL": public}, data=folder))
     server = Server((args.host, args.port), app, **SERVE_SETTINGS)
     try:
         server.init_socket()
@@ -106,6 +177,7 @@ def serve(args: argparse.Namespace) -> int:
             return 2
         raise
     print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
+    print(f"The group's data is kept in {folder}", flush=True)
     if not args.quiet:
         print(text(public), flush=True)
         print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
@@ -122,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     if args.command == "host-link":
         return host_link(args)
+    if args.command == "backup":
+        return backup(args)
     return 1
 
 

@@ -354,12 +354,10 @@ def test_the_device_cookie_is_http_only(client):
     assert "device=" in cookie and "HttpOnly" in cookie
 
 
-def test_the_secret_key_is_made_in_the_instance_folder_not_the_code(tmp_path, monkeypatch):
-    import companion
-
-    monkeypatch.setattr(companion, "ROOT", tmp_path)
+def test_the_secret_key_is_made_in_the_data_folder_not_the_code(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "data"))
     app = create_app({"DATABASE": str(tmp_path / "db.sqlite")})
-    key_file = tmp_path / "instance" / "secret_key"
+    key_file = tmp_path / "data" / "secret_key"
     assert key_file.exists()
     assert app.config["SECRET_KEY"] == key_file.read_text().strip()
     assert len(app.config["SECRET_KEY"]) >= 40
