@@ -360,12 +360,17 @@ def hosts(night_id: int) -> list[Row]:
 
 def remove_host(night_id: int, host_id: int, device: str) -> bool:
     """Take host rights from another device of the night (never from ``device`` itself,
-    so a night always keeps a host). Returns whether one was removed."""
+    so a night always keeps a host), and cancel the night's unused host codes: a removed
+    device that photographed or still shows one would take the table back by answering
+    it. Returns whether one was removed."""
     db = get_db()
     with write(db):
         removed = db.execute(
             "delete from hosts where night_id = ? and rowid = ? and device != ?",
             [night_id, host_id, device]).rowcount
+        if removed:
+            db.execute("update host_invites set expires = created where night_id = ? "
+                       "and used_by is null and expires > ?", [night_id, now()])
     return bool(removed)
 
 

@@ -307,6 +307,18 @@ def test_the_host_sees_its_host_devices_and_can_remove_one(night, app):
     assert own == []
 
 
+def test_a_removed_host_cannot_take_the_table_back_with_a_code_shown_before(night, app):
+    tablet = app.test_client()
+    tablet.post(host_code(night))
+    unused = host_code(night)  # shown on the tablet (or photographed) while it was a host
+    html = night.host.get(night.url).data.decode()
+    host_id = re.search(r"/hosts/(\d+)/remove", html).group(1)
+    assert night.host.post(f"{night.url}/hosts/{host_id}/remove").status_code == 303
+    assert tablet.post(unused).status_code == 410  # cancelled with the removal
+    assert tablet.get(night.url).status_code == 404
+    assert app.test_client().post(host_code(night)).status_code == 303  # a new code works
+
+
 def test_passing_the_tablet_shows_the_seat_behind_a_cover_and_is_recorded(night):
     response = night.host.post(night.url + "/pass/1", headers={"Accept-Language": "en"})
     html = response.data.decode()
