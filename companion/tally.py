@@ -6,6 +6,7 @@ The numbers come from companion.stats and the file formats from companion.exchan
 
 import csv
 import io
+import unicodedata
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -262,9 +263,12 @@ def export_json(key: str) -> Answer:
 
 
 def _cell(text: Any) -> str:
-    """A name as a spreadsheet cell: never read as a formula."""
+    """A name as a spreadsheet cell: never read as a formula, not even behind characters
+    a spreadsheet skips or does not show (a byte-order mark, zero-width and direction
+    marks, spaces: "\ufeff=SUM(A1)" is a formula to it too)."""
     text = str(text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    shown = next((c for c in text if unicodedata.category(c) not in ("Cf", "Zs")), "")
+    return "'" + text if shown in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @bp.get("/n/<key>/export.csv")

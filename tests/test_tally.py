@@ -117,6 +117,16 @@ def test_a_name_never_becomes_a_spreadsheet_formula(app):
     assert rows[1].split(",")[3] == "'=SUM(A1)"
 
 
+@pytest.mark.parametrize("name", ["\ufeff=SUM(A1)", "\u200b+1", " -2+3", "\u202e@x"])
+def test_a_name_behind_an_invisible_character_never_becomes_a_formula(app, name):
+    night = make_night(app, [name, "Bo", "Cy"])
+    play(app, night, kraken_game(1, ROLES, kraken_kraken_first()))
+    rows = text(night.host.get(f"{night.url}/export.csv")).splitlines()
+    assert rows[1].split(",")[3].startswith("'")
+    stats = text(night.host.get("/stats.csv")).splitlines()
+    assert any(row.startswith("'") for row in stats[1:])
+
+
 def test_history_lists_the_nights_of_this_device(app, evening):
     html = text(evening.host.get("/history"))
     assert "Ann, Bo, Cy, Di" in html
