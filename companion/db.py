@@ -160,6 +160,15 @@ def night_change_order(db: Database) -> None:
     db.table("nights").add_column("changed", int, not_null_default=0)
     db.table("nights").create_index(["changed"])
 
+
+@migrations()
+def host_codes_that_stay_ended(db: Database) -> None:
+    """A host code remembers that it ended (cancelled by a newer code or a host's
+    removal, or found expired): a clock set back afterwards revives nothing. Codes
+    ended before (their expiry set to their creation) are marked so."""
+    db.table("host_invites").add_column("ended", int, not_null_default=0)
+    db.execute("update host_invites set ended = 1 where expires <= created")
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

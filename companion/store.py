@@ -310,19 +310,34 @@ def invite_host(night_id: int, minutes: int = HOST_CODE_MINUTES) -> str:
     token = new_token()
     db = get_db()
     with write(db):
-        db.execute("update host_invites set expires = created where night_id = ? "
-                   "and used_by is null and expires > ?", [night_id, now()])
+        _end_codes(db, night_id)
         db.table("host_invites").insert(
             {"token": token, "night_id": night_id, "created": now(), "used_by": None,
-             "expires": now(minutes * 60)})
+             "expires": now(minutes * 60), "ended": 0})
     return token
 
 
+def _end_codes(db: Database, night_id: int) -> None:
+    """End every unused host code of the night, in ``db``'s open write transaction."""
+    db.execute("update host_invites set ended = 1, expires = min(expires, ?) "
+               "where night_id = ? and used_by is null and ended = 0", [now(), night_id])
+
+
+def _live_code(db: Database, token: str) -> Row | None:
+    """An unused host code that has not ended. One past its expiry is recorded as ended
+    first, so that a clock set back later does not make it work again."""
+    code = next(db.query("select * from host_invites where token = ? and used_by is null "
+                         "and ended = 0", [token]), None)
+    if code is not None and code["expires"] <= now():
+        with write(db):
+            db.execute("update host_invites set ended = 1 where token = ?", [token])
+        return None
+    return code
+
+
 def host_invite(token: str) -> Row | None:
-    """An unused host code that has not expired (or None)."""
-    return next(get_db().query(
-        "select * from host_invites where token = ? and used_by is null and expires > ?",
-        [token, now()]), None)
+    """An unused host code that has not ended (or None)."""
+    return _live_code(get_db(), token)
 
 
 def host_invite_known(token: str) -> bool:
@@ -336,13 +351,13 @@ def use_host_invite(token: str, device: str) -> Row | None:
     that night is given up (one device is a host or a player, not both). Returns the
     night (None for a used, expired or unknown code)."""
     db = get_db()
+    invite = _live_code(db, token)
+    if invite is None:
+        return None
     with write(db):
-        invite = next(db.query(
-            "select * from host_invites where token = ? and used_by is null and expires > ?",
-            [token, now()]), None)
-        if invite is None:
-            return None
-        db.execute("update host_invites set used_by = ? where token = ?", [device, token])
+        if not db.execute("update host_invites set used_by = ? where token = ? and "
+                          "used_by is null and ended = 0", [device, token]).rowcount:
+            return None  # another device answered it first
         db.execute("update seats set device = null, claimed_at = null "
                    "where night_id = ? and device = ?", [invite["night_id"], device])
         db.execute("insert or ignore into hosts (night_id, device, created) values (?, ?, ?)",
@@ -369,8 +384,7 @@ def remove_host(night_id: int, host_id: int, device: str) -> bool:
             "delete from hosts where night_id = ? and rowid = ? and device != ?",
             [night_id, host_id, device]).rowcount
         if removed:
-            db.execute("update host_invites set expires = created where night_id = ? "
-                       "and used_by is null and expires > ?", [night_id, now()])
+            _end_codes(db, night_id)
     return bool(removed)
 
 

@@ -477,3 +477,21 @@ def test_a_clock_set_back_changes_neither_the_current_night_nor_the_history(app,
     lines = re.findall(r"<li[^>]*>\s*<time[^>]*>[^<]*</time>\s*([^<]+)", html)
     # newest first, in the log's order whatever the clock said
     assert [line.split()[0] for line in lines] == ["B&#39;s", "The", "A"], lines
+
+
+def test_a_cancelled_or_expired_host_code_stays_dead_when_the_clock_goes_back(
+        night, app, monkeypatch):
+    from companion import db as companion_db
+    from companion import store
+
+    cancelled = host_code(night)
+    expired = host_code(night)  # cancels the first
+    real_now = companion_db.now
+    monkeypatch.setattr(store, "now", lambda later=0: real_now(later + 3600))  # an hour on
+    assert app.test_client().get(expired).status_code == 410  # found expired, and noted
+    monkeypatch.setattr(store, "now", lambda later=0: real_now(later - 86400))  # a day back
+    for code in (cancelled, expired):
+        stranger = app.test_client()
+        assert stranger.get(code).status_code == 410
+        assert stranger.post(code).status_code == 410
+        assert stranger.get(night.url).status_code == 404
