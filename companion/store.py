@@ -471,6 +471,14 @@ def replace_games(night_id: int, document: dict[str, Any]) -> None:
 
 #: How long an uploaded night waits for the host's choice (import it over a copy).
 PENDING_IMPORT_MINUTES = 30
+#: How many uploaded nights wait at once, all devices together (each device's newest
+#: only): anyone on the Wi-Fi may upload, and each waiting file takes its size on disk.
+PENDING_IMPORTS_KEPT = 4
+
+
+def _purge_imports(db: Database) -> None:
+    """Forget the uploads past their time, in ``db``'s open write transaction."""
+    db.execute("delete from pending_imports where expires <= ?", [now()])
 
 
 def keep_import(device: str, document: dict[str, Any]) -> str:
@@ -481,7 +489,10 @@ def keep_import(device: str, document: dict[str, Any]) -> str:
                       for g in document["games"]]}
     db = get_db()
     with write(db):
-        db.execute("delete from pending_imports where expires <= ?", [now()])
+        _purge_imports(db)
+        db.execute("delete from pending_imports where device = ?", [device])
+        db.execute("delete from pending_imports where rowid not in (select rowid from "
+                   "pending_imports order by rowid desc limit ?)", [PENDING_IMPORTS_KEPT - 1])
         db.table("pending_imports").insert({
             "token": token, "device": device,
             "document": json.dumps(kept, ensure_ascii=False, sort_keys=True),
@@ -490,7 +501,10 @@ def keep_import(device: str, document: dict[str, Any]) -> str:
 
 
 def kept_import(token: str, device: str) -> dict[str, Any] | None:
-    """The night ``device`` uploaded with this token, if it has not expired."""
+    """The night ``device`` uploaded with this token, if it has not expired (the
+    expired ones are forgotten first, whoever uploaded them)."""
+    with write(get_db()) as db:
+        _purge_imports(db)
     row = next(get_db().query(
         "select document from pending_imports where token = ? and device = ? "
         "and expires > ?", [token, device, now()]), None)

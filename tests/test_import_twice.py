@@ -199,3 +199,35 @@ def test_the_home_page_and_the_history_list_nights_with_date_and_time(app):
     for url in ("/", "/history"):
         html = text(night.host.get(url))
         assert f'<time datetime="{created}">{shown}</time>' in html, url
+
+
+def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
+    """Anyone on the Wi-Fi may upload: each device's newest upload waits, and at most
+    PENDING_IMPORTS_KEPT in all, so uploads cannot fill the disk."""
+    from companion import store
+
+    raw = export(evening)
+    for _ in range(3):
+        upload(evening.host, raw)
+    assert waiting(app) == 1  # the host's newest only
+    strangers = [app.test_client() for _ in range(16)]
+    for stranger in strangers:
+        assert upload(stranger, raw).status_code == 200  # asked, nothing imported
+    assert waiting(app) == store.PENDING_IMPORTS_KEPT
+    # the newest ones wait; the host's, pushed out, says so and changes nothing
+    html = text(upload(evening.host, raw))
+    assert evening.host.post(choice_url(html), data={"choice": "replace"}).status_code == 303
+
+
+def test_expired_uploads_are_forgotten_without_another_upload(app, evening, monkeypatch):
+    from companion import db as companion_db
+    from companion import store
+
+    html = text(upload(evening.host, export(evening)))
+    stranger_html = text(upload(app.test_client(), export(evening)))
+    assert waiting(app) == 2 and stranger_html
+    real_now = companion_db.now
+    monkeypatch.setattr(store, "now", lambda later=0: real_now(later + 31 * 60))
+    response = evening.host.post(choice_url(html), data={"choice": "replace"})
+    assert response.status_code == 410
+    assert waiting(app) == 0  # the stranger's went too
