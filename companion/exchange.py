@@ -28,7 +28,7 @@ from companion import log, registry
 from companion.colours import assign
 from companion.colours import default as default_colour
 from companion.errors import N_, RuleError
-from companion.stats import fold
+from companion.stats import fold, hides_characters
 
 FORMAT = "companion-night"
 FORMAT_VERSION = 1
@@ -159,7 +159,7 @@ def _check_names(players: Any) -> list[str]:
     folded = set()
     for name in players:
         if not isinstance(name, str) or not name.strip() or name != name.strip() \
-                or len(name) > NAME_LENGTH:
+                or len(name) > NAME_LENGTH or hides_characters(name):
             raise BadFile(N_("A player's name is not readable."))
         folded.add(fold(name))
     if len(folded) != len(players):

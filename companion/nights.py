@@ -6,6 +6,7 @@ whole night: its live region polls its own URL with the version it shows, and is
 re-rendered only when the night's version has moved on.
 """
 
+import unicodedata
 from typing import Any, cast
 
 from flask import (
@@ -19,7 +20,7 @@ from flask import (
     url_for,
 )
 
-from companion import colours, qr, registry, store
+from companion import colours, qr, registry, stats, store
 from companion.games import Answer, seat_context, seat_response
 from companion.sealed import stored
 from companion.web import (
@@ -41,14 +42,17 @@ NAME_LENGTH = 30
 
 def parse_names(values: list[str]) -> tuple[list[str] | None, str | None]:
     """The player names typed in seat order, or a message saying what is wrong."""
-    names = [v.strip() for v in values if v.strip()]
+    names = [unicodedata.normalize("NFC", v).strip() for v in values if v.strip()]
     if any(len(n) > NAME_LENGTH for n in names):
         return None, _("A name can be at most %(n)s characters.", n=NAME_LENGTH)
+    if any(stats.hides_characters(n) for n in names):
+        return None, _("A name cannot hold invisible characters (direction marks, "
+                       "zero-width spaces): type it again.")
     if len(names) < MIN_PLAYERS:
         return None, _("A night needs at least %(n)s players.", n=MIN_PLAYERS)
     if len(names) > MAX_PLAYERS:
         return None, _("A night can have at most %(n)s players.", n=MAX_PLAYERS)
-    folded = [n.casefold() for n in names]
+    folded = [stats.fold(n) for n in names]
     for n, f in zip(names, folded, strict=True):
         if folded.count(f) > 1:
             return None, _("Two players are called “%(name)s”: make the names different.",

@@ -109,8 +109,18 @@ def night_awards(names: dict[int, str], games: list[Game]) -> list[dict[str, Any
 
 
 def fold(name: str) -> str:
-    """The key a name is matched by across nights: trimmed, NFC, case-folded."""
+    """The key a name is matched by across nights: trimmed, NFC, case-folded. The
+    roster, an import, the statistics and the merges all match names by it."""
     return unicodedata.normalize("NFC", str(name)).strip().casefold()
+
+
+def hides_characters(name: str) -> bool:
+    """Whether a name holds characters that are not shown but change what is: direction
+    overrides and marks (which can reorder the rest of a line), zero-width spaces, a
+    byte-order mark, control characters. The zero-width joiner and the tag characters
+    stay allowed: emoji are made of them (👨‍👩‍👧, 🏴󠁧󠁢󠁳󠁣󠁴󠁿)."""
+    return any(unicodedata.category(c) in ("Cf", "Cc") and c != "\u200d"
+               and not "\U000e0020" <= c <= "\U000e007f" for c in name)
 
 
 def resolve(key: str, aliases: dict[str, str]) -> str:

@@ -1,5 +1,6 @@
 """The night through its routes: roster, seats and claiming, hosts, polling, security."""
 
+import io
 import re
 
 import pytest
@@ -495,3 +496,38 @@ def test_a_cancelled_or_expired_host_code_stays_dead_when_the_clock_goes_back(
         assert stranger.get(code).status_code == 410
         assert stranger.post(code).status_code == 410
         assert stranger.get(night.url).status_code == 404
+
+
+# --- one name rule everywhere ----------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Jo\u202e", "\u200bJo", "\ufeffJo", "J\u2066o", "Jo\u200e"])
+def test_a_name_with_invisible_characters_is_refused_and_makes_nothing(client, name):
+    response = client.post("/nights", data={"name": [name, "Bo", "Cy"]})
+    assert response.status_code == 422
+    assert "A name cannot hold invisible characters" in page_text(response.data.decode())
+    assert client.get("/history").data.decode().count("Bo, Cy") == 0
+
+
+def test_emoji_made_with_joiners_and_tags_are_names(client):
+    family = "👨\u200d👩\u200d👧"
+    scotland = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert client.post("/nights", data={"name": [family, scotland, "Cy"]}).status_code == 303
+
+
+def test_a_name_typed_two_ways_is_one_player(client):
+    """"José" typed as one character or as e and a combining accent: the same name (NFC),
+    so the roster refuses it twice, as the statistics and an import fold it."""
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    response = client.post("/nights", data={"name": [composed, decomposed, "Cy"]})
+    assert response.status_code == 422
+    assert "Two players are called" in page_text(response.data.decode())
+
+
+def test_a_night_with_a_name_typed_decomposed_exports_and_imports_again(app):
+    night = make_night(app, ["Jose\u0301", "Bo", "Cy"])
+    raw = night.host.get(f"{night.url}/export.json").data
+    assert "Jos\u00e9".encode() in raw  # kept as one character
+    stranger = app.test_client()
+    response = stranger.post("/import", data={"file": (io.BytesIO(raw), "night.json")},
+                             content_type="multipart/form-data")
+    assert response.status_code == 200  # read and checked: the night is already here
