@@ -4,6 +4,7 @@
 import pytest
 
 from companion import store
+from companion.db import get_db
 from tests.conftest import make_night, store_game
 from tests.test_stats import (
     crazytime_game,
@@ -119,7 +120,13 @@ def test_a_name_never_becomes_a_spreadsheet_formula(app):
 
 @pytest.mark.parametrize("name", ["\ufeff=SUM(A1)", "\u200b+1", " -2+3", "\u202e@x"])
 def test_a_name_behind_an_invisible_character_never_becomes_a_formula(app, name):
-    night = make_night(app, [name, "Bo", "Cy"])
+    """The roster and imports refuse such names now; a night made before that rule
+    (an earlier release's database) may still hold one."""
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    with app.app_context():
+        db = get_db()
+        db.execute("update seats set name = ? where name = 'Ann'", [name])
+        db.conn.commit()
     play(app, night, kraken_game(1, ROLES, kraken_kraken_first()))
     rows = text(night.host.get(f"{night.url}/export.csv")).splitlines()
     assert rows[1].split(",")[3].startswith("'")
