@@ -377,29 +377,21 @@ def write(db: Database) -> Iterator[Database]:
     except BaseException:
         if db.conn.in_transaction:
             db.execute("ROLLBACK")
-        _made(clear=True)
+        if has_app_context():
+            g.pop("made_versions", None)
         raise
     else:
         db.execute("COMMIT")
-        made = _made(clear=True)
-        if made:
+        if has_app_context() and (made := g.pop("made_versions", None)):
             g.setdefault("written", {}).update(made)
 
 
-def _made(*, clear: bool = False) -> dict[int, int]:
-    """The versions the open write transaction gave its nights (``log.bump``): the
-    request's own (:func:`written`) only once it commits. Outside a request (a
-    migration, a script) nothing is kept."""
-    if not has_app_context():
-        return {}
-    made = cast(dict[int, int], g.get("made_versions") or {})
-    g.made_versions = {} if clear else made
-    return made
-
-
 def made_version(night_id: int, version: int) -> None:
-    """Remember that the open write transaction moved ``night_id`` to ``version``."""
-    _made()[night_id] = version
+    """Remember that the open write transaction moved ``night_id`` to ``version``
+    (``log.bump``): the request's own (:func:`written`) once it commits, nothing if it
+    rolls back. Outside a request (a migration, a script) nothing is kept."""
+    if has_app_context():
+        g.setdefault("made_versions", {})[night_id] = version
 
 
 def written(night_id: int) -> int | None:
