@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from companion import bgstats, exchange, qr, registry, stats, store
 from companion.charts import bar_chart
 from companion.games import Answer
-from companion.web import device, hosted_night, my_seat, unchanged
+from companion.web import beside_the_loop, device, hosted_night, my_seat, unchanged
 from companion.web import gettext as _
 
 bp = Blueprint("tally", __name__)
@@ -317,7 +317,7 @@ def import_night() -> Answer:
                        status=422)
     raw = upload.read(exchange.MAX_BYTES + 1)
     try:
-        document = exchange.parse_import(raw)
+        document = beside_the_loop(exchange.parse_import, raw)
     except exchange.BadFile as error:
         return history(error=import_message(error), status=422)
     copies = store.nights_like(document["created"], document["players"])

@@ -1,5 +1,6 @@
 """What every response shares: the device cookie, security headers, errors, languages."""
 
+import contextvars
 import gzip
 import hashlib
 import re
@@ -8,7 +9,7 @@ import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import unquote
 
 import gevent
@@ -41,6 +42,7 @@ from companion.lru import LRU
 from companion.tokens import device_id, new_token
 
 bp = Blueprint("web", __name__)
+T = TypeVar("T")
 
 LANGUAGES = ("ko", "en")
 DEVICE_COOKIE = "device"
@@ -418,6 +420,31 @@ def fold_wal(path: str) -> None:
     that leaves little in the WAL (nearly all) hands nothing to another thread."""
     if checkpoint_due(path):
         off_the_loop(checkpoint, path)
+
+
+def beside_the_loop(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``'s answer, worked out where other requests go on meanwhile: under
+    gevent in a thread of gevent's pool (the interpreter switches threads every few
+    milliseconds, so the loop's greenlets keep answering while a long computation runs;
+    on the loop itself, checking one upload stopped every table for its whole length).
+    Elsewhere each request has its thread, and it runs there. The thread sees the
+    request's context (its app's games, companion/registry.py) as the request does."""
+    if not monkey.is_module_patched("threading"):
+        return work(*args)
+    context = contextvars.copy_context()
+
+    def outcome() -> tuple[bool, Any]:
+        # An exception comes back as a value: gevent's pool would print the traceback of
+        # every refused upload before handing it on.
+        try:
+            return True, context.run(work, *args)
+        except Exception as error:
+            return False, error
+
+    done, value = gevent.get_hub().threadpool.apply(outcome)
+    if not done:
+        raise value
+    return cast(T, value)
 
 
 def off_the_loop(work: Callable[..., Any], *args: Any) -> None:

@@ -217,7 +217,7 @@ def start(players: Iterable[int], options: Mapping[str, Any] | None,
 # --- Replay --------------------------------------------------------------------------
 
 
-def _new_state(setup: Setup) -> State:
+def begin(setup: Setup) -> State:
     """The game before any event: match 1 being played, nobody penalised, no law yet."""
     players = list(setup["players"])
     side = setup["side"]
@@ -456,16 +456,27 @@ def replay(setup: Setup, events: Iterable[Event]) -> State:
     The state holds every law's text: a view must show laws through :func:`laws_for`,
     never from ``state["laws"]`` directly.
     """
-    state = _new_state(setup)
+    state = begin(setup)
     for event in events:
-        kind = event.get("type")
-        if kind not in HANDLERS:
-            raise RuleError(N_("Crazy Time has no event %(type)s."), type=kind)
-        if event.get("seat") is not None and kind not in SEAT_EVENTS:
-            raise RuleError(N_("Only the host device can record this."))
-        if not isinstance(event.get("data", {}), dict):
-            raise RuleError(N_("This event is not understood."))
-        HANDLERS[kind](setup, state, event)
+        step(setup, state, event)
+    return conclude(setup, state)
+
+
+def step(setup: Setup, state: State, event: Event) -> None:
+    """Fold one event into a state from :func:`begin` (``replay``'s loop, one turn);
+    RuleError if the rules forbid it."""
+    kind = event.get("type")
+    if kind not in HANDLERS:
+        raise RuleError(N_("Crazy Time has no event %(type)s."), type=kind)
+    if event.get("seat") is not None and kind not in SEAT_EVENTS:
+        raise RuleError(N_("Only the host device can record this."))
+    if not isinstance(event.get("data", {}), dict):
+        raise RuleError(N_("This event is not understood."))
+    HANDLERS[kind](setup, state, event)
+
+
+def conclude(setup: Setup, state: State) -> State:
+    """The state ``replay`` returns: Crazy Time's handlers keep it whole as they go."""
     return state
 
 

@@ -389,10 +389,10 @@ def _explorers(setup_: Setup) -> int:
     return sum(1 for s in setup_["players"] if setup_["roles"][str(s)] == "explorer")
 
 
-def _new_state(setup_: Setup) -> State:
+def begin(setup_: Setup) -> State:
     """The table before any event: no marker, 5 face-down cards in front of everyone
     (docs/rules.md#kraken-play). ``replay``'s handlers fold the events into it and
-    ``_conclude`` turns it into the state ``replay`` returns."""
+    ``conclude`` turns it into the state ``replay`` returns."""
     return {
         "marker": None,
         "cards": dict.fromkeys(setup_["players"], CARDS_PER_ROUND[0]),
@@ -498,7 +498,7 @@ def _winners_losers(setup_: Setup, result: str | None) -> tuple[list[int], list[
     return [], []
 
 
-def _conclude(setup_: Setup, state: State) -> State:
+def conclude(setup_: Setup, state: State) -> State:
     """The state ``replay`` returns, from the table after the last event: where the game
     is (at the end: where the last reveal left it), what is still face-down, and (once
     over) who won and every role (docs/rules.md#kraken-decisions)."""
@@ -554,14 +554,20 @@ def replay(setup_: Setup, events: Iterable[Event]) -> State:
     first reveal (re-recording it corrects it); "reveal" ``{"seat", "card", "special"}``
     — the card in front of ``seat`` was revealed. See the module docstring for the state.
     """
-    state = _new_state(setup_)
+    state = begin(setup_)
     for event in events:
-        kind = event.get("type")
-        if kind not in HANDLERS:
-            raise RuleError(N_("This event is not understood."))
-        _check_host_event(state, event)
-        HANDLERS[kind](setup_, state, event)
-    return _conclude(setup_, state)
+        step(setup_, state, event)
+    return conclude(setup_, state)
+
+
+def step(setup_: Setup, state: State, event: Event) -> None:
+    """Fold one event into a state from :func:`begin` (``replay``'s loop, one turn);
+    RuleError if the rules forbid it."""
+    kind = event.get("type")
+    if kind not in HANDLERS:
+        raise RuleError(N_("This event is not understood."))
+    _check_host_event(state, event)
+    HANDLERS[kind](setup_, state, event)
 
 
 _REVEAL_LINES = {

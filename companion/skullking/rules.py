@@ -938,18 +938,23 @@ def replay(setup: Setup, events: Iterable[Event]) -> State:
     ``bid_total`` of the current round, ``totals`` and ``ranks`` {str(seat): int},
     ``leader`` [seats] (empty before any round is scored), ``finished``.
     """
-    state = _new_state(setup)
+    state = begin(setup)
     for event in events:
-        kind = event.get("type")
-        if kind not in HANDLERS:
-            raise RuleError(N_("Unknown event: %(type)s."), type=str(kind))
-        _check_envelope(kind, event)
-        HANDLERS[kind](setup, state, event)
-    _conclude(setup, state)
-    return state
+        step(setup, state, event)
+    return conclude(setup, state)
 
 
-def _new_state(setup: Setup) -> State:
+def step(setup: Setup, state: State, event: Event) -> None:
+    """Fold one event into a state from :func:`begin` (``replay``'s loop, one turn);
+    RuleError if the rules forbid it."""
+    kind = event.get("type")
+    if kind not in HANDLERS:
+        raise RuleError(N_("Unknown event: %(type)s."), type=str(kind))
+    _check_envelope(kind, event)
+    HANDLERS[kind](setup, state, event)
+
+
+def begin(setup: Setup) -> State:
     """The game before any event: the options, every round unplayed, round 1 current."""
     return {
         "players": list(setup["players"]),
@@ -978,10 +983,11 @@ def _check_envelope(kind: str, event: Event) -> None:
         raise RuleError(N_("The event has no data."))
 
 
-def _conclude(setup: Setup, state: State) -> None:
+def conclude(setup: Setup, state: State) -> State:
     """After the last event: running totals per scored round, the game's totals, ranks
     and leaders, and the phase, round, cards and bid total of the current round (the
-    total only once the bids are revealed, docs/rules.md#skull-king-decisions)."""
+    total only once the bids are revealed, docs/rules.md#skull-king-decisions). Written
+    into ``state`` and returned: a concluded state is read, never stepped again."""
     running = {str(seat): 0 for seat in setup["players"]}
     scored = False
     for rnd in state["rounds"]:
@@ -1000,6 +1006,7 @@ def _conclude(setup: Setup, state: State) -> None:
         rnd = state["rounds"][state["current"]]
         state.update(phase="tricks" if rnd["revealed"] else "bidding", round=rnd["number"],
                      cards=rnd["cards"], bid_total=rnd["bid_total"])
+    return state
 
 
 def describe(event: Event) -> tuple[str, dict[str, Any]]:

@@ -42,14 +42,25 @@ def _ready(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) 
 HANDLERS = {"point": _point, "finish": _finish, "ready": _ready}
 
 
-def replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-    state: dict[str, Any] = {"points": {str(s): 0 for s in setup["players"]},
-                             "ready": [], "finished": False}
-    for event in events:
-        if state["finished"]:
-            raise RuleError(N_("The game is over."))
-        HANDLERS[event["type"]](setup, state, event)
+def begin(setup: dict[str, Any]) -> dict[str, Any]:
+    return {"points": {str(s): 0 for s in setup["players"]}, "ready": [], "finished": False}
+
+
+def step(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) -> None:
+    if state["finished"]:
+        raise RuleError(N_("The game is over."))
+    HANDLERS[event["type"]](setup, state, event)
+
+
+def conclude(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     return state
+
+
+def replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    state = begin(setup)
+    for event in events:
+        step(setup, state, event)
+    return conclude(setup, state)
 
 
 def describe(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:

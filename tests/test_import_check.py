@@ -1,0 +1,141 @@
+"""An import is checked as the app checked each event when it was recorded: after every
+event of a file's log, the log so far must be one the rules allow (companion/exchange.py).
+The check folds the log once, undos included, so a file costs what its events are worth:
+the worst file that fits the upload limit is checked in well under a second, where
+replaying every log the game had from the start cost the square of its length.
+"""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.hostile import kraken_log, worst_import
+from companion import exchange, log
+from companion.crazytime import rules as ct
+from companion.errors import RuleError
+from companion.kraken import rules as kr
+from companion.skullking import rules as sk
+from tests.test_stats import (
+    CT_MATCHES,
+    crazytime_events,
+    ev,
+    kraken_all_treasure,
+    kraken_setup,
+    skullking_events,
+    SK_BIDS,
+    SK_WON,
+)
+
+ROLES = ["explorer", "skeleton", "explorer"]
+
+
+def every_log_replays(kind, setup, events):
+    """The check by its definition: every log the game had — the effective log after
+    each event — replays from the start. Returns the final state, or the RuleError."""
+    rules = {"kraken": kr, "skullking": sk, "crazytime": ct}[kind]
+    try:
+        for end in range(len(events)):
+            rules.replay(setup, log.effective(events[:end + 1]))
+        return rules.replay(setup, log.effective(events))
+    except RuleError as error:
+        return type(error)
+
+
+def folded(kind, setup, events):
+    try:
+        return exchange._replay_each(kind, setup, events)
+    except RuleError as error:
+        return type(error)
+
+
+def base(kind):
+    """A whole game of each kind, from the statistics' hand-made games."""
+    if kind == "kraken":
+        return kraken_setup(ROLES), [ev("marker", seat=1), *kraken_all_treasure()]
+    if kind == "skullking":
+        return (sk.start([0, 1, 2], {"way": "custom", "rounds": [1, 2]}),
+                skullking_events(SK_BIDS, SK_WON))
+    return ct.start([0, 1, 2, 3], {}), crazytime_events(CT_MATCHES)
+
+
+# Moves that may or may not be allowed where they land: the check must agree either way.
+NOISE = {
+    "kraken": [ev("marker", seat=2), ev("reveal", seat=2, card="empty", special=None),
+               ev("reveal", seat=0, card="kraken", special=None)],
+    "skullking": [ev("bid", seat=0, round=1, bid=0), ev("reveal_bids", round=1),
+                  ev("bid", by=1, seat=1, round=2, bid=2)],
+    "crazytime": [ev("penalty", seat=0, reason="wrong_call"), ev("next_match"),
+                  ev("learn", seat=1, law=1)],
+}
+
+
+@st.composite
+def logs(draw, kind):
+    """A log that plays the game's events in order, with undos, redos and now and then a
+    stray move between them (each event numbered as the store numbers them)."""
+    setup, game = base(kind)
+    events = []
+    done, undone = [], []  # (event, its place in the game or None for a stray move)
+    moves = ["next"] * 10 + ["undo"] * 4 + ["redo"] * 4 + ["noise"]
+    for _ in range(draw(st.integers(min_value=0, max_value=80))):
+        move = draw(st.sampled_from(moves))
+        played = {place for _, place in done}
+        ahead = [n for n in range(len(game)) if n not in played]
+        if move == "undo" and done:
+            undone.append(done.pop())
+        elif move == "redo" and undone:
+            done.append(undone.pop())
+        elif move == "next" and ahead:
+            done.append((game[ahead[0]], ahead[0]))
+            undone.clear()
+        elif move == "noise":
+            done.append((draw(st.sampled_from(NOISE[kind])), None))
+            undone.clear()
+        else:
+            continue
+        events.append(ev(move) if move in ("undo", "redo") else dict(done[-1][0]))
+    for seq, event in enumerate(events, 1):
+        event.update(seq=seq, created="2026-01-01T19:00:00Z")
+    return setup, events
+
+
+@pytest.mark.parametrize("kind", ["kraken", "skullking", "crazytime"])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_one_fold_accepts_and_refuses_exactly_the_logs_whose_every_prefix_replays(
+        kind, data):
+    setup, events = data.draw(logs(kind))
+    assert folded(kind, setup, events) == every_log_replays(kind, setup, events)
+
+
+def test_an_undo_then_the_next_event_is_checked_against_the_log_before_it():
+    # marker, reveal Kraken (the game is over), undo, reveal: allowed, the Kraken was
+    # taken back; but a reveal after the Kraken without the undo is not.
+    setup = kraken_setup(ROLES)
+    over = [ev("marker", seat=0), ev("reveal", seat=1, card="kraken", special=None)]
+    again = ev("reveal", seat=2, card="empty", special=None)
+    numbered = [dict(e, seq=i) for i, e in enumerate([*over, ev("undo"), again], 1)]
+    assert folded("kraken", setup, numbered)["revealed"]["empty"] == 1
+    assert folded("kraken", setup, [*over, again]) is RuleError
+
+
+def test_a_long_log_of_moves_and_undos_is_folded_once(monkeypatch):
+    """The shape that cost 18 s of CPU: half marker moves, then marker/undo pairs. Each
+    event is stepped a bounded number of times (at most the events between kept copies
+    again at an undo), not once per log the game had (~n²/4 here)."""
+    events = kraken_log(exchange.MAX_EVENTS, "pairs")
+    stepped = []
+    handler = kr.HANDLERS["marker"]
+    monkeypatch.setitem(kr.HANDLERS, "marker",
+                        lambda *a: (stepped.append(1), handler(*a)))
+    state = exchange._replay_each("kraken", kraken_setup(ROLES), events)
+    assert state["marker"] == 4000 % 3  # the last marker move that counts
+    assert len(stepped) <= (exchange.CHECKPOINT_EVERY + 2) * len(events)
+
+
+def test_the_worst_file_within_the_upload_limit_imports():
+    raw = worst_import("pairs")
+    assert exchange.MAX_BYTES - 2000 < len(raw) <= exchange.MAX_BYTES
+    night = exchange.parse_import(raw)
+    assert [len(g["events"]) for g in night["games"]][0] == exchange.MAX_EVENTS
