@@ -127,6 +127,10 @@ def create_app(test_config: dict[str, Any] | None = None,
         # idle minute wake a phone's radio, and a page whose stream is silent 1.5 times
         # this (and a second) says it can't reach the table (static/app.js).
         PUSH_HEARTBEAT=20,
+        # Streams one device may hold (a phone and a tab or two), and one process in all
+        # (companion/push.py; at most half its open files, companion/connections.py).
+        PUSH_STREAMS_PER_DEVICE=4,
+        PUSH_STREAMS_MOST=4000,
         PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
         GAMES=list(registry.INSTALLED),
     )

@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from gevent import monkey
-from gevent.pywsgi import WSGIServer
 
-from companion import create_app, ready, store
+from companion import connections, create_app, ready, store
 from companion.places import DataFolderError, data_folder, prepare
 from companion.qr import text
 
@@ -146,16 +145,6 @@ def host_link(args: argparse.Namespace) -> int:
 SERVE_SETTINGS: dict[str, Any] = {"log": None, "backlog": 2048}
 
 
-class Server(WSGIServer):
-    """gevent's WSGI server with Nagle's algorithm off on each connection: it sends an
-    answer's head and body in two writes, and with Nagle on, the second waited for the
-    client's delayed ACK (40 ms on Linux) — a full page took 47 ms instead of 4."""
-
-    def handle(self, sock: socket.socket, address: Any) -> None:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        super().handle(sock, address)
-
-
 def serve(args: argparse.Namespace) -> int:
     folder = _data_or_exit(args.data)
     if folder is None:
@@ -167,7 +156,7 @@ def serve(args: argparse.Namespace) -> int:
         host = lan_address() if args.host in ("0.0.0.0", "") else args.host
         public = f"http://{host}:{args.port}"
     app = ready(create_app({"PUBLIC_URL": public}, data=folder))
-    server = Server((args.host, args.port), app, **SERVE_SETTINGS)
+    server = connections.Server((args.host, args.port), app, **SERVE_SETTINGS)
     try:
         server.init_socket()
     except OSError as error:
@@ -178,6 +167,9 @@ def serve(args: argparse.Namespace) -> int:
         raise
     print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
     print(f"The group's data is kept in {folder}", flush=True)
+    note = connections.open_files_note(connections.raise_open_files())
+    if note:
+        print(note, file=sys.stderr, flush=True)
     if not args.quiet:
         print(text(public), flush=True)
         print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)

@@ -35,55 +35,104 @@ from flask import Blueprint, Response, current_app, request
 from gevent import monkey
 
 from companion import store
+from companion.connections import open_files_soft_limit
 from companion.db import connect
-from companion.web import hosted_night, my_seat
+from companion.web import device, hosted_night, my_seat
 
 bp = Blueprint("push", __name__)
 
 
 
+@dataclass(eq=False)
+class Stream:
+    """One open stream: ``woken`` is set when its night changes, or when the stream is
+    to end (``ended``: its device opened more than ``per_device`` streams since)."""
+
+    device: str
+    woken: threading.Event = field(default_factory=threading.Event)
+    ended: bool = False
+
+
 @dataclass
 class _Night:
-    """What the watcher knows of one watched night: its version, the event its
-    streams wait on (replaced after each change) and how many streams watch it."""
+    """What the watcher knows of one watched night: its version and the streams
+    waiting for it to change."""
 
     version: int
-    changed: threading.Event = field(default_factory=threading.Event)
-    streams: int = 0
+    waiting: set[Stream] = field(default_factory=set)
 
 
 class Watcher:
     """Wakes the streams of a night when its version moves (one per process and
-    database; the loop runs only while some stream watches)."""
+    database; the loop runs only while some stream watches). It also holds the count of
+    open streams: at most ``per_device`` for one device (opening another ends its oldest:
+    a phone that lost its Wi-Fi and came back has a stream the server still thinks open)
+    and ``most`` in all, so that no device can hold the process's connections."""
 
-    def __init__(self, path: str, tick: float) -> None:
+    def __init__(self, path: str, tick: float, per_device: int = 4, most: int = 4000
+                 ) -> None:
         self.path, self.tick = path, tick
+        self.per_device, self.most = per_device, most
         self._lock = threading.Lock()
         self._nights: dict[int, _Night] = {}
         self._new: set[int] = set()  # nights first watched since the last look
+        self._devices: dict[str, list[Stream]] = {}
+        self._open = 0
         self._running = False
 
-    def wait(self, night_id: int, seen: int, timeout: float) -> int | None:
-        """The night's version once it is not ``seen`` (at once if it already moved),
-        or None after ``timeout`` seconds without a change."""
+    def open(self, device: str) -> Stream | None:
+        """A new stream for ``device``, ending its oldest beyond ``per_device``; None
+        when ``most`` streams are open (the page polls instead)."""
         with self._lock:
+            if self._open >= self.most:
+                return None
+            streams = self._devices.setdefault(device, [])
+            while len(streams) >= self.per_device:
+                oldest = streams.pop(0)
+                oldest.ended = True
+                oldest.woken.set()
+                self._open -= 1
+            stream = Stream(device)
+            streams.append(stream)
+            self._open += 1
+            return stream
+
+    def close(self, stream: Stream) -> None:
+        """The stream's connection is closed (called again, it does nothing)."""
+        with self._lock:
+            streams = self._devices.get(stream.device, [])
+            if stream in streams:
+                streams.remove(stream)
+                self._open -= 1
+                if not streams:
+                    del self._devices[stream.device]
+            stream.ended = True
+
+    def wait(self, stream: Stream, night_id: int, seen: int, timeout: float
+             ) -> int | None:
+        """The night's version once it is not ``seen`` (at once if it already moved),
+        or None after ``timeout`` seconds without a change, or once the stream is
+        ended."""
+        with self._lock:
+            if stream.ended:
+                return None
             night = self._nights.get(night_id)
             if night is None:
                 night = self._nights[night_id] = _Night(seen)
                 self._new.add(night_id)  # its version is read at the next look
             if night.version != seen:
                 return night.version
-            night.streams += 1
-            changed = night.changed
+            stream.woken.clear()
+            night.waiting.add(stream)
             self._start()
         try:
-            changed.wait(timeout)
+            stream.woken.wait(timeout)
         finally:
             with self._lock:
-                night.streams -= 1
-                if night.streams == 0 and self._nights.get(night_id) is night:
+                night.waiting.discard(stream)
+                if not night.waiting and self._nights.get(night_id) is night:
                     del self._nights[night_id]
-        return night.version if night.version != seen else None
+        return night.version if night.version != seen and not stream.ended else None
 
     def _start(self) -> None:
         if not self._running:
@@ -115,8 +164,8 @@ class Watcher:
                 night = self._nights.get(night_id)
                 if night is not None and night.version != version:
                     night.version = version
-                    night.changed.set()
-                    night.changed = threading.Event()
+                    for stream in night.waiting:
+                        stream.woken.set()
 
 
 def enabled() -> bool:
@@ -134,35 +183,44 @@ _watchers_lock = threading.Lock()
 
 
 def watcher() -> Watcher:
-    """This process's watcher of the app's database."""
-    path = current_app.config["DATABASE"]
+    """This process's watcher of the app's database. At most half the process's open
+    files are streams: the rest answer pages."""
+    config = current_app.config
+    path = config["DATABASE"]
     with _watchers_lock:
         if path not in _watchers:
-            _watchers[path] = Watcher(path, current_app.config["PUSH_TICK"])
+            most = min(config["PUSH_STREAMS_MOST"], open_files_soft_limit() // 2)
+            _watchers[path] = Watcher(path, config["PUSH_TICK"],
+                                      config["PUSH_STREAMS_PER_DEVICE"], most)
         return _watchers[path]
 
 
-def _events(watch: Watcher, night_id: int, seen: int, heartbeat: float, life: float
-            ) -> Iterator[str]:
+def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat: float,
+            life: float) -> Iterator[str]:
     """The stream: "changed" with the new version after each change; "alive" after
     ``heartbeat`` seconds without one, which keeps it open through idle Wi-Fi, lets the
     server notice a phone that went away (that write fails) and lets the page notice a
     laptop that fell silent (static/app.js); "bye" and an end after ``life`` seconds, so
     no connection is held forever (the browser opens a new one, and the page knows the
-    end was planned: it does not check whether the laptop is still there).
+    end was planned: it does not check whether the laptop is still there);
+    "elsewhere" and an end when the device's newer streams took this one's place
+    (:meth:`Watcher.open`): the page polls, and asks for a stream again later.
 
     Every frame wakes an idle phone's Wi-Fi radio from power save, so the heartbeat is
     as long as a silent laptop may go unnoticed allows (docs/performance.md#live-push)."""
     yield "retry: 1000\n\n"
     deadline = time.monotonic() + life
-    while (left := deadline - time.monotonic()) > 0:
-        version = watch.wait(night_id, seen, min(heartbeat, left))
+    while (left := deadline - time.monotonic()) > 0 and not stream.ended:
+        version = watch.wait(stream, night_id, seen, min(heartbeat, left))
         if version is not None:
             seen = version
             yield f"event: changed\ndata: {version}\n\n"
-        elif left > heartbeat:
+        elif left > heartbeat and not stream.ended:
             yield "event: alive\ndata: \n\n"
-    yield "event: bye\ndata: \n\n"
+    if stream.ended:  # the device's newer streams took its place: the page polls
+        yield "event: elsewhere\ndata: \n\n"
+    else:
+        yield "event: bye\ndata: \n\n"
 
 
 def life(longest: float) -> float:
@@ -182,10 +240,16 @@ def _stream(night_id: int, version: int) -> Response:
     except ValueError:
         seen = version
     config = current_app.config
-    body = _events(watcher(), night_id, seen, config["PUSH_HEARTBEAT"],
+    watch = watcher()
+    stream = watch.open(device())
+    if stream is None:
+        return Response(status=204)  # as many streams as the process holds: poll
+    body = _events(watch, stream, night_id, seen, config["PUSH_HEARTBEAT"],
                    life(config["PUSH_STREAM_SECONDS"]))
-    return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response = Response(body, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: watch.close(stream))
+    return response
 
 
 @bp.get("/n/<key>/stream")

@@ -561,6 +561,14 @@ def too_large(_error: Exception) -> ResponseReturnValue:
     return error_page(_("That was too much text to send."), 413)
 
 
+@bp.app_errorhandler(TimeoutError)
+def arrived_too_slowly(_error: Exception) -> ResponseReturnValue:
+    """A request's body stopped arriving (companion/connections.py: each read has a
+    timeout): nothing of it was used."""
+    return error_page(_("What was sent stopped arriving, so nothing was recorded. "
+                        "Try again."), 408)
+
+
 @bp.app_errorhandler(sqlite3.OperationalError)
 def not_stored(error: sqlite3.OperationalError) -> ResponseReturnValue:
     """The database refused (disk full, read-only file, locked too long): say so.

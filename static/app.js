@@ -595,6 +595,13 @@
     });
     source.addEventListener("alive", hear);
     source.addEventListener("bye", function () { ending = true; hear(); });
+    /* This device opened more streams since (other tabs): this page polls, and asks
+       for a stream again later. */
+    source.addEventListener("elsewhere", function () {
+      hear();
+      close();
+      retry = setTimeout(connect, RETRY_MS);
+    });
     source.addEventListener("changed", function (event) {
       hear();
       want(event.data);

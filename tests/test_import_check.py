@@ -17,13 +17,13 @@ from companion.kraken import rules as kr
 from companion.skullking import rules as sk
 from tests.test_stats import (
     CT_MATCHES,
+    SK_BIDS,
+    SK_WON,
     crazytime_events,
     ev,
     kraken_all_treasure,
     kraken_setup,
     skullking_events,
-    SK_BIDS,
-    SK_WON,
 )
 
 ROLES = ["explorer", "skeleton", "explorer"]

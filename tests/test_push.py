@@ -42,7 +42,8 @@ def test_a_write_wakes_the_streams_of_its_night_and_no_other(push_app):
     woke = {}
 
     def wait(night_id, seen):
-        woke[night_id] = watcher.wait(night_id, seen, timeout=1.5)
+        woke[night_id] = watcher.wait(watcher.open(f"device {night_id}"), night_id, seen,
+                                      timeout=1.5)
 
     waiters = [threading.Thread(target=wait, args=pair)
                for pair in zip(ids, versions, strict=True)]
@@ -63,7 +64,7 @@ def test_a_stream_opened_after_a_change_says_so_at_once(push_app):
         version = store.night(night_id)["version"]
     bump(push_app, night_id)
     start = time.monotonic()
-    assert watcher.wait(night_id, version, timeout=5) == version + 1
+    assert watcher.wait(watcher.open("phone"), night_id, version, timeout=5) == version + 1
     assert time.monotonic() - start < 1
 
 
@@ -171,7 +172,7 @@ class IdleNight:
     def monotonic(self):
         return self.now
 
-    def wait(self, _night_id, _seen, timeout):
+    def wait(self, _stream, _night_id, _seen, timeout):
         self.now += timeout
         return None
 
@@ -185,7 +186,8 @@ def test_an_idle_phone_gets_at_most_four_frames_a_minute(monkeypatch, app):
     frames = streams = 0
     while idle.now < 3600:
         lifetime = push.life(app.config["PUSH_STREAM_SECONDS"])
-        sent = list(push._events(idle, 1, 0, app.config["PUSH_HEARTBEAT"], lifetime))
+        sent = list(push._events(idle, push.Stream("phone"), 1, 0,
+                                 app.config["PUSH_HEARTBEAT"], lifetime))
         frames += len(sent)
         streams += 1
         assert sent[0] == "retry: 1000\n\n" and sent[-1] == "event: bye\ndata: \n\n"
@@ -197,7 +199,45 @@ def test_a_stream_ends_with_bye_once_its_life_is_over(monkeypatch):
     """The page tells a planned end ("bye") from a laptop gone (an error without it)."""
     idle = IdleNight()
     monkeypatch.setattr(push.time, "monotonic", idle.monotonic)
-    sent = list(push._events(idle, 1, 0, 20, 50))
+    sent = list(push._events(idle, push.Stream("phone"), 1, 0, 20, 50))
     assert sent == ["retry: 1000\n\n", "event: alive\ndata: \n\n",
                     "event: alive\ndata: \n\n", "event: bye\ndata: \n\n"]
     assert idle.now == 50  # no wait past the stream's life
+
+
+def test_a_device_holds_at_most_four_streams_and_a_fifth_ends_its_oldest(push_app):
+    """A phone that lost its Wi-Fi and came back opens a stream while the server still
+    holds its old one; a device that opens streams by the thousand holds four."""
+    with push_app.app_context():
+        watcher = push.Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=10)
+    streams = [watcher.open("phone") for _ in range(5)]
+    assert [s.ended for s in streams] == [True, False, False, False, False]
+    assert watcher.open("another phone") is not None
+    idle = IdleNight()
+    sent = list(push._events(idle, streams[0], 1, 0, 20, 50))
+    assert sent == ["retry: 1000\n\n", "event: elsewhere\ndata: \n\n"]
+
+
+def test_a_full_process_answers_a_new_stream_204_and_the_page_polls(push_app):
+    with push_app.app_context():
+        watcher = push.Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=3)
+    opened = [watcher.open(f"phone {n}") for n in range(3)]
+    assert watcher.open("phone 3") is None
+    watcher.close(opened[0])
+    watcher.close(opened[0])  # a connection closes once; a second close changes nothing
+    assert watcher.open("phone 3") is not None
+    assert watcher.open("phone 4") is None
+
+
+def test_a_stream_of_a_device_past_its_four_is_told_elsewhere_by_the_route(push_app):
+    night = make_night(push_app, ["A", "B", "C"])
+    answers = [night.host.get(f"{night.url}/stream") for _ in range(5)]
+    try:
+        first = answers[0].response
+        assert next(first) == b"retry: 1000\n\n"
+        assert next(first) == b"event: elsewhere\ndata: \n\n"
+    finally:
+        for answer in answers:
+            answer.close()
+    with push_app.app_context():
+        assert push.watcher()._open == 0  # each closed connection gave its place back

@@ -1,0 +1,39 @@
+"""The café setup's worker: ``gunicorn -k companion.cafe.Worker "companion.wsgi:app"``.
+
+gunicorn's ``gevent_pywsgi`` worker (gevent's own WSGI server in each worker, as
+``companion serve`` runs it) with the same hold on connections as ``companion serve``
+(companion/connections.py): a deadline for each request's head, a timeout for each read
+and write, and the open-files soft limit raised to the hard limit in each worker.
+Needs gunicorn (``pip install 'companion[cafe]'``).
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler, PyWSGIServer
+
+from companion import connections
+
+
+class Handler(connections.Handler, PyWSGIHandler):
+    """The head's deadline of :class:`companion.connections.Handler`, with gunicorn's
+    access log and environ."""
+
+
+class Server(PyWSGIServer):
+    """Each connection with the read and write timeout of ``companion serve``."""
+
+    def handle(self, sock: socket.socket, address: Any) -> None:
+        sock.settimeout(connections.READ_SECONDS)
+        super().handle(sock, address)
+
+
+class Worker(GeventPyWSGIWorker):
+    server_class = Server
+    wsgi_handler = Handler
+
+    def init_process(self) -> None:
+        connections.raise_open_files()
+        super().init_process()

@@ -1,0 +1,148 @@
+"""No device on the Wi-Fi can use up the server's connections (companion/connections.py,
+docs/security.md#connections): a request's head must arrive within READ_SECONDS, the
+process raises its open-files limit, and a stream that is written to stays open.
+Against `companion serve` itself, as the host runs it."""
+
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from companion import connections
+from tests.conftest import ServerProcess, free_port
+from tests.test_drills import create_night
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX limits")
+
+
+def closed_after(sock, most):
+    """Seconds until the server closed ``sock`` (its answer, if any, read and dropped)."""
+    start = time.monotonic()
+    sock.settimeout(most)
+    try:
+        while sock.recv(4096):
+            pass
+    except TimeoutError:
+        return None
+    return time.monotonic() - start
+
+
+def test_a_connection_that_sends_nothing_is_closed(server_process):
+    server_process.start()
+    with socket.create_connection(("127.0.0.1", server_process.port)) as idle:
+        waited = closed_after(idle, connections.READ_SECONDS + 5)
+    assert waited is not None, "still open"
+    assert waited >= connections.READ_SECONDS - 1
+
+
+def test_a_head_sent_a_byte_at_a_time_is_closed_by_its_deadline(server_process):
+    """Each byte comes well within the read timeout: only the head's own deadline ends
+    it. The server answers 400 and closes."""
+    server_process.start()
+    head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100
+    with socket.create_connection(("127.0.0.1", server_process.port)) as slow:
+        start = time.monotonic()
+        answer = b""
+        slow.settimeout(0.1)
+        for byte in head:
+            try:
+                slow.sendall(bytes([byte]))
+            except OSError:
+                break
+            try:
+                answer += slow.recv(4096)
+            except TimeoutError:
+                pass
+            if answer or time.monotonic() - start > connections.READ_SECONDS + 5:
+                break
+            time.sleep(0.4)
+        took = time.monotonic() - start
+    assert answer.startswith(b"HTTP/1.1 400")
+    assert connections.READ_SECONDS - 1 <= took <= connections.READ_SECONDS + 3
+
+
+def test_an_open_stream_outlives_the_read_timeout(tmp_path):
+    """A stream is written to (its heartbeats) and never read from: it stays open past
+    READ_SECONDS and keeps its heartbeats coming."""
+    server = ServerProcess(database=str(tmp_path / "s.sqlite"),
+                           env={"COMPANION_PUSH_HEARTBEAT": "3"})
+    server.start()
+    try:
+        host, key, _ = create_night(server.url)
+        request = urllib.request.Request(f"{server.url}/n/{key}/stream")
+        stream = host.opener.open(request, timeout=5)
+        start, frames = time.monotonic(), []
+        while time.monotonic() - start < connections.READ_SECONDS + 4:
+            frames.append(stream.readline())
+        assert frames.count(b"event: alive\n") >= 4
+        stream.close()
+    finally:
+        server.kill()
+
+
+def test_serve_raises_its_open_files_limit_to_the_hard_limit(tmp_path):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard <= 1024:
+        pytest.skip("this machine's hard limit cannot show a raise")
+    port = free_port()
+
+    def low_soft_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--quiet", "--data", str(tmp_path)],
+        preexec_fn=low_soft_limit, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={**os.environ, "COMPANION_SECRET_KEY": "limits"})
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        limits = open(f"/proc/{process.pid}/limits").read()
+        line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
+        assert line.split()[3:5] == [str(hard), str(hard)]
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_low_hard_limit_is_told_to_the_host_with_what_to_do():
+    note = connections.open_files_note((256, 256))
+    assert "256" in note and "ulimit -n 4096" in note
+    assert connections.open_files_note((connections.LOW_OPEN_FILES, 1 << 20)) is None
+    assert connections.open_files_note(None) is None
+
+
+def test_a_thousand_idle_connections_leave_another_tables_phone_its_page(server_process):
+    """1,100 connections from one client that never finish a request, with the server
+    started at a soft limit of 1,024 open files: another device still gets its page
+    (the figure, with its time, is bench/hostile.py's; docs/security.md)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2400:
+        pytest.skip("the client and the server need 2,400 open files here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))  # the server starts there
+    try:
+        server_process.start()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    idle = []
+    try:
+        for n in range(1100):
+            sock = socket.create_connection(("127.0.0.1", server_process.port))
+            if n % 2:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            idle.append(sock)
+        page = urllib.request.urlopen(server_process.url + "/", timeout=5)
+        assert page.status == 200 and b"<html" in page.read()
+    finally:
+        for sock in idle:
+            sock.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
