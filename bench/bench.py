@@ -654,11 +654,16 @@ class Server:
         self.log.close()
 
 
+#: The café setup's worker (README.md): gunicorn's gevent_pywsgi with the connection
+#: limits of `companion serve` (companion/cafe.py).
+CAFE_WORKER = "companion.cafe.Worker"
+
+
 def gunicorn_argv(app: str, port: int, args: argparse.Namespace) -> list[str]:
     gunicorn = shutil.which("gunicorn", path=str(Path(PY).parent)) or "gunicorn"
     argv = [gunicorn, "-w", str(args.workers), "-k", args.worker_class, "--backlog", "4096",
             "-b", f"127.0.0.1:{port}"]
-    if args.worker_class in ("gthread", "gevent", "gevent_pywsgi"):
+    if args.worker_class in ("gthread", "gevent", "gevent_pywsgi", CAFE_WORKER):
         argv += ["--worker-connections", "4000", "--keep-alive", str(args.keep_alive)]
     if args.worker_class == "gthread":
         argv += ["--threads", str(args.threads)]
@@ -1176,10 +1181,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
     p.add_argument("--keep-alive", type=int, default=75,
                    help="gunicorn's keep-alive seconds (gevent, gthread)")
-    p.add_argument("--worker-class", default="gevent_pywsgi",
-                   choices=("gevent", "gevent_pywsgi", "gthread", "sync"),
-                   help="gunicorn's worker class (the café setup: gevent_pywsgi, gevent's "
-                        "own HTTP server in gunicorn's workers; it and gevent hold the "
+    p.add_argument("--worker-class", default=CAFE_WORKER,
+                   choices=(CAFE_WORKER, "gevent", "gevent_pywsgi", "gthread", "sync"),
+                   help="gunicorn's worker class (the café setup: companion.cafe.Worker, "
+                        "gevent's own HTTP server in gunicorn's workers with companion "
+                        "serve's connection limits; it and gevent hold the "
                         "live-push streams, gthread and sync cannot, so run them with "
                         "--no-push)")
     p.add_argument("--no-push", dest="push", action="store_false",

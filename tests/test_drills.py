@@ -544,8 +544,9 @@ def test_three_workers_answer_every_poll_with_the_same_version(tmp_path):
 
 
 #: The café setup's command line (README.md): one worker per core, each running gevent's
-#: WSGI server, so that every phone holds its live connection.
-CAFE = ("-k", "gevent_pywsgi", "--worker-connections", "4000")
+#: WSGI server with `companion serve`'s hold on connections (companion/cafe.py), so that
+#: every phone holds its live connection.
+CAFE = ("-k", "companion.cafe.Worker", "--worker-connections", "4000")
 
 
 @pytest.mark.slow
