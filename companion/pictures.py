@@ -23,14 +23,14 @@ from companion import colours, drawing, recap, store
 from companion.games import Answer
 from companion.lru import LRU
 from companion.web import gettext as _
-from companion.web import hosted_night, my_seat, ngettext
+from companion.web import hosted_night, local_date, my_seat, ngettext
 
 bp = Blueprint("pictures", __name__)
 
 _pictures = LRU(32)
 
 
-WORDS = recap.Words(_, ngettext)
+WORDS = recap.Words(_, ngettext, local_date)
 
 
 def _games(night_id: int) -> list[dict[str, Any]]:

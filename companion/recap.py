@@ -31,10 +31,14 @@ Section = dict[str, Any]
 
 
 class Words(NamedTuple):
-    """The request's translations, passed in (this module does not know Flask)."""
+    """The request's translations and its way of writing a date, passed in (this module
+    does not know Flask)."""
 
     gettext: Callable[..., str]
     ngettext: Callable[..., str]
+    #: A stored time stamp as the date the laptop's calendar shows, in the request's
+    #: language ("3월 14일(토)").
+    date: Callable[[str], str]
 
 
 def span(text: Any, seat: int | None = None, bold: bool = False) -> dict[str, Any]:
@@ -146,7 +150,7 @@ def night(created: str, names: dict[int, str], games: list[dict[str, Any]],
     by_number = {g["number"]: g for g in games}
     sections += [game_section(by_number[r["number"]], r, names, words)
                  for r in tally["games"] if r["finished"]]
-    subtitle = " · ".join((created[:10], words.ngettext(
+    subtitle = " · ".join((words.date(created), words.ngettext(
         "%(num)s game finished", "%(num)s games finished", tally["finished"])))
     return {"title": words.gettext(N_("Tonight's tally")), "subtitle": subtitle,
             "sections": sections, "more": _more(words)}
@@ -159,6 +163,6 @@ def game(created: str, names: dict[int, str], one: dict[str, Any], words: Words
     if not result["finished"]:
         return None
     section = game_section(one, result, names, words)
-    return {"title": section["heading"], "subtitle": str(one.get("created") or created)[:10],
+    return {"title": section["heading"], "subtitle": words.date(str(one.get("created") or created)),
             "sections": [{"heading": "", "blocks": section["blocks"]}],
             "more": _more(words)}

@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 from urllib.parse import unquote
 
 import gevent
+from babel.dates import format_datetime
 from flask import (
     Blueprint,
     Flask,
@@ -74,14 +75,50 @@ def form_token() -> str | None:
     return value if _TOKEN.match(value) else None
 
 
-def local_time(stamp: str) -> str:
-    """A stored time stamp (UTC, companion.db.now()) as the laptop's clock shows it:
-    "2026-03-14 19:05". Text that is no such stamp is shown as it is."""
+#: How a stored time reads in each language, as Babel patterns (CLDR's medium forms,
+#: "2026. 3. 14. 오후 7:05:00" and "Mar 14, 2026, 7:05:00 PM", read as machine output at a
+#: table). The year is left out within the laptop's current year, as a phone's own
+#: messages and calendar do; an older night shows it.
+WHEN = {
+    "ko": {"datetime": "M월 d일(E) a h:mm", "datetime_year": "y년 M월 d일(E) a h:mm",
+           "date": "M월 d일(E)", "date_year": "y년 M월 d일(E)", "time": "a h:mm"},
+    "en": {"datetime": "EEE d MMM, h:mm a", "datetime_year": "EEE d MMM y, h:mm a",
+           "date": "EEE d MMM", "date_year": "EEE d MMM y", "time": "h:mm a"},
+}
+
+
+def _when(stamp: str, part: str) -> str:
+    """A stored time stamp (UTC, companion.db.now()) as the laptop's clock shows it, in
+    the request's language: its date and time, its date, or its time of day. Text that is
+    no such stamp is shown as it is."""
     try:
         moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
     except (TypeError, ValueError):
         return str(stamp)
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    # The laptop's own zone, as the table reads the clock on the wall (Flask-Babel's
+    # formatters would move it to their configured zone, UTC), in the request's language
+    # (Korean, the default, outside a request).
+    moment = moment.astimezone()
+    locale = get_locale()
+    language = locale.language if locale and locale.language in WHEN else "ko"
+    if part != "time" and moment.year != datetime.now().astimezone().year:
+        part += "_year"
+    return format_datetime(moment, WHEN[language][part], locale=language)
+
+
+def local_time(stamp: str) -> str:
+    """A stored time stamp's date and time: "3월 14일(토) 오후 7:05", "Sat 14 Mar, 7:05 PM"."""
+    return _when(stamp, "datetime")
+
+
+def local_date(stamp: str) -> str:
+    """A stored time stamp's date: "3월 14일(토)", "Sat 14 Mar"."""
+    return _when(stamp, "date")
+
+
+def local_clock(stamp: str) -> str:
+    """A stored time stamp's time of day: "오후 7:05", "7:05 PM"."""
+    return _when(stamp, "time")
 
 
 def hosted_night(key: str) -> store.Row:
@@ -615,6 +652,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.filters["stored"] = sealed.stored
     app.jinja_env.filters["local_time"] = local_time
+    app.jinja_env.filters["local_date"] = local_date
+    app.jinja_env.filters["local_clock"] = local_clock
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
                                  shared=shared, game_title=game_title,
                                  game_kinds=registry.kinds, game_assets=game_assets,

@@ -265,3 +265,60 @@ def test_no_page_of_a_night_of_long_names_is_wider_than_its_screen(browser, live
     host.goto(f"{night}/tally")  # the charts were measured: a name per bar, and 4 charts
     assert host.locator("svg.tally-chart").count() == 4
     assert host.locator("svg.tally-chart text.label").count() == 4 * 8 - 1
+
+
+#: Every visible button holds its words: none is wider than the screen, none clips its
+#: label (a Korean label may be far longer than its English).
+BUTTONS = """() => {
+  const found = [];
+  for (const b of document.querySelectorAll('button, [role=button]')) {
+    const r = b.getBoundingClientRect();
+    if (!r.width || getComputedStyle(b).visibility === 'hidden') continue;
+    const label = b.textContent.trim().replace(/\\s+/g, ' ');
+    if (r.left < -1 || r.right > window.innerWidth + 1)
+      found.push(`"${label}" runs off the screen (${Math.round(r.left)}..${Math.round(r.right)})`);
+    if (b.scrollWidth > b.clientWidth + 1)
+      found.push(`"${label}" clips its words (${b.scrollWidth} in ${b.clientWidth} px)`);
+  }
+  return found;
+}"""
+
+
+def test_the_korean_buttons_longer_than_their_english_fit_a_320_px_phone(browser, live_server):
+    """The import question's two buttons, a tablet seat's "휴대폰으로 하기 (새 코드)", and the
+    become-host question with its date, in Korean on the narrowest phone."""
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 320, "height": 800}, locale="ko-KR")
+    host = context.new_page()
+    key = make_night(host, base, NAMES)
+    night = f"{base}/n/{key}"
+    host.goto(night)
+    host.locator("details.seat-more summary").first.click()
+    with host.expect_response(lambda r: r.url.endswith("/tablet")):
+        host.get_by_role("button", name="태블릿으로 하기 (코드 없음)").first.click()
+    host.locator("[data-action=seat-tablet] button", has_text="휴대폰으로 하기 (새 코드)").wait_for(
+        state="attached")
+    seen = {"night": look(host, night) + host.evaluate(BUTTONS)}
+    assert host.get_by_role("button", name="휴대폰으로 하기 (새 코드)").is_visible()
+
+    raw = host.request.get(f"{night}/export.json").body()
+    host.goto(base + "/history")
+    host.locator(".tally-import input[type=file]").set_input_files(
+        files=[{"name": "night.json", "mimeType": "application/json", "buffer": raw}])
+    host.locator(".tally-import button[type=submit]").click()
+    host.locator(".import-question").wait_for()
+    for label in ("가져오지 않고 그대로 두기", "파일 내용으로 바꾸기"):
+        assert host.get_by_role("button", name=label).is_visible(), label
+    host.evaluate("document.fonts.ready")
+    seen["import question"] = (host.evaluate(MEASURE, 320) + host.evaluate(BUTTONS))
+
+    invite = host.request.post(f"{night}/hosts", form={"csrf_token": re.search(
+        r'name="csrf_token" value="([^"]*)"', host.request.get(night).text()).group(1)})
+    link = re.search(r"/h/[A-Za-z0-9_-]{32,64}", invite.text()).group(0)
+    other = browser.new_context(viewport={"width": 320, "height": 800},
+                                locale="ko-KR").new_page()
+    seen["become host"] = look(other, base + link) + other.evaluate(BUTTONS)
+    assert re.search(r"\d+월 \d+일\([월화수목금토일]\) 모임을", other.locator("h1").inner_text())
+
+    problems = [f"{page}: {found}" for page, found_all in seen.items() for found in found_all]
+    assert not problems, "\n".join(problems)

@@ -57,7 +57,7 @@ def test_a_korean_browser_sees_korean(browser, live_server):
     host = browser.new_context(locale="ko-KR").new_page()
     host.goto(live_server.url + "/")
     assert host.locator("html").get_attribute("lang") == "ko"
-    assert "게임의 밤" in host.content()
+    assert "모임 시작" in host.content()
     assert "Start the night" not in host.content()
 
 

@@ -416,7 +416,7 @@ def test_korean_is_the_default(tmp_path):
     app = create_app({"DATABASE": str(tmp_path / "k.sqlite"), "SECRET_KEY": "k"})
     html = app.test_client().get("/").data.decode()
     assert 'lang="ko"' in html
-    assert "게임의 밤" in html
+    assert "모임 시작" in html
 
 
 def test_the_language_can_be_switched_and_is_remembered(client):

@@ -250,4 +250,4 @@ def test_a_phone_sees_the_same_awards(evening):
 def test_the_awards_are_in_korean(evening):
     evening.host.set_cookie("lang", "ko")
     html = text(evening.host.get(f"{evening.url}/tally"))
-    assert "오늘 밤의 상" in html and "명사수" in html
+    assert "오늘의 상" in html and "명사수" in html

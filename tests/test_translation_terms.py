@@ -1,7 +1,9 @@
 """One Korean term per thing: the list in docs/translations.md is what the catalog says.
 
 No Korean message uses a word of the list's last column (a variant a Korean reader found
-for the same thing), and each term of the list is in use somewhere in the catalog.
+for the same thing), and each term of the list is in use somewhere in the catalog. The
+words a native read of the catalog changed are checked in the compiled catalog, as the
+app reads it.
 """
 
 import re
@@ -9,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from babel.support import Translations
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "translations.md"
@@ -46,7 +49,8 @@ ROWS = term_rows()
 def test_the_list_is_there_and_covers_the_words_of_the_issue():
     english = " ".join(row[0] for row in ROWS)
     for thing in ("host", "night", "game #3", "match 1", "edition", "Custom", "pass the tablet",
-                  "a player, named"):
+                  "a player, named", "tonight", "Loot", "suit card", "deck", "flipped card",
+                  "score a round", "the winners leave"):
         assert thing in english
 
 
@@ -74,3 +78,75 @@ def test_a_named_player_always_gets_a_spaced_nim():
     glued = [text for _msgid, text in korean_messages()
              if re.search(r"%\((name|player|seat|holder|who)\)s님", text)]
     assert glued == []
+
+
+# --- the words a native read changed, as the compiled catalog gives them ----------------
+
+@pytest.fixture(scope="module")
+def translations():
+    found = Translations.load(str(ROOT / "companion" / "translations"), ["ko"])
+    assert found.ugettext("Skull King") == "스컬킹"  # the .mo, not the fallback
+    return found
+
+
+@pytest.fixture(scope="module")
+def ko(translations):
+    return translations.ugettext
+
+
+@pytest.mark.parametrize("english, korean", [
+    # a night is a 모임, and today is 오늘
+    ("Game night", "모임"),
+    ("Continue this night", "이 모임 이어 하기"),
+    ("Earlier nights", "지난 모임"),
+    ("Start a new game night", "새 모임 시작"),
+    ("No game has been played yet tonight.", "오늘은 아직 플레이한 게임이 없습니다."),
+    ("Tonight's tally", "오늘의 결산"),
+    # the round just scored, not round 10
+    ("Last round", "지난 라운드"),
+    # a phone for the seat, as its twin says 태블릿으로 하기
+    ("Give this seat a phone (new code)", "휴대폰으로 하기 (새 코드)"),
+    ("Plays on the tablet (no code)", "태블릿으로 하기 (코드 없음)"),
+    # the app asks the player, it does not ask itself
+    ("Your bid: how many tricks will you take?", "이번 라운드에 트릭을 몇 개 얻을까요?"),
+    # a button as short as its English
+    ("Keep the night here; don't import the file", "가져오지 않고 그대로 두기"),
+])
+def test_the_words_a_native_read_chose(ko, english, korean):
+    assert ko(english) == korean
+
+
+def test_the_kraken_statistics_name_the_game_not_the_card(ko):
+    column = ko("Kraken wins as %(role)s")
+    assert column % {"role": ko("Explorer")} == "노 터치 크라켄 탐험대 승리"
+    assert column % {"role": ko("Skeleton")} == "노 터치 크라켄 스켈레톤 승리"
+
+
+def test_skull_king_says_what_its_box_says(ko):
+    rule = ko("Special cards first: the Skull King beats Pirates, Pirates beat Mermaids, "
+              "Mermaids beat every suit card, and a Mermaid beats the Skull King. Among "
+              "several Pirates, or both Mermaids, the first played wins.")
+    assert "모든 색상 카드를 이기며" in rule
+    assert "낸 색상의 가장 높은 카드" in ko(
+        "Otherwise the highest card of the led colour wins. Follow the led colour if you "
+        "can; special cards may always be played. If everyone plays an Escape, the first "
+        "Escape wins.")
+    assert ko("Score round %(r)s") % {"r": 3} == "3라운드 점수 계산"
+    assert ko("Loot") == "약탈품"
+
+
+def test_the_kraken_deck_is_the_exploration_card_pile(ko):
+    assert ko("The deck holds only one Kraken.") == "탐험 카드 더미에는 크라켄이 한 장뿐입니다."
+
+
+def test_crazy_time_flips_cards_triggers_laws_and_sends_winners_out(translations, ko):
+    sync = ko("Synchronisation: if the called hour equals the hour on the flipped card, "
+              "everybody slaps the middle of the board; the slowest slapper takes a penalty. "
+              "Calls past 12 and “half past” calls never trigger it. After 12 comes 1, never 13.")
+    assert "펼친 카드" in sync and "발동되지 않습니다" in sync
+    assert ko("You won match %(m)s: leave the room now!") % {"m": 1} == (
+        "1경기에서 이겼습니다. 말소리가 안 들리는 곳으로 잠시 퇴장해 주세요!")
+    assert "말소리가 안 들리는 곳으로 잠시 퇴장해 주세요" in translations.ungettext(
+        "%(who)s wins the match and takes the %(h)sh token. Winner: leave the room now!",
+        "%(who)s win the match and take the %(h)sh token. Winners: leave the room now!", 2)
+    assert ko("out of the room") == "퇴장 중"

@@ -66,7 +66,7 @@ def test_the_latest_night_is_first_on_the_start_page(browser, live_server, width
     assert "Dee, Eve, Fay" in latest.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     # a link that looks like a button
-    go_on = latest.get_by_role("button", name="이 게임의 밤 이어 하기")
+    go_on = latest.get_by_role("button", name="이 모임 이어 하기")
     assert go_on.get_attribute("href") == night_url.removeprefix(live_server.url)
     go_on.click()
     page.wait_for_url(night_url, timeout=WAIT)
