@@ -421,12 +421,14 @@ def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> 
             "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
             "created": game_["created"],
         }).last_pk
-        for event in game_["events"]:
-            db.table("events").insert({
-                "game_id": game_id, "seq": event["seq"], "type": event["type"],
-                "data": json.dumps(event["data"], ensure_ascii=False, sort_keys=True),
-                "seat": event["seat"], "device": None, "created": event["created"],
-            })
+        # One statement for the whole log: a row at a time through sqlite-utils (which
+        # looks the table up for each) held the server for 4 s on an 8,000-event file.
+        db.conn.executemany(
+            "insert into events (game_id, seq, type, data, seat, device, created) "
+            "values (?, ?, ?, ?, ?, null, ?)",
+            [(game_id, event["seq"], event["type"],
+              json.dumps(event["data"], ensure_ascii=False, sort_keys=True),
+              event["seat"], event["created"]) for event in game_["events"]])
 
 
 def import_night(document: dict[str, Any], device: str) -> str:

@@ -139,3 +139,38 @@ def test_the_worst_file_within_the_upload_limit_imports():
     assert exchange.MAX_BYTES - 2000 < len(raw) <= exchange.MAX_BYTES
     night = exchange.parse_import(raw)
     assert [len(g["events"]) for g in night["games"]][0] == exchange.MAX_EVENTS
+
+
+BESIDE = """
+from gevent import monkey; monkey.patch_all()
+import time, gevent
+from companion import create_app, exchange
+from companion.web import beside_the_loop
+from bench.hostile import worst_import
+raw = worst_import("pairs")
+ticks = []
+def tick():
+    while True:
+        ticks.append(time.perf_counter()); gevent.sleep(0.01)
+app = create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"})
+with app.test_request_context("/"):
+    gevent.spawn(tick); gevent.sleep(0.05)
+    start = time.perf_counter()
+    beside_the_loop(exchange.parse_import, raw)
+    end = time.perf_counter()
+during = [t for t in ticks if start < t < end]
+print(len(during), end - start)
+"""
+
+
+def test_under_gevent_the_check_runs_beside_the_loop_and_other_greenlets_go_on():
+    """The server's other requests are greenlets of the same loop: while an upload is
+    checked, they keep running (on the loop itself, none ran until the check ended)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", BESIDE], capture_output=True, text=True,
+                         check=True, timeout=120).stdout.split()
+    ticks, seconds = int(out[0]), float(out[1])
+    assert seconds > 0.1  # long enough to tell
+    assert ticks >= seconds / 0.01 / 4
