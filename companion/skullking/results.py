@@ -131,14 +131,16 @@ def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any]
             gettext: Callable[[str], str]) -> dict[str, Any]:
     """A finished game's part of its BG Stats play (docs/bgstats.md#skull-king): the
     highest total wins; ``board`` names the edition and the scoring; each player's final
-    total and shared rank (1, 1, 3: docs/rules.md#ranking); the first round's lead
-    player is the start player (only marked on that player: the link stays short)."""
+    total (no ``rank``: the places are the totals' competition ranks, 1, 1, 3,
+    docs/rules.md#ranking, which BG Stats works out from the scores itself, and six
+    ranks cost a QR code 100 bytes); the first round's lead
+    player is the start player, ``startPlayer`` false for everyone else (BG Stats
+    refuses a player without it)."""
     board = " · ".join((gettext(EDITION_LABELS[setup["edition"]]),
                         gettext(SCORING_LABELS[setup["scoring"]])))
     lead = state["rounds"][0]["lead"] if state["rounds"] else None
     return {"game": {"bggId": BGG_ID, "highestWins": True, "noPoints": False},
             "board": board,
             "players": {seat: {"score": result["scores"][seat],
-                               "rank": result["places"][seat],
-                               **({"startPlayer": True} if seat == lead else {})}
+                               "startPlayer": seat == lead}
                         for seat in setup["players"]}}
