@@ -12,11 +12,15 @@ from companion.skullking import rules
 
 #: The options a setup was started with (read back from it for an import).
 OPTION_KEYS = ("edition", "scoring", "way", "loot", "kraken", "white_whale", "abilities",
-               "first_dealer")
+               "first_dealer", *rules.HOUSE_RULES)
 #: Skull King on BoardGameGeek: boardgamegeek.com/boardgame/150145 (docs/bgstats.md).
 BGG_ID = 150145
 EDITION_LABELS = {"classic": N_("Classic edition"), "2021": N_("2021 edition")}
 SCORING_LABELS = {"skull_king": N_("Skull King scoring"), "rascal": N_("Rascal's scoring")}
+#: The house rules as the screens, the history and BG Stats' board name them
+#: (docs/rules.md#skull-king-house-rules).
+HOUSE_RULE_LABELS = {"missed_bonuses": N_("Bonuses count on a missed bid"),
+                     "adjustments": N_("Adjustments")}
 
 
 def _seat_map(mapping: dict[str, Any]) -> dict[int, Any]:
@@ -130,14 +134,17 @@ def options(setup: dict[str, Any]) -> dict[str, Any]:
 def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],
             gettext: Callable[[str], str]) -> dict[str, Any]:
     """A finished game's part of its BG Stats play (docs/bgstats.md#skull-king): the
-    highest total wins; ``board`` names the edition and the scoring; each player's final
+    highest total wins; ``board`` names the edition, the scoring and the house rules
+    (docs/rules.md#skull-king-house-rules); each player's final
     total (no ``rank``: the places are the totals' competition ranks, 1, 1, 3,
     docs/rules.md#ranking, which BG Stats works out from the scores itself, and six
     ranks cost a QR code 100 bytes); the first round's lead
     player is the start player, ``startPlayer`` false for everyone else (BG Stats
     refuses a player without it)."""
     board = " · ".join((gettext(EDITION_LABELS[setup["edition"]]),
-                        gettext(SCORING_LABELS[setup["scoring"]])))
+                        gettext(SCORING_LABELS[setup["scoring"]]),
+                        *(gettext(HOUSE_RULE_LABELS[name])
+                          for name in rules.house_rules(setup))))
     lead = state["rounds"][0]["lead"] if state["rounds"] else None
     return {"game": {"bggId": BGG_ID, "highestWins": True, "noPoints": False},
             "board": board,
