@@ -947,3 +947,80 @@ def test_the_history_names_the_adjustment_and_its_reason():
         {"player": 1, "round": 2, "reason": "Misdeal", "amount": "−10"})
     assert rules.describe(adjust(2, 1, 0, "Oops"))[0] == \
         "%(player)s's adjustment in round %(round)s taken back (%(reason)s)"
+
+
+# ------------------------------------------------------------ deck rulings
+# docs/rules.md#skull-king-deck-rulings: 7–8 players with and without the advanced cards,
+# and Loot in the two-player game.
+
+
+@pytest.mark.parametrize("options, deck", [
+    ({}, 70), ({"loot": True}, 72), ({"kraken": True}, 71), ({"white_whale": True}, 71),
+    ({"kraken": True, "white_whale": True}, 72),
+    ({"loot": True, "kraken": True, "white_whale": True, "abilities": True}, 74),
+])
+def test_the_advanced_cards_are_dealt_from_the_deck(options, deck):
+    assert rules.deck_size("2021", options) == deck
+    assert rules.deck_size("classic") == 66
+
+
+@pytest.mark.parametrize("players, deck, most", [
+    (8, 70, 8), (8, 71, 8), (8, 72, 9), (8, 74, 9),
+    (7, 70, 10), (7, 74, 10), (2, 74, 10), (6, 66, 10),
+])
+def test_the_cards_a_round_deals_count_the_whole_deck(players, deck, most):
+    edition = "classic" if deck == 66 else "2021"
+    assert rules.max_cards(players, edition, deck) == most
+
+
+ALL_ADVANCED = {"loot": True, "kraken": True, "white_whale": True}
+
+
+def test_eight_players_with_the_74_card_deck_get_9_cards_in_rounds_9_and_10():
+    setup = game(list(range(8)), **ALL_ADVANCED)
+    assert setup["rounds"] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 9]
+    assert setup["max_cards"] == 9 and setup["capped"] is True
+    assert game(list(range(8)), loot=True)["rounds"][-2:] == [9, 9]
+    assert game(list(range(8)), kraken=True)["rounds"][-2:] == [8, 8]  # 71 cards
+    assert game(list(range(8)), way="broadside", **ALL_ADVANCED)["rounds"] == [9] * 10
+    assert game(list(range(7)), **ALL_ADVANCED)["capped"] is False
+
+
+def test_a_custom_round_of_9_cards_needs_the_cards_for_it():
+    assert game(list(range(8)), way="custom", rounds=[9], loot=True)["rounds"] == [9]
+    with pytest.raises(RuleError, match="1 to 8 cards"):
+        game(list(range(8)), way="custom", rounds=[9])
+
+
+def test_a_round_of_9_cards_for_8_players_scores_and_its_tricks_add_up():
+    setup = game(list(range(8)), way="custom", rounds=[9], **ALL_ADVANCED)
+    bids = dict.fromkeys(range(8), 1) | {7: 2}
+    won = dict.fromkeys(range(8), 1) | {7: 0}
+    state = rules.replay(setup, play_round(1, bids, won, discarded=2))
+    assert state["finished"] and state["totals"]["0"] == 20 and state["totals"]["7"] == -20
+
+
+def test_a_setup_made_before_the_deck_ruling_still_imports_as_it_was_played():
+    from companion.registry import SetupMismatch
+    from companion.skullking import results
+
+    older = rules.start(list(range(8)), ALL_ADVANCED, advanced_in_deck=False)
+    assert older["rounds"][-2:] == [8, 8]
+    assert results.restore(older, list(range(8)), random.Random(1)) == older
+    now = game(list(range(8)), **ALL_ADVANCED)
+    assert results.restore(now, list(range(8)), random.Random(1)) == now
+    with pytest.raises(SetupMismatch):
+        results.restore({**now, "rounds": [1, 2, 3, 4, 5, 6, 7, 8, 10, 10]},
+                        list(range(8)), random.Random(1))
+
+
+def test_loot_is_played_in_the_two_player_game_between_the_two_players():
+    """Two players and Graybeard's ghost, 3 hands: Loot is in play; seat 0's Loot captured
+    by seat 1 pays both on exact bids. An alliance with the ghost (he neither bids nor
+    scores) is not recorded and pays nothing: the ghost is no seat."""
+    setup = game([0, 1], way="custom", rounds=[3], loot=True)
+    assert setup["ghost"] is True and setup["loot"] is True
+    state = rules.replay(setup, play_round(1, {0: 1, 1: 1}, {0: 1, 1: 1}, loot=[[0, 1]]))
+    assert state["totals"] == {"0": 40, "1": 40}
+    with pytest.raises(RuleError, match="not in this game"):
+        rules.replay(setup, play_round(1, {0: 1, 1: 1}, {0: 1, 1: 1}, loot=[[0, 2]]))

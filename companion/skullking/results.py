@@ -8,6 +8,7 @@ from typing import Any
 from companion.charts import score_bars
 from companion.errors import N_
 from companion.figures import Award, award, leaders
+from companion.registry import SetupMismatch
 from companion.skullking import rules
 
 #: The options a setup was started with (read back from it for an import).
@@ -129,6 +130,20 @@ def options(setup: dict[str, Any]) -> dict[str, Any]:
     if setup.get("way") == rules.CUSTOM:
         found["rounds"] = setup.get("rounds")
     return found
+
+
+def restore(setup: dict[str, Any], players: list[int], rng: Any) -> dict[str, Any]:
+    """The setup an imported game stands for: the one the rules make from its options,
+    or, for a game started before the advanced cards counted in the deck
+    (docs/rules.md#skull-king-deck-rulings: 8 players with Loot, say, then got 8 cards
+    in rounds 9 and 10, now 9), the one they made then, so an older export imports as it
+    was played. Anything else is refused (registry.SetupMismatch)."""
+    del rng  # nothing in a Skull King setup is random
+    for counted in (True, False):
+        fresh = rules.start(players, options(setup), advanced_in_deck=counted)
+        if fresh == setup:
+            return fresh
+    raise SetupMismatch()
 
 
 def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],

@@ -64,6 +64,9 @@ WAGERS = (0, 10, 20)
 #: Cards in the deck per edition (docs/rules.md#skull-king-cards,
 #: docs/rules.md#skull-king-2021).
 DECK = {"classic": 66, "2021": 70}
+#: The 2021 advanced cards shuffled into the deck when in play, and how many of each:
+#: with all of them the deck is 74 cards (docs/rules.md#skull-king-deck-rulings).
+ADVANCED_CARDS = {"loot": 2, "kraken": 1, "white_whale": 1}
 #: Players per edition: classic 2–6 (the seed), 2021 2–8.
 PLAYERS = {"classic": (2, 6), "2021": (2, 8)}
 #: No official way to play deals more than 10 cards a round.
@@ -391,19 +394,34 @@ def _rascal_points(cards: int, off: int, shot: str | None, captures: int,
 # --------------------------------------------------------------------------- setup
 
 
-def max_cards(players: int | Sequence[int], edition: str) -> int:
-    """The most cards a round may deal to each hand at this table
-    (docs/rules.md#skull-king-2021).
+def deck_size(edition: str, options: Mapping[str, Any] | None = None) -> int:
+    """The cards shuffled and dealt from: the edition's deck (classic 66, 2021 70) plus the
+    2021 advanced cards in play, 2 Loot, the Kraken and the White Whale (74 with all of
+    them; the blank cards are never dealt) (docs/rules.md#skull-king-deck-rulings)."""
+    if edition not in EDITIONS:
+        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
+    options = options or {}
+    return DECK[edition] + sum(count for name, count in ADVANCED_CARDS.items()
+                               if options.get(name) is True)
 
-    ``players`` is a count (or the list of seats). The deck (classic 66, 2021 70) must
-    cover every hand, Graybeard's ghost included in a 2-player 2021 game, and no official
-    way deals more than 10: so 8 players get at most 8 cards, 7 players 10.
+
+def max_cards(players: int | Sequence[int], edition: str, deck: int | None = None) -> int:
+    """The most cards a round may deal to each hand at this table
+    (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-deck-rulings).
+
+    ``players`` is a count (or the list of seats); ``deck`` the cards dealt from
+    (:func:`deck_size`; the edition's deck without advanced cards when None). Every hand
+    gets as many cards, Graybeard's ghost's included in a 2-player 2021 game, and no
+    official way deals more than 10. So 7 players get 10 cards a round; 8 players 8 from
+    the 70-card deck (or 71 with only the Kraken or the White Whale), and 9 when the
+    deck holds 72 or more (both Loot, or the Kraken and the White Whale: 74 with all).
     """
     count = players if _is_int(players) else len(cast("Sequence[int]", players))
     if edition not in EDITIONS:
         raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
     hands = count + 1 if _has_ghost(count, edition) else count
-    return min(MOST_CARDS, DECK[edition] // max(hands, 1))
+    cards = DECK[edition] if deck is None else deck
+    return min(MOST_CARDS, cards // max(hands, 1))
 
 
 def _has_ghost(count: int, edition: str) -> bool:
@@ -412,7 +430,7 @@ def _has_ghost(count: int, edition: str) -> bool:
 
 
 def start(players: Iterable[int], options: Mapping[str, Any] | None,
-          rng: random.Random | None = None) -> Setup:
+          rng: random.Random | None = None, *, advanced_in_deck: bool = True) -> Setup:
     """Validate the options and return the game's setup (docs/rules.md#skull-king).
 
     ``options``: ``edition`` ("2021" by default, or "classic"), ``scoring``
@@ -423,8 +441,11 @@ def start(players: Iterable[int], options: Mapping[str, Any] | None,
     seat; default the first player), and the house rules ``missed_bonuses`` and
     ``adjustments`` as bools (docs/rules.md#skull-king-house-rules; off by default, and
     then not in the setup). A named way that deals more than the deck allows at this
-    table is capped, and ``capped`` says so. An option given as None takes its default.
-    ``rng`` is unused (nothing is random).
+    table is capped, and ``capped`` says so; the cap counts the advanced cards in the
+    deck (:func:`max_cards`, docs/rules.md#skull-king-deck-rulings), which setups made
+    before that ruling did not: ``advanced_in_deck=False`` makes such a setup again (an
+    import of an older export). An option given as None takes its default. ``rng`` is
+    unused (nothing is random).
     """
     del rng  # the real deck is shuffled on the table; nothing here is random
     options = dict(options or {})
@@ -437,7 +458,8 @@ def start(players: Iterable[int], options: Mapping[str, Any] | None,
     _check_edition(edition, scoring)
     players = _check_players(players, edition)
     advanced = _advanced(options, edition)
-    cap = max_cards(len(players), edition)
+    cap = max_cards(len(players), edition,
+                    deck_size(edition, advanced if advanced_in_deck else None))
     way = options.get("way", "standard")
     rounds, capped = _rounds(options, way, cap)
     first_dealer = options.get("first_dealer", players[0])
