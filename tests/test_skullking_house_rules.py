@@ -223,3 +223,19 @@ def test_the_tally_and_bg_stats_use_the_adjusted_totals(night):
         {"민수": (20, False), "Jo": (10, False), "지혜 🙂": (30, True)}
     assert play["board"] == ("2021 edition · Skull King scoring · Bonuses count on a missed "
                              "bid · Adjustments")
+
+
+def test_statistics_use_the_adjusted_totals_and_exact_bids_stay_about_bids(night):
+    from companion.skullking import results
+
+    finished_adjusted_game(night)
+    with night.app.test_request_context():
+        from companion import stats, store
+
+        plain = store.game(store.night_by_key(night.key)["id"], 1).plain()
+    result = stats.game_result("skullking", plain["setup"], plain["state"])
+    found = results.player_stats([{"seat": 2, "game": plain, "result": result, "won": True}])
+    assert found["sk_best"] == 30  # 10 scored + 20 adjusted
+    assert found["sk_exact"] == {"hits": 1, "rounds": 1}  # bid 0, took 0: a bid, not points
+    csv = night.host.get(f"{night.url}/export.csv").data.decode("utf-8-sig")
+    assert any(line.endswith(",won,30,1") for line in csv.splitlines()), csv
