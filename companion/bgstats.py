@@ -5,7 +5,7 @@ Pure: no Flask, no SQL. BG Stats takes one play per link,
 sources they were checked against and what is left out are in docs/bgstats.md.
 
 What each kind of game adds (its BoardGameGeek id, whether the highest score wins, each
-player's score, rank, role, start player) comes from its package, through the registry's
+player's score, rank, role, whether they started) comes from its package, through the registry's
 ``GameKind.bgstats``: nothing here names a game. A kind without it has no BG Stats play.
 
 A game still running has no play at all: its result holds no secret, but a link made
@@ -78,14 +78,23 @@ def player_id(name: str) -> str:
     return hashlib.sha256(fold(name).encode()).hexdigest()[:10]
 
 
+#: What BG Stats is told of every game unless its kind says otherwise: whether it has
+#: points and which way they win. ``cooperative`` is left to BG Stats' default (false,
+#: as none of the three is): a QR code has no byte to spare (docs/bgstats.md#fields).
+GAME_DEFAULTS = {"highestWins": True, "noPoints": False}
+
+
 def _player(seat: int, names: Mapping[int, str], result: Mapping[str, Any],
             extra: Mapping[str, Any]) -> dict[str, Any]:
     """One player of the play: the name, the id BG Stats matches them by across nights
-    (:func:`player_id`), ``winner`` always (BG Stats' Android
-    app fails without it, docs/bgstats.md#fields), then what the game adds."""
+    (:func:`player_id`), then ``winner`` and ``startPlayer`` on every player, ``true`` or
+    ``false``: BG Stats' Android app refuses a play whose players lack either
+    (docs/bgstats.md#fields). The game's part may set ``startPlayer`` and adds the rest."""
     name = names.get(seat, "?")
-    return {"name": name, "sourcePlayerId": player_id(name),
-            "winner": seat in result["winners"], **extra}
+    found = {"name": name, "sourcePlayerId": player_id(name),
+             "winner": seat in result["winners"], "startPlayer": False, **extra}
+    found["startPlayer"] = found["startPlayer"] is True
+    return found
 
 
 def play(night: Mapping[str, Any], game: Mapping[str, Any], result: Mapping[str, Any],
@@ -108,7 +117,8 @@ def play(night: Mapping[str, Any], game: Mapping[str, Any], result: Mapping[str,
         "sourcePlayId": source_play_id(night, game),
         "playDate": play_date(end),
         "durationMin": minutes(game["created"], end),
-        "game": {"name": title, "sourceGameId": game["kind"], **part["game"]},
+        "game": {"name": title, "sourceGameId": game["kind"], **GAME_DEFAULTS,
+                 **part["game"]},
         "players": [_player(seat, names, result, part["players"].get(seat, {}))
                     for seat in result["players"]],
     }

@@ -4,14 +4,17 @@ whose numbers are worked out in tests/test_stats.py."""
 
 import json
 import re
+from datetime import datetime
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from companion import bgstats, stats
+from companion.crazytime import rules as ct
 from tests.conftest import make_night, store_game
 from tests.test_stats import (
     crazytime_game,
+    ev,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
@@ -86,6 +89,79 @@ def test_every_play_has_the_required_fields(kind):
     assert any(p["winner"] for p in found["players"])
 
 
+#: The fields BG Stats' push-plays import reads and their JSON types, as far as public
+#: sources show them (docs/bgstats.md#fields): required ones first, then the ones
+#: Companion sends where a game has something to say. A bool is never 0/1 and a number
+#: never a string.
+PLAY_FIELDS = {"sourceName": str, "sourcePlayId": str, "playDate": str,
+               "durationMin": int, "game": dict, "players": list}
+OPTIONAL_PLAY_FIELDS = {"board": str, "comments": str}
+GAME_FIELDS = {"name": str, "sourceGameId": str, "highestWins": bool, "noPoints": bool}
+OPTIONAL_GAME_FIELDS = {"bggId": int}
+PLAYER_FIELDS = {"name": str, "sourcePlayerId": str, "winner": bool, "startPlayer": bool}
+OPTIONAL_PLAYER_FIELDS = {"score": int, "rank": int, "role": str}
+
+
+def has_fields(found, required, optional):
+    """Every required field is there with its type; nothing else but the optional
+    fields, each of its type. ``type(x) is int`` refuses a bool where a number goes."""
+    assert set(required) <= set(found), set(required) - set(found)
+    assert set(found) <= set(required) | set(optional), set(found) - set(required)
+    for name, value in found.items():
+        wanted = {**required, **optional}[name]
+        assert type(value) is wanted, (name, value)
+
+
+#: Who starts, per kind: Skull King the lead player of round 1 (Bo, left of the first
+#: dealer Ann); Kraken whoever took the action marker first (Ann); Crazy Time the
+#: rabbit (Di, seat 3).
+STARTS = {"skullking": "Bo", "kraken": "Ann", "crazytime": "Di"}
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_every_play_has_every_field_bg_stats_reads_with_its_type(kind):
+    found = json.loads(bgstats.document(make_play(timed(GAMES[kind]()))))
+    has_fields(found, PLAY_FIELDS, OPTIONAL_PLAY_FIELDS)
+    has_fields(found["game"], GAME_FIELDS, OPTIONAL_GAME_FIELDS)
+    for player in found["players"]:
+        has_fields(player, PLAYER_FIELDS, OPTIONAL_PLAYER_FIELDS)
+    # playDate is an ISO 8601 date and time (the space form), UTC, to the second.
+    assert datetime.fromisoformat(found["playDate"]).isoformat(" ") == found["playDate"]
+    assert found["durationMin"] >= 0
+    if found["game"]["noPoints"]:
+        assert all("score" not in p for p in found["players"])
+    else:
+        assert all("score" in p for p in found["players"])
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_every_player_says_whether_they_started_and_one_did(kind):
+    found = make_play(timed(GAMES[kind]()))
+    starts = {p["name"]: p["startPlayer"] for p in found["players"]}
+    assert all(value in (True, False) for value in starts.values())
+    assert [name for name, started in starts.items() if started] == [STARTS[kind]]
+
+
+def test_a_crazy_time_game_without_a_rabbit_has_nobody_as_start_player():
+    game = crazytime_game(1)
+    game["events"] = [e for e in game["events"] if e["type"] != "rabbit"]
+    game["state"] = ct.replay(game["setup"], game["events"])
+    found = make_play(timed(game))
+    assert [p["startPlayer"] for p in found["players"]] == [False] * 4
+
+
+def test_a_kraken_start_player_is_who_took_the_marker_first_not_who_holds_it_last():
+    """Ann takes the marker; after the three reveals it is with Ann again, but a corrected
+    first holder (Bo, recorded again before the first reveal) is the start player."""
+    events = [ev("marker", seat=0), ev("marker", seat=1),
+              ev("reveal", seat=2, card="treasure", special=None),
+              ev("reveal", seat=0, card="treasure", special=None),
+              ev("reveal", seat=1, card="treasure", special=None)]
+    found = make_play(timed(kraken_game(1, ROLES, events)))
+    assert {p["name"]: p["startPlayer"] for p in found["players"]} == \
+        {"Ann": False, "Bo": True, "Cy": False}
+
+
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_the_link_carries_the_play_and_decodes_to_it(kind):
     found = make_play(timed(GAMES[kind]()))
@@ -127,20 +203,21 @@ def test_players_are_matched_across_nights_by_their_folded_name():
 
 # --- each game's mapping -------------------------------------------------------------
 
-def test_skull_king_totals_ranks_1_1_3_and_the_first_lead_player():
-    """Totals 10, 30, 30 (tests/test_stats.py): Bo and Cy share first, Ann is third; the
-    first dealer is Ann, so Bo leads round 1."""
+def test_skull_king_totals_and_the_first_lead_player():
+    """Totals 10, 30, 30 (tests/test_stats.py): Bo and Cy share first (both winners; no
+    rank is sent, BG Stats ranks by the scores); the first dealer is Ann, so Bo leads
+    round 1."""
     found = make_play(timed(skullking_hand(1)))
     assert found["game"] == {"name": "Skull King", "sourceGameId": "skullking",
                              "bggId": 150145, "highestWins": True, "noPoints": False}
     assert found["board"] == "2021 edition · Skull King scoring"
     assert by_name(found) == {
         "Ann": {"name": "Ann", "sourcePlayerId": ID["Ann"], "winner": False, "score": 10,
-                "rank": 3},
+                "startPlayer": False},
         "Bo": {"name": "Bo", "sourcePlayerId": ID["Bo"], "winner": True, "score": 30,
-               "rank": 1, "startPlayer": True},
+               "startPlayer": True},
         "Cy": {"name": "Cy", "sourcePlayerId": ID["Cy"], "winner": True, "score": 30,
-               "rank": 1},
+               "startPlayer": False},
     }
     assert "comments" not in found
 
@@ -161,13 +238,16 @@ def test_kraken_has_no_points_the_roles_and_the_whole_team_wins():
     """All three Treasures found: the Explorers (Ann, Cy) win, the Skeleton Bo loses."""
     found = make_play(timed(kraken_game(1, ROLES, kraken_all_treasure())))
     assert found["game"] == {"name": "No Touch Kraken", "sourceGameId": "kraken",
-                             "noPoints": True}
+                             "highestWins": True, "noPoints": True}
     assert "board" not in found
     assert found["comments"] == "The Explorers won (every treasure was found)"
     assert by_name(found) == {
-        "Ann": {"name": "Ann", "sourcePlayerId": ID["Ann"], "winner": True, "role": "Explorer"},
-        "Bo": {"name": "Bo", "sourcePlayerId": ID["Bo"], "winner": False, "role": "Skeleton"},
-        "Cy": {"name": "Cy", "sourcePlayerId": ID["Cy"], "winner": True, "role": "Explorer"},
+        "Ann": {"name": "Ann", "sourcePlayerId": ID["Ann"], "winner": True, "role": "Explorer",
+                "startPlayer": True},
+        "Bo": {"name": "Bo", "sourcePlayerId": ID["Bo"], "winner": False, "role": "Skeleton",
+               "startPlayer": False},
+        "Cy": {"name": "Cy", "sourcePlayerId": ID["Cy"], "winner": True, "role": "Explorer",
+               "startPlayer": False},
     }
     for player in found["players"]:
         assert "score" not in player

@@ -355,7 +355,7 @@ def test_the_event_seat_must_match_the_bid_seat():
 
 
 def test_event_sets():
-    assert rules.HOST_EVENTS == {"bid", "reveal_bids", "result", "correct"}
+    assert rules.HOST_EVENTS == {"bid", "reveal_bids", "result", "correct", "adjust"}
     assert rules.SEAT_EVENTS == {"bid"}
 
 
@@ -797,3 +797,230 @@ def test_start_defaults_options_left_empty():
     assert (setup["edition"], setup["scoring"], setup["way"], setup["first_dealer"]) == \
         ("2021", "skull_king", "standard", 3)
     assert setup["rounds"] == list(range(1, 11)) and setup["capped"] is False
+
+
+# ------------------------------------------------------------ house rules
+# docs/rules.md#skull-king-house-rules: both off by default; the scorer takes them as
+# arguments, its older calls score as before.
+
+
+@pytest.mark.parametrize("kwargs, without, with_rule", [
+    # bid 2, took 3, two Pirates by the Skull King (classic +30 each): -10 / -10 + 60
+    ({"cards": 5, "bid": 2, "won": 3, "edition": "classic", "pirates_by_skull_king": 2},
+     -10, 50),
+    # bid 0 with 5 cards, took a trick holding the black 14 (2021 +20): -50 / -30
+    ({"cards": 5, "bid": 0, "won": 1, "black_fourteen": 1}, -50, -30),
+    # bid 3, took 1, a Mermaid took the Skull King (2021 +40) and a 14 (+10): -20 / +30
+    ({"cards": 6, "bid": 3, "won": 1, "skull_king_by_mermaid": 1, "fourteens": 1}, -20, 30),
+    # an exact bid is the same either way: 2 x 20 + 30
+    ({"cards": 4, "bid": 2, "won": 2, "pirates_by_skull_king": 1}, 70, 70),
+    # a missed bid with no bonus is the same either way
+    ({"cards": 4, "bid": 2, "won": 0}, -20, -20),
+    # the wager is no bonus: still lost on a miss (-10 - 20 + 20 for the Mermaid)
+    ({"cards": 4, "bid": 1, "won": 2, "mermaids_by_pirate": 1, "wager": 20}, -30, -10),
+])
+def test_bonuses_count_on_a_missed_bid_only_under_the_house_rule(kwargs, without, with_rule):
+    assert round_score(**kwargs) == without
+    assert round_score(**kwargs, missed_bonuses=False) == without
+    assert round_score(**kwargs, missed_bonuses=True) == with_rule
+
+
+def test_the_house_rule_is_skull_king_scorings_only():
+    with pytest.raises(RuleError, match="house rule of Skull King scoring"):
+        round_score(cards=3, bid=1, won=2, scoring="rascal", missed_bonuses=True)
+    with pytest.raises(RuleError, match="house rule of Skull King scoring"):
+        game([0, 1, 2], scoring="rascal", missed_bonuses=True)
+    with pytest.raises(RuleError, match="yes or no"):
+        round_score(cards=3, bid=1, won=1, missed_bonuses=1)
+
+
+@pytest.mark.parametrize("adjustment, points", [(0, 40), (-30, 10), (200, 240),
+                                                (-200, -160)])
+def test_an_adjustment_is_added_after_the_scoring(adjustment, points):
+    assert round_score(cards=3, bid=2, won=2, adjustment=adjustment) == points
+
+
+def test_an_adjustment_goes_below_rascals_floor():
+    # off by 2 under Rascal's scoring is 0, never negative; the adjustment comes after
+    assert round_score(cards=4, bid=3, won=1, scoring="rascal", adjustment=-20) == -20
+
+
+@pytest.mark.parametrize("adjustment", [201, -201, 2.5, "10", True, None])
+def test_an_adjustment_out_of_range_or_not_whole_is_refused(adjustment):
+    with pytest.raises(RuleError, match="whole number from"):
+        round_score(cards=3, bid=2, won=2, adjustment=adjustment)
+
+
+def test_house_rules_are_off_by_default_and_left_out_of_the_setup():
+    setup = game([0, 1, 2])
+    assert "missed_bonuses" not in setup and "adjustments" not in setup
+    assert rules.house_rules(setup) == []
+    setup = game([0, 1, 2], missed_bonuses=True, adjustments=True)
+    assert rules.house_rules(setup) == ["missed_bonuses", "adjustments"]
+    assert game([0, 1, 2], missed_bonuses=False) == game([0, 1, 2])
+    with pytest.raises(RuleError, match="yes or no"):
+        game([0, 1, 2], adjustments="yes")
+
+
+def test_loot_pays_on_missed_bids_under_the_house_rule():
+    """Seat 0 plays a Loot that seat 1 captures; seat 1 bid 1 and took 2: missed. Without
+    the house rule the alliance pays nobody; with it +20 each."""
+    events = play_round(1, {0: 0, 1: 1, 2: 1},
+                        {0: 0, 1: 2, 2: 0}, loot=[[0, 1]])
+    plain = rules.replay(game([0, 1, 2], loot=True, way="custom", rounds=[2]), events)
+    house = rules.replay(game([0, 1, 2], loot=True, way="custom", rounds=[2],
+                              missed_bonuses=True), events)
+    # seat 0 bid 0, took 0 (+20); seat 1 missed by 1 (-10); seat 2 missed by 1 (-10)
+    assert plain["rounds"][0]["points"] == {"0": 20, "1": -10, "2": -10}
+    assert house["rounds"][0]["points"] == {"0": 40, "1": 10, "2": -10}
+
+
+def adjust(round_, seat, amount, reason="Misdeal"):
+    return ev("adjust", round=round_, seat=seat, amount=amount, reason=reason)
+
+
+def test_an_adjustment_moves_its_round_and_every_later_total():
+    setup = game([0, 1, 2], way="custom", rounds=[1, 1], adjustments=True)
+    events = (play_round(1, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0})
+              + [adjust(1, 1, -25)]
+              + play_round(2, {0: 0, 1: 1, 2: 0}, {0: 0, 1: 1, 2: 0}))
+    state = rules.replay(setup, events)
+    assert state["rounds"][0]["points"] == {"0": 20, "1": -15, "2": 10}
+    assert state["rounds"][0]["adjust"] == {"1": {"amount": -25, "reason": "Misdeal"}}
+    assert state["totals"] == {"0": 30, "1": 5, "2": 20}
+    assert state["ranks"] == {"0": 1, "1": 3, "2": 2}
+
+
+def test_a_later_adjustment_replaces_the_earlier_and_0_takes_it_back():
+    setup = game([0, 1, 2], way="custom", rounds=[1], adjustments=True)
+    base = play_round(1, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0})
+    state = rules.replay(setup, base + [adjust(1, 0, 30), adjust(1, 0, -10, "Recount")])
+    assert state["totals"]["0"] == 10
+    state = rules.replay(setup, base + [adjust(1, 0, 30), adjust(1, 0, 0, "Oops")])
+    assert state["totals"]["0"] == 20 and state["rounds"][0]["adjust"] == {}
+
+
+def test_a_correction_keeps_the_adjustment():
+    setup = game([0, 1, 2], way="custom", rounds=[2], adjustments=True)
+    events = play_round(1, {0: 1, 1: 0, 2: 1}, {0: 1, 1: 0, 2: 1}) + [adjust(1, 2, 15)]
+    events.append(ev("correct", round=1, bids={"0": 2, "1": 0, "2": 0},
+                     results={"0": {"won": 2}, "1": {"won": 0}, "2": {"won": 0}}))
+    state = rules.replay(setup, events)
+    assert state["rounds"][0]["points"] == {"0": 40, "1": 20, "2": 35}
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"round": 2, "seat": 0, "amount": 10, "reason": "x"}, "has not been scored yet"),
+    ({"round": 1, "seat": 7, "amount": 10, "reason": "x"}, "not in this game"),
+    ({"round": 1, "seat": 0, "amount": 201, "reason": "x"}, "whole number from"),
+    ({"round": 1, "seat": 0, "amount": "10", "reason": "x"}, "whole number from"),
+    ({"round": 1, "seat": 0, "amount": 10, "reason": ""}, "short reason"),
+    ({"round": 1, "seat": 0, "amount": 10, "reason": "y" * 41}, "too long"),
+    ({"round": 1, "seat": 0, "amount": 10, "reason": "a\u200bb"}, "cannot be shown"),
+    ({"round": 1, "seat": 0, "amount": 10, "reason": "x", "why": 1}, "Unknown field"),
+])
+def test_a_bad_adjustment_is_refused(data, words):
+    setup = game([0, 1, 2], way="custom", rounds=[1, 1], adjustments=True)
+    events = play_round(1, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0})
+    with pytest.raises(RuleError, match=words):
+        rules.replay(setup, [*events, ev("adjust", **data)])
+
+
+def test_an_adjustment_needs_the_house_rule():
+    setup = game([0, 1, 2], way="custom", rounds=[1])
+    events = play_round(1, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0})
+    with pytest.raises(RuleError, match="without adjustments"):
+        rules.replay(setup, [*events, adjust(1, 0, 10)])
+
+
+def test_an_adjustment_is_stale_only_after_a_move_or_the_same_players_adjustment():
+    mine = {"type": "adjust", "data": {"round": 1, "seat": 0, "amount": 5, "reason": "x"}}
+    assert not rules.conflicts([ev("bid", round=2, seat=1, bid=0)], mine)
+    assert not rules.conflicts([{"type": "adjust", "data": {"round": 1, "seat": 1}}], mine)
+    assert rules.conflicts([{"type": "adjust", "data": {"round": 1, "seat": 0}}], mine)
+    assert rules.conflicts([ev("reveal_bids", round=2)], mine)
+
+
+def test_the_history_names_the_adjustment_and_its_reason():
+    assert rules.describe(adjust(2, 1, -10, "Misdeal")) == (
+        "%(player)s adjusted %(amount)s points in round %(round)s: %(reason)s",
+        {"player": 1, "round": 2, "reason": "Misdeal", "amount": "−10"})
+    assert rules.describe(adjust(2, 1, 0, "Oops"))[0] == \
+        "%(player)s's adjustment in round %(round)s taken back (%(reason)s)"
+
+
+# ------------------------------------------------------------ deck rulings
+# docs/rules.md#skull-king-deck-rulings: 7–8 players with and without the advanced cards,
+# and Loot in the two-player game.
+
+
+@pytest.mark.parametrize("options, deck", [
+    ({}, 70), ({"loot": True}, 72), ({"kraken": True}, 71), ({"white_whale": True}, 71),
+    ({"kraken": True, "white_whale": True}, 72),
+    ({"loot": True, "kraken": True, "white_whale": True, "abilities": True}, 74),
+])
+def test_the_advanced_cards_are_dealt_from_the_deck(options, deck):
+    assert rules.deck_size("2021", options) == deck
+    assert rules.deck_size("classic") == 66
+
+
+@pytest.mark.parametrize("players, deck, most", [
+    (8, 70, 8), (8, 71, 8), (8, 72, 9), (8, 74, 9),
+    (7, 70, 10), (7, 74, 10), (2, 74, 10), (6, 66, 10),
+])
+def test_the_cards_a_round_deals_count_the_whole_deck(players, deck, most):
+    edition = "classic" if deck == 66 else "2021"
+    assert rules.max_cards(players, edition, deck) == most
+
+
+ALL_ADVANCED = {"loot": True, "kraken": True, "white_whale": True}
+
+
+def test_eight_players_with_the_74_card_deck_get_9_cards_in_rounds_9_and_10():
+    setup = game(list(range(8)), **ALL_ADVANCED)
+    assert setup["rounds"] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 9]
+    assert setup["max_cards"] == 9 and setup["capped"] is True
+    assert game(list(range(8)), loot=True)["rounds"][-2:] == [9, 9]
+    assert game(list(range(8)), kraken=True)["rounds"][-2:] == [8, 8]  # 71 cards
+    assert game(list(range(8)), way="broadside", **ALL_ADVANCED)["rounds"] == [9] * 10
+    assert game(list(range(7)), **ALL_ADVANCED)["capped"] is False
+
+
+def test_a_custom_round_of_9_cards_needs_the_cards_for_it():
+    assert game(list(range(8)), way="custom", rounds=[9], loot=True)["rounds"] == [9]
+    with pytest.raises(RuleError, match="1 to 8 cards"):
+        game(list(range(8)), way="custom", rounds=[9])
+
+
+def test_a_round_of_9_cards_for_8_players_scores_and_its_tricks_add_up():
+    setup = game(list(range(8)), way="custom", rounds=[9], **ALL_ADVANCED)
+    bids = dict.fromkeys(range(8), 1) | {7: 2}
+    won = dict.fromkeys(range(8), 1) | {7: 0}
+    state = rules.replay(setup, play_round(1, bids, won, discarded=2))
+    assert state["finished"] and state["totals"]["0"] == 20 and state["totals"]["7"] == -20
+
+
+def test_a_setup_made_before_the_deck_ruling_still_imports_as_it_was_played():
+    from companion.registry import SetupMismatch
+    from companion.skullking import results
+
+    older = rules.start(list(range(8)), ALL_ADVANCED, advanced_in_deck=False)
+    assert older["rounds"][-2:] == [8, 8]
+    assert results.restore(older, list(range(8)), random.Random(1)) == older
+    now = game(list(range(8)), **ALL_ADVANCED)
+    assert results.restore(now, list(range(8)), random.Random(1)) == now
+    with pytest.raises(SetupMismatch):
+        results.restore({**now, "rounds": [1, 2, 3, 4, 5, 6, 7, 8, 10, 10]},
+                        list(range(8)), random.Random(1))
+
+
+def test_loot_is_played_in_the_two_player_game_between_the_two_players():
+    """Two players and Graybeard's ghost, 3 hands: Loot is in play; seat 0's Loot captured
+    by seat 1 pays both on exact bids. An alliance with the ghost (he neither bids nor
+    scores) is not recorded and pays nothing: the ghost is no seat."""
+    setup = game([0, 1], way="custom", rounds=[3], loot=True)
+    assert setup["ghost"] is True and setup["loot"] is True
+    state = rules.replay(setup, play_round(1, {0: 1, 1: 1}, {0: 1, 1: 1}, loot=[[0, 1]]))
+    assert state["totals"] == {"0": 40, "1": 40}
+    with pytest.raises(RuleError, match="not in this game"):
+        rules.replay(setup, play_round(1, {0: 1, 1: 1}, {0: 1, 1: 1}, loot=[[0, 2]]))

@@ -108,8 +108,11 @@ def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any]
     """A finished game's part of its BG Stats play (docs/bgstats.md#crazy-time): the
     final score (hours minus match 4 penalties) with the highest winning, and each
     player's place by the rules' tie-break (docs/rules.md#crazy-time-final-score).
+    The start player is the rabbit, the youngest, who starts every match
+    (docs/rules.md#crazy-time-matches); nobody when the table never recorded it.
     No BoardGameGeek id: none could be checked (docs/bgstats.md)."""
     return {"game": {"highestWins": True, "noPoints": False},
             "players": {seat: {"score": result["scores"][seat],
-                               "rank": result["places"][seat]}
+                               "rank": result["places"][seat],
+                               "startPlayer": seat == state.get("rabbit")}
                         for seat in setup["players"]}}

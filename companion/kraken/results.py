@@ -216,11 +216,14 @@ def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any]
     """A finished game's part of its BG Stats play (docs/bgstats.md#no-touch-kraken): no
     points, winners by team (the whole winning team wins; nobody when the winning team
     had no player), each player's role in the table's language, and why the game ended
-    as the comment. Each game of a token series is a play of its own."""
+    as the comment. Each game of a token series is a play of its own. The start player
+    is whoever took the action marker first: the rules' first player, the one who makes
+    the first action (docs/rules.md#kraken-play, docs/bgstats.md#no-touch-kraken)."""
     comment = gettext(OUTCOME_LABELS[result["outcome"]])
     if result["reason"] in REASON_LABELS:
         comment += f" ({gettext(REASON_LABELS[result['reason']])})"
     return {"game": {"noPoints": True},
             "comments": comment,
-            "players": {seat: {"role": gettext(rules.ROLE_LABELS[result["roles"][seat]])}
+            "players": {seat: {"role": gettext(rules.ROLE_LABELS[result["roles"][seat]]),
+                               "startPlayer": seat == state.get("first_marker")}
                         for seat in setup["players"]}}

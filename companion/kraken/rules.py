@@ -22,6 +22,7 @@ State shape returned by ``replay`` (all JSON):
                        final reveal)
     actions_per_round  N = number of players
     marker             seat holding the action marker, or None before it is placed
+    first_marker       seat that took the action marker first (the start player), or None
     cards_in_front     {str(seat): face-down cards in front of that player now}
     revealed           {kind: count} for each card kind in play
     hidden             {kind: count still face-down} for each kind whose count is exact;
@@ -395,6 +396,7 @@ def begin(setup_: Setup) -> State:
     ``conclude`` turns it into the state ``replay`` returns."""
     return {
         "marker": None,
+        "first_marker": None,
         "cards": dict.fromkeys(setup_["players"], CARDS_PER_ROUND[0]),
         "reveals": [],
         "judged": {"outcome": None, "team": None, "reason": None},
@@ -424,6 +426,7 @@ def _on_marker(setup_: Setup, state: State, event: Event) -> None:
         raise RuleError(N_(
             "The first marker holder can only be set before the first reveal."))
     state["marker"] = seat
+    state["first_marker"] = seat
 
 
 def _on_reveal(setup_: Setup, state: State, event: Event) -> None:
@@ -528,6 +531,7 @@ def conclude(setup_: Setup, state: State) -> State:
         "action": action,
         "actions_per_round": n,
         "marker": state["marker"],
+        "first_marker": state["first_marker"],
         "cards_in_front": {str(s): state["cards"][s] for s in seats},
         "revealed": counts,
         "hidden": hidden,

@@ -14,6 +14,7 @@ GAME = GameDef(
     parse_new=views.parse_new,
     result=results.result,
     options=results.options,
+    custom_restore=results.restore,
     host_view=views.view,
     seat_view=views.view,
     mask=results.mask,

@@ -8,15 +8,20 @@ from typing import Any
 from companion.charts import score_bars
 from companion.errors import N_
 from companion.figures import Award, award, leaders
+from companion.registry import SetupMismatch
 from companion.skullking import rules
 
 #: The options a setup was started with (read back from it for an import).
 OPTION_KEYS = ("edition", "scoring", "way", "loot", "kraken", "white_whale", "abilities",
-               "first_dealer")
+               "first_dealer", *rules.HOUSE_RULES)
 #: Skull King on BoardGameGeek: boardgamegeek.com/boardgame/150145 (docs/bgstats.md).
 BGG_ID = 150145
 EDITION_LABELS = {"classic": N_("Classic edition"), "2021": N_("2021 edition")}
 SCORING_LABELS = {"skull_king": N_("Skull King scoring"), "rascal": N_("Rascal's scoring")}
+#: The house rules as the screens, the history and BG Stats' board name them
+#: (docs/rules.md#skull-king-house-rules).
+HOUSE_RULE_LABELS = {"missed_bonuses": N_("Bonuses count on a missed bid"),
+                     "adjustments": N_("Adjustments")}
 
 
 def _seat_map(mapping: dict[str, Any]) -> dict[int, Any]:
@@ -127,18 +132,37 @@ def options(setup: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def restore(setup: dict[str, Any], players: list[int], rng: Any) -> dict[str, Any]:
+    """The setup an imported game stands for: the one the rules make from its options,
+    or, for a game started before the advanced cards counted in the deck
+    (docs/rules.md#skull-king-deck-rulings: 8 players with Loot, say, then got 8 cards
+    in rounds 9 and 10, now 9), the one they made then, so an older export imports as it
+    was played. Anything else is refused (registry.SetupMismatch)."""
+    del rng  # nothing in a Skull King setup is random
+    for counted in (True, False):
+        fresh = rules.start(players, options(setup), advanced_in_deck=counted)
+        if fresh == setup:
+            return fresh
+    raise SetupMismatch()
+
+
 def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],
             gettext: Callable[[str], str]) -> dict[str, Any]:
     """A finished game's part of its BG Stats play (docs/bgstats.md#skull-king): the
-    highest total wins; ``board`` names the edition and the scoring; each player's final
-    total and shared rank (1, 1, 3: docs/rules.md#ranking); the first round's lead
-    player is the start player (only marked on that player: the link stays short)."""
+    highest total wins; ``board`` names the edition, the scoring and the house rules
+    (docs/rules.md#skull-king-house-rules); each player's final
+    total (no ``rank``: the places are the totals' competition ranks, 1, 1, 3,
+    docs/rules.md#ranking, which BG Stats works out from the scores itself, and six
+    ranks cost a QR code 100 bytes); the first round's lead
+    player is the start player, ``startPlayer`` false for everyone else (BG Stats
+    refuses a player without it)."""
     board = " · ".join((gettext(EDITION_LABELS[setup["edition"]]),
-                        gettext(SCORING_LABELS[setup["scoring"]])))
+                        gettext(SCORING_LABELS[setup["scoring"]]),
+                        *(gettext(HOUSE_RULE_LABELS[name])
+                          for name in rules.house_rules(setup))))
     lead = state["rounds"][0]["lead"] if state["rounds"] else None
     return {"game": {"bggId": BGG_ID, "highestWins": True, "noPoints": False},
             "board": board,
             "players": {seat: {"score": result["scores"][seat],
-                               "rank": result["places"][seat],
-                               **({"startPlayer": True} if seat == lead else {})}
+                               "startPlayer": seat == lead}
                         for seat in setup["players"]}}

@@ -36,9 +36,20 @@ where it is implemented):
 * A write made from an older screen is stale only when the events since touch it
   (:func:`conflicts`): bids of different seats never collide, and "Yo-ho-ho!" is refused
   only when a bid is missing or the round moved on (docs/rules.md#skull-king-decisions).
+
+House rules, chosen when the game starts, both off by default
+(docs/rules.md#skull-king-house-rules):
+
+* "Bonuses count on a missed bid" (``missed_bonuses``): under Skull King scoring every
+  bonus, Loot included, is paid whatever the bid; refused with Rascal's scoring, which
+  has its own rule for bonuses off the bid.
+* "Adjustments" (``adjustments``): the host may record, for a scored round, a whole
+  number of points for one player (−200 to +200) with a short reason; one per player and
+  round, a later one replacing it, 0 taking it back. It is added after the scoring.
 """
 
 import random
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard, cast
 
@@ -53,6 +64,9 @@ WAGERS = (0, 10, 20)
 #: Cards in the deck per edition (docs/rules.md#skull-king-cards,
 #: docs/rules.md#skull-king-2021).
 DECK = {"classic": 66, "2021": 70}
+#: The 2021 advanced cards shuffled into the deck when in play, and how many of each:
+#: with all of them the deck is 74 cards (docs/rules.md#skull-king-deck-rulings).
+ADVANCED_CARDS = {"loot": 2, "kraken": 1, "white_whale": 1}
 #: Players per edition: classic 2–6 (the seed), 2021 2–8.
 PLAYERS = {"classic": (2, 6), "2021": (2, 8)}
 #: No official way to play deals more than 10 cards a round.
@@ -114,12 +128,20 @@ TOO_MANY = {
 CAPTURES = ("fourteens", "black_fourteen", "mermaids_by_pirate", "pirates_by_skull_king",
             "skull_king_by_mermaid")
 
-OPTIONS = ("edition", "scoring", "way", "rounds", "loot", "kraken", "white_whale",
-           "abilities", "first_dealer")
 ADVANCED = ("loot", "kraken", "white_whale", "abilities")
+#: The house rules a game may be started with (docs/rules.md#skull-king-house-rules).
+#: A setup holds each only when it is on, so a game started before they existed has
+#: the very setup it had.
+HOUSE_RULES = ("missed_bonuses", "adjustments")
+#: The largest adjustment, either way, of one player in one round, and the longest
+#: reason (docs/rules.md#skull-king-house-rules).
+MOST_ADJUSTMENT = 200
+REASON_LENGTH = 40
+OPTIONS = ("edition", "scoring", "way", "rounds", "loot", "kraken", "white_whale",
+           "abilities", "first_dealer", *HOUSE_RULES)
 RESULT_KEYS = ("won", *COUNTERS, "harry", "wager")
 
-HOST_EVENTS = frozenset({"bid", "reveal_bids", "result", "correct"})
+HOST_EVENTS = frozenset({"bid", "reveal_bids", "result", "correct", "adjust"})
 SEAT_EVENTS = frozenset({"bid"})
 #: Events after which a bid or "Yo-ho-ho!" made from an older screen is stale: each one
 #: moves the round on (or takes something back). Undo and redo are the log's own.
@@ -162,12 +184,14 @@ def conflicts(later: Sequence[Event], event: Event) -> bool:
       the round makes it stale, never a bid that came in or changed (the rules still
       refuse it while a bid is missing).
     * A correction of a scored round is not touched by the current round's bids.
+    * An adjustment (a house rule) collides with an event that moves the round or with
+      a later adjustment of the same player and round, never with bids.
     * Anything else (the round's results, undo, redo) is stale after any later event.
     """
     kind = event.get("type")
-    if kind == "bid":
+    if kind in ("bid", "adjust"):
         data = event.get("data") or {}
-        return any(_moves(other) or _same_bid(other, data) for other in later)
+        return any(_moves(other) or _same_seat_round(other, kind, data) for other in later)
     if kind in ("reveal_bids", "correct"):
         return any(_moves(other) for other in later)
     return bool(later)
@@ -177,10 +201,11 @@ def _moves(event: Event) -> bool:
     return event.get("type") in MOVES
 
 
-def _same_bid(event: Event, data: Mapping[str, Any]) -> bool:
-    """``event`` is a bid of the same seat for the same round as ``data``."""
+def _same_seat_round(event: Event, kind: str, data: Mapping[str, Any]) -> bool:
+    """``event`` is of type ``kind`` (a bid, an adjustment) for the same seat and round
+    as ``data``."""
     other = event.get("data") or {}
-    return (event.get("type") == "bid" and other.get("seat") == data.get("seat")
+    return (event.get("type") == kind and other.get("seat") == data.get("seat")
             and other.get("round") == data.get("round"))
 
 
@@ -191,7 +216,8 @@ def round_score(*, cards: int, bid: int, won: int, edition: str = "2021",
                 scoring: str = "skull_king", shot: str | None = None, fourteens: int = 0,
                 black_fourteen: int = 0, mermaids_by_pirate: int = 0,
                 pirates_by_skull_king: int = 0, skull_king_by_mermaid: int = 0, loot: int = 0,
-                wager: int | None = None) -> int:
+                wager: int | None = None, missed_bonuses: bool = False,
+                adjustment: int = 0) -> int:
     """One player's points for one round (docs/rules.md#skull-king-scoring,
     docs/rules.md#skull-king-2021; decisions: docs/rules.md#skull-king-decisions).
 
@@ -219,6 +245,14 @@ def round_score(*, cards: int, bid: int, won: int, edition: str = "2021",
     side bet added after Rascal's "never negative" floor (decision), so it can make a
     round negative.
 
+    House rules (docs/rules.md#skull-king-house-rules), both off by default:
+    ``missed_bonuses=True`` pays the bonuses on a missed bid too (Skull King scoring
+    only: missed by 2 with a Pirate taken by your Skull King is −20 + 30 = +10; a bid of
+    0 with a trick taken, 5 cards, and a 14 is −50 + 10). The ``loot`` given is the Loot
+    alliances that paid, which under this rule do not need exact bids
+    (:func:`_loot_paid`). ``adjustment``, a whole number within ±:data:`MOST_ADJUSTMENT`,
+    is added last, after every other rule, and may make a round negative.
+
     Impossible input raises :class:`RuleError` (a ``ValueError``): an unknown edition,
     scoring or shot; Rascal's scoring with the classic edition; a shot under Skull King
     scoring; cards outside 1..deck/2; bid or won outside 0..cards; negative counters; more
@@ -239,16 +273,31 @@ def round_score(*, cards: int, bid: int, won: int, edition: str = "2021",
     }
     _check_counters(counts, won, edition)
     _check_round_wager(wager, edition)
+    _check_house_rules(scoring, missed_bonuses, adjustment)
 
     off = abs(bid - won)
     captures, looted = _bonuses(counts, edition)
     if scoring == "skull_king":
-        points = _skull_king_points(cards, bid, off, captures + looted)
+        points = _skull_king_points(cards, bid, off, captures + looted, missed_bonuses)
     else:
         points = _rascal_points(cards, off, shot, captures, looted)
     if wager:
         points += wager if off == 0 else -wager
-    return points
+    return points + adjustment
+
+
+def _check_house_rules(scoring: str, missed_bonuses: object, adjustment: object) -> None:
+    """The house rules' arguments (docs/rules.md#skull-king-house-rules): bonuses on a
+    missed bid is yes or no, and Skull King scoring's only; an adjustment is a whole
+    number within ±MOST_ADJUSTMENT."""
+    if not isinstance(missed_bonuses, bool):
+        raise RuleError(N_("The house rules are yes or no."))
+    if missed_bonuses and scoring != "skull_king":
+        raise RuleError(N_("“Bonuses count on a missed bid” is a house rule of Skull King "
+                           "scoring: Rascal's scoring has its own rule for bonuses."))
+    if not _is_int(adjustment) or not -MOST_ADJUSTMENT <= adjustment <= MOST_ADJUSTMENT:
+        raise RuleError(N_("An adjustment is a whole number from −%(most)s to +%(most)s."),
+                        most=MOST_ADJUSTMENT, at="amount")
 
 
 def _check_scoring(edition: str, scoring: str, shot: str | None) -> None:
@@ -316,12 +365,14 @@ def _bonuses(counts: Mapping[str, int], edition: str) -> tuple[int, int]:
     return captures, looted
 
 
-def _skull_king_points(cards: int, bid: int, off: int, bonus: int) -> int:
+def _skull_king_points(cards: int, bid: int, off: int, bonus: int,
+                       missed_bonuses: bool = False) -> int:
     """Skull King scoring (docs/rules.md#skull-king-scoring): an exact bid of b ≥ 1 pays
     20 × b plus ``bonus``, a missed one −10 per trick off; a bid of 0 pays ±10 × cards
-    dealt (plus ``bonus`` when exact)."""
+    dealt (plus ``bonus`` when exact). With the house rule ``missed_bonuses``
+    (docs/rules.md#skull-king-house-rules) a missed bid keeps its ``bonus`` too."""
     if off:
-        return -10 * cards if bid == 0 else -10 * off
+        return (-10 * cards if bid == 0 else -10 * off) + (bonus if missed_bonuses else 0)
     return (10 * cards if bid == 0 else 20 * bid) + bonus
 
 
@@ -343,19 +394,34 @@ def _rascal_points(cards: int, off: int, shot: str | None, captures: int,
 # --------------------------------------------------------------------------- setup
 
 
-def max_cards(players: int | Sequence[int], edition: str) -> int:
-    """The most cards a round may deal to each hand at this table
-    (docs/rules.md#skull-king-2021).
+def deck_size(edition: str, options: Mapping[str, Any] | None = None) -> int:
+    """The cards shuffled and dealt from: the edition's deck (classic 66, 2021 70) plus the
+    2021 advanced cards in play, 2 Loot, the Kraken and the White Whale (74 with all of
+    them; the blank cards are never dealt) (docs/rules.md#skull-king-deck-rulings)."""
+    if edition not in EDITIONS:
+        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
+    options = options or {}
+    return DECK[edition] + sum(count for name, count in ADVANCED_CARDS.items()
+                               if options.get(name) is True)
 
-    ``players`` is a count (or the list of seats). The deck (classic 66, 2021 70) must
-    cover every hand, Graybeard's ghost included in a 2-player 2021 game, and no official
-    way deals more than 10: so 8 players get at most 8 cards, 7 players 10.
+
+def max_cards(players: int | Sequence[int], edition: str, deck: int | None = None) -> int:
+    """The most cards a round may deal to each hand at this table
+    (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-deck-rulings).
+
+    ``players`` is a count (or the list of seats); ``deck`` the cards dealt from
+    (:func:`deck_size`; the edition's deck without advanced cards when None). Every hand
+    gets as many cards, Graybeard's ghost's included in a 2-player 2021 game, and no
+    official way deals more than 10. So 7 players get 10 cards a round; 8 players 8 from
+    the 70-card deck (or 71 with only the Kraken or the White Whale), and 9 when the
+    deck holds 72 or more (both Loot, or the Kraken and the White Whale: 74 with all).
     """
     count = players if _is_int(players) else len(cast("Sequence[int]", players))
     if edition not in EDITIONS:
         raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
     hands = count + 1 if _has_ghost(count, edition) else count
-    return min(MOST_CARDS, DECK[edition] // max(hands, 1))
+    cards = DECK[edition] if deck is None else deck
+    return min(MOST_CARDS, cards // max(hands, 1))
 
 
 def _has_ghost(count: int, edition: str) -> bool:
@@ -364,7 +430,7 @@ def _has_ghost(count: int, edition: str) -> bool:
 
 
 def start(players: Iterable[int], options: Mapping[str, Any] | None,
-          rng: random.Random | None = None) -> Setup:
+          rng: random.Random | None = None, *, advanced_in_deck: bool = True) -> Setup:
     """Validate the options and return the game's setup (docs/rules.md#skull-king).
 
     ``options``: ``edition`` ("2021" by default, or "classic"), ``scoring``
@@ -372,9 +438,14 @@ def start(players: Iterable[int], options: Mapping[str, Any] | None,
     with ``rounds`` a list of 1..:data:`MOST_ROUNDS` card counts each within
     :func:`max_cards`), the 2021 advanced cards ``loot``, ``kraken``, ``white_whale`` and
     ``abilities`` (Rascal of Roatan and Harry the Giant) as bools, and ``first_dealer`` (a
-    seat; default the first player). A named way that deals more than the deck allows at
-    this table is capped, and ``capped`` says so. An option given as None takes its
-    default. ``rng`` is unused (nothing is random).
+    seat; default the first player), and the house rules ``missed_bonuses`` and
+    ``adjustments`` as bools (docs/rules.md#skull-king-house-rules; off by default, and
+    then not in the setup). A named way that deals more than the deck allows at this
+    table is capped, and ``capped`` says so; the cap counts the advanced cards in the
+    deck (:func:`max_cards`, docs/rules.md#skull-king-deck-rulings), which setups made
+    before that ruling did not: ``advanced_in_deck=False`` makes such a setup again (an
+    import of an older export). An option given as None takes its default. ``rng`` is
+    unused (nothing is random).
     """
     del rng  # the real deck is shuffled on the table; nothing here is random
     options = dict(options or {})
@@ -387,12 +458,14 @@ def start(players: Iterable[int], options: Mapping[str, Any] | None,
     _check_edition(edition, scoring)
     players = _check_players(players, edition)
     advanced = _advanced(options, edition)
-    cap = max_cards(len(players), edition)
+    cap = max_cards(len(players), edition,
+                    deck_size(edition, advanced if advanced_in_deck else None))
     way = options.get("way", "standard")
     rounds, capped = _rounds(options, way, cap)
     first_dealer = options.get("first_dealer", players[0])
     if first_dealer not in players or not _is_int(first_dealer):
         raise RuleError(N_("The first dealer must be one of the players."))
+    house = _house_rules(options, scoring)
 
     return {
         "players": players,
@@ -405,7 +478,32 @@ def start(players: Iterable[int], options: Mapping[str, Any] | None,
         "ghost": _has_ghost(len(players), edition),
         "first_dealer": first_dealer,
         **advanced,
+        **house,
     }
+
+
+def _house_rules(options: Mapping[str, Any], scoring: str) -> dict[str, bool]:
+    """The house rules that are on, as ``{name: True}`` (docs/rules.md#skull-king-house-rules):
+    each yes or no; bonuses on a missed bid only with Skull King scoring. A rule that is
+    off is left out of the setup, so an older game's setup is made again unchanged."""
+    house: dict[str, bool] = {}
+    for name in HOUSE_RULES:
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise RuleError(N_("The house rules are yes or no."), option=name)
+        if value:
+            house[name] = True
+    if house.get("missed_bonuses") and scoring != "skull_king":
+        raise RuleError(N_("“Bonuses count on a missed bid” is a house rule of Skull King "
+                           "scoring: Rascal's scoring has its own rule for bonuses."),
+                        option="missed_bonuses")
+    return house
+
+
+def house_rules(setup: Mapping[str, Any]) -> list[str]:
+    """The house rules a game is played with, in :data:`HOUSE_RULES` order (none for a
+    game started without them, or before they existed)."""
+    return [name for name in HOUSE_RULES if setup.get(name)]
 
 
 def _check_edition(edition: object, scoring: object) -> None:
@@ -497,6 +595,8 @@ def _new_round(setup: Setup, index: int) -> dict[str, Any]:
         "discarded": 0,
         "loot": [],
         "final_bids": None,
+        "inputs": None,
+        "adjust": {},
         "points": None,
         "totals": None,
         "corrected": False,
@@ -638,10 +738,12 @@ def _parse_results(setup: Setup, rnd: Mapping[str, Any], data: Mapping[str, Any]
     pairs = _check_loot(setup, parsed, data["loot"]) if pairs_given else []
     _check_table_counters(setup, parsed)
     final_bids = _final_bids(cards, parsed, bids)
-    paid = _loot_paid(pairs, parsed, final_bids)
-    points = _score_rows(setup, cards, parsed, bids, final_bids, paid)
+    paid = _loot_paid(pairs, parsed, final_bids, bool(setup.get("missed_bonuses")))
+    points, inputs = _score_rows(setup, cards, parsed, bids, final_bids, paid,
+                                 rnd.get("adjust", {}))
     return {"results": parsed, "final_bids": final_bids, "points": points,
-            "discarded": discarded, "loot": [list(pair) for pair in pairs]}
+            "inputs": inputs, "discarded": discarded,
+            "loot": [list(pair) for pair in pairs]}
 
 
 def _parse_rows(setup: Setup, cards: int, results: object, pairs_given: bool
@@ -806,11 +908,15 @@ def _final_bids(cards: int, parsed: Mapping[str, Mapping[str, Any]], bids: Bids
 
 
 def _loot_paid(pairs: Sequence[tuple[int, int]], parsed: Mapping[str, Mapping[str, Any]],
-               final_bids: Mapping[str, int]) -> dict[str, int]:
+               final_bids: Mapping[str, int], missed_bonuses: bool = False
+               ) -> dict[str, int]:
     """How many Loot alliances pay each player: a pair pays both its players only when
     both bid exactly, and never a player allied with themselves
-    (docs/rules.md#skull-king-2021; Rascal's scoring included: never half)."""
-    exact = {key: final_bids[key] == row["won"] for key, row in parsed.items()}
+    (docs/rules.md#skull-king-2021; Rascal's scoring included: never half). With the
+    house rule "bonuses count on a missed bid" a pair pays whatever the two bid
+    (docs/rules.md#skull-king-house-rules)."""
+    exact = {key: missed_bonuses or final_bids[key] == row["won"]
+             for key, row in parsed.items()}
     paid = dict.fromkeys(parsed, 0)
     for player, captor in pairs:
         if player != captor and exact[str(player)] and exact[str(captor)]:
@@ -820,27 +926,35 @@ def _loot_paid(pairs: Sequence[tuple[int, int]], parsed: Mapping[str, Mapping[st
 
 
 def _score_rows(setup: Setup, cards: int, parsed: Mapping[str, Mapping[str, Any]],
-                bids: Bids, final_bids: Mapping[str, int], paid: Mapping[str, int]
-                ) -> dict[str, int]:
-    """Each player's points by :func:`round_score`, with the Loot alliances that paid and
+                bids: Bids, final_bids: Mapping[str, int], paid: Mapping[str, int],
+                adjust: Mapping[str, Mapping[str, Any]]
+                ) -> tuple[dict[str, int], dict[str, dict[str, Any]]]:
+    """Each player's points by :func:`round_score`, with the Loot alliances that paid,
     the round's one Rascal of Roatan wager (recorded with the results, or with the bid in
-    older logs; a wager of 0 is a wager) (docs/rules.md#skull-king-2021)."""
+    older logs; a wager of 0 is a wager) (docs/rules.md#skull-king-2021), and the house
+    rules: bonuses on a missed bid, and the player's adjustment of this round
+    (docs/rules.md#skull-king-house-rules). Returns (points, the scorer's arguments per
+    player but the adjustment), so a later adjustment scores the round again."""
     wagers = {key: row.get("wager", bids[key][2]) for key, row in parsed.items()}
     wagering = [int(key) for key, wager in wagers.items() if wager is not None]
     if len(wagering) > 1:
         raise RuleError(N_("Only one player can wager with the Rascal of Roatan."),
                         seat=wagering[-1], at="wager")
     points = {}
+    inputs = {}
     for key, row in parsed.items():
         counts = {name: row[name] for name in COUNTERS}
         counts["loot"] += paid[key]
+        inputs[key] = {"cards": cards, "bid": final_bids[key], "won": row["won"],
+                       "edition": setup["edition"], "scoring": setup["scoring"],
+                       "shot": bids[key][1], "wager": wagers[key],
+                       "missed_bonuses": bool(setup.get("missed_bonuses")), **counts}
+        amount = adjust[key]["amount"] if key in adjust else 0
         try:
-            points[key] = round_score(
-                cards=cards, bid=final_bids[key], won=row["won"], edition=setup["edition"],
-                scoring=setup["scoring"], shot=bids[key][1], wager=wagers[key], **counts)
+            points[key] = round_score(**inputs[key], adjustment=amount)
         except RuleError as err:
             raise RuleError(err.message, **{**err.params, "seat": int(key)}) from None
-    return points
+    return points, inputs
 
 
 def _on_result(setup: Setup, state: State, event: Event) -> None:
@@ -912,8 +1026,56 @@ def _corrected_bids(setup: Setup, rnd: Mapping[str, Any], new_bids: object) -> B
     return bids
 
 
+def check_reason(reason: object) -> str:
+    """An adjustment's reason: text of 1 to :data:`REASON_LENGTH` characters once
+    trimmed, with no control or invisible formatting characters (it is shown in the
+    history and the export) (docs/rules.md#skull-king-house-rules)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise RuleError(N_("Give the adjustment a short reason."), at="reason")
+    reason = reason.strip()
+    if len(reason) > REASON_LENGTH:
+        raise RuleError(N_("The reason is too long: at most %(most)s characters."),
+                        most=REASON_LENGTH, at="reason")
+    if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in reason):
+        raise RuleError(N_("The reason holds a character that cannot be shown."),
+                        at="reason")
+    return reason
+
+
+def _on_adjust(setup: Setup, state: State, event: Event) -> None:
+    """The house rule "adjustments" (docs/rules.md#skull-king-house-rules): a whole
+    number of points, ±MOST_ADJUSTMENT, for one player in one scored round, with a short
+    reason. One per player and round: a later one replaces it, 0 takes it back. The round
+    is scored again by :func:`round_score` with it, so every later total moves."""
+    if not setup.get("adjustments"):
+        raise RuleError(N_("This game is played without adjustments."))
+    data = event["data"]
+    stray = sorted(set(data) - {"round", "seat", "amount", "reason"})
+    if stray:
+        raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
+    rnd = _round_for(state, data)
+    if rnd["results"] is None:
+        raise RuleError(N_("Round %(round)s has not been scored yet."), round=rnd["number"],
+                        at="round")
+    seat = data.get("seat")
+    if not _is_int(seat) or seat not in setup["players"]:
+        raise RuleError(N_("That seat is not in this game."), at="seat")
+    amount = data.get("amount")
+    if not _is_int(amount) or not -MOST_ADJUSTMENT <= amount <= MOST_ADJUSTMENT:
+        raise RuleError(N_("An adjustment is a whole number from −%(most)s to +%(most)s."),
+                        most=MOST_ADJUSTMENT, at="amount")
+    reason = check_reason(data.get("reason"))
+    key = str(seat)
+    if amount:
+        rnd["adjust"][key] = {"amount": amount, "reason": reason}
+    else:
+        rnd["adjust"].pop(key, None)
+    rnd["points"][key] = round_score(**rnd["inputs"][key], adjustment=amount)
+
+
 HANDLERS: dict[str, Handler] = {"bid": _on_bid, "reveal_bids": _on_reveal,
-                                "result": _on_result, "correct": _on_correct}
+                                "result": _on_result, "correct": _on_correct,
+                                "adjust": _on_adjust}
 
 
 def ranks(totals: Mapping[str, int]) -> dict[str, int]:
@@ -932,11 +1094,14 @@ def replay(setup: Setup, events: Iterable[Event]) -> State:
     ``dealer``, ``lead``, ``bids`` {str(seat): bid} — always present, the view hides them
     before the reveal —, ``bid_done`` [seats], ``shots``, ``wagers``, ``revealed``,
     ``bid_total`` (after the reveal), ``results`` {str(seat): counters} or None,
-    ``discarded``, ``final_bids`` (after Harry), ``points`` and ``totals`` {str(seat): int}
-    or None, ``corrected``); ``current`` (index of the current round, None when finished),
-    ``round`` (its number), ``phase`` ("bidding", "tricks" or "finished"), ``cards`` and
-    ``bid_total`` of the current round, ``totals`` and ``ranks`` {str(seat): int},
-    ``leader`` [seats] (empty before any round is scored), ``finished``.
+    ``discarded``, ``final_bids`` (after Harry), ``points`` (with the adjustments) and
+    ``totals`` {str(seat): int} or None, ``inputs`` (the scorer's arguments per player
+    but the adjustment), ``adjust`` {str(seat): {"amount", "reason"}} (the house rule's
+    adjustments), ``corrected``); ``house_rules`` [names]; ``current`` (index of the
+    current round, None when finished), ``round`` (its number), ``phase`` ("bidding",
+    "tricks" or "finished"), ``cards`` and ``bid_total`` of the current round, ``totals``
+    and ``ranks`` {str(seat): int}, ``leader`` [seats] (empty before any round is
+    scored), ``finished``.
     """
     state = begin(setup)
     for event in events:
@@ -968,6 +1133,7 @@ def begin(setup: Setup) -> State:
         "kraken": setup["kraken"],
         "white_whale": setup["white_whale"],
         "abilities": setup["abilities"],
+        "house_rules": house_rules(setup),
         "rounds": [_new_round(setup, i) for i in range(len(setup["rounds"]))],
         "current": 0,
         "finished": False,
@@ -1023,4 +1189,20 @@ def describe(event: Event) -> tuple[str, dict[str, Any]]:
         return N_("Round %(round)s scored"), {"round": data.get("round")}
     if kind == "correct":
         return N_("Round %(round)s corrected"), {"round": data.get("round")}
+    if kind == "adjust":
+        amount = data.get("amount")
+        params = {"player": data.get("seat"), "round": data.get("round"),
+                  "reason": str(data.get("reason", ""))}
+        if not amount:
+            return N_("%(player)s's adjustment in round %(round)s taken back (%(reason)s)"), \
+                params
+        return N_("%(player)s adjusted %(amount)s points in round %(round)s: %(reason)s"), \
+            {**params, "amount": signed(amount)}
     return N_("%(type)s"), {"type": str(kind)}
+
+
+def signed(amount: object) -> str:
+    """A number of points with its sign, as the score table shows them: +10, −20, 0."""
+    if not _is_int(amount):
+        return str(amount)
+    return f"+{amount}" if amount > 0 else f"−{-amount}" if amount < 0 else "0"

@@ -29,7 +29,8 @@ GAP = 16  # the least distance between two end labels
 def score_table(state: dict[str, Any], setup: dict[str, Any], names: dict[int, str]
                 ) -> dict[str, Any]:
     """Everything the score table, the per-player view, the standings and the chart show,
-    from the replayed state."""
+    from the replayed state. A round's points and totals include the house rule's
+    adjustments; ``adjustments`` lists them with their reasons."""
     players = setup["players"]
     rows = [_row(rnd, players) for rnd in state["rounds"]]
     standings = [{"seat": seat, "name": names.get(seat, "?"),
@@ -41,7 +42,14 @@ def score_table(state: dict[str, Any], setup: dict[str, Any], names: dict[int, s
                  for row in rows if row["scored"] or row["cells"][i]["has_bid"]]
         by_player.append({**standing, "cells": cells})
     scored = sum(1 for row in rows if row["scored"])
+    # The house rule's adjustments, in round and seat order, with their reasons
+    # (docs/rules.md#skull-king-house-rules): the cells show only the amount.
+    adjustments = [{"round": rnd["number"], "seat": seat, "name": names.get(seat, "?"),
+                    **rnd["adjust"][str(seat)]}
+                   for rnd in state["rounds"] if rnd.get("adjust") and rnd["results"]
+                   for seat in players if str(seat) in rnd["adjust"]]
     return {"rows": rows, "scored": scored, "standings": standings, "players": by_player,
+            "adjustments": adjustments,
             "leaders": [names.get(seat, "?") for seat in state["leader"]],
             "by_rank": sorted(standings, key=lambda s: (s["rank"], players.index(s["seat"]))),
             "chart": chart(state, players, names)}
@@ -53,12 +61,14 @@ def _row(rnd: dict[str, Any], players: Sequence[int]) -> dict[str, Any]:
     for seat in players:
         key = str(seat)
         cell = {"seat": seat, "has_bid": seat in rnd["bid_done"], "bid": None,
-                "final_bid": None, "won": None, "points": None, "total": None}
+                "final_bid": None, "won": None, "points": None, "total": None,
+                "adjust": None}
         if rnd["revealed"]:
             cell["bid"] = rnd["bids"].get(key)
         if rnd["results"] is not None:
             cell.update(won=rnd["results"][key]["won"], final_bid=rnd["final_bids"][key],
-                        points=rnd["points"][key], total=rnd["totals"][key])
+                        points=rnd["points"][key], total=rnd["totals"][key],
+                        adjust=rnd.get("adjust", {}).get(key))
         cells.append(cell)
     return {"round": rnd, "cells": cells, "scored": rnd["results"] is not None}
 

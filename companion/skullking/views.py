@@ -17,7 +17,7 @@ from companion.errors import N_, RuleError
 from companion.figures import record
 from companion.forms import whole_number
 from companion.games import Answer, host_action, hosted_game, respond, seat_action, title
-from companion.skullking import rules, table
+from companion.skullking import results, rules, table
 
 bp = Blueprint("skullking", __name__)
 
@@ -55,10 +55,40 @@ COUNTER_HINTS = {
 }
 
 
+#: The house rules, as the start form, the screens and the history name them
+#: (docs/rules.md#skull-king-house-rules).
+HOUSE_RULE_NAMES = {name: _l(label) for name, label in results.HOUSE_RULE_LABELS.items()}
+
+
 @bp.app_template_global()
 def skullking_labels() -> dict[str, Any]:
-    """The menus' words for the templates (ways to play, bonus counters and their hints)."""
-    return {"ways": WAY_NAMES, "counters": COUNTER_LABELS}
+    """The menus' words for the templates (ways to play, bonus counters and their hints,
+    house rules)."""
+    return {"ways": WAY_NAMES, "counters": COUNTER_LABELS, "house": HOUSE_RULE_NAMES}
+
+
+@bp.app_template_global()
+def skullking_house_rules(setup: Mapping[str, Any]) -> list[str]:
+    """The house rules this game is played with (rules.house_rules)."""
+    return rules.house_rules(setup)
+
+
+@bp.app_template_global()
+def skullking_most_adjustment() -> int:
+    """The largest adjustment either way (rules.MOST_ADJUSTMENT)."""
+    return rules.MOST_ADJUSTMENT
+
+
+@bp.app_template_global()
+def skullking_reason_length() -> int:
+    """The longest reason of an adjustment (rules.REASON_LENGTH)."""
+    return rules.REASON_LENGTH
+
+
+@bp.app_template_global()
+def skullking_signed(amount: int) -> str:
+    """Points with their sign, as the score table shows them (+10, −20)."""
+    return rules.signed(amount)
 
 
 @bp.app_template_global()
@@ -133,7 +163,7 @@ def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int
         "scoring": form.get("scoring") or "skull_king",
         "way": form.get("way") or "standard",
     }
-    for name in rules.ADVANCED:
+    for name in (*rules.ADVANCED, *rules.HOUSE_RULES):
         options[name] = bool(form.get(name))
     if options["way"] == rules.CUSTOM:
         text = (form.get("rounds") or "").replace(" ", ",")
@@ -220,6 +250,21 @@ def _discarded(form: Mapping[str, Any]) -> int:
     return _int(form.get("discarded"), required=False, default=0)
 
 
+def adjust_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """The house rule "adjustments" (docs/rules.md#skull-king-house-rules): one player's
+    ± points in a scored round, with a short reason. The amount may be typed with a plus
+    or a minus sign (a typographic minus too); the rules check the range, the round and
+    the reason."""
+    amount = str(form.get("amount") or "").strip().replace("\u2212", "-")
+    if not amount:
+        raise RuleError(N_("Type the adjustment: a whole number of points, like -10 or "
+                           "+20."), at="amount")
+    return {"round": _int(form.get("adjust-round")), "seat": _int(form.get("adjust-seat")),
+            "amount": whole_number(amount, N_("“%(value)s” is not a whole number."),
+                                   value=amount[:20], at="amount"),
+            "reason": rules.check_reason(form.get("reason"))}
+
+
 # --------------------------------------------------------------------------- host actions
 
 
@@ -278,6 +323,20 @@ def _fault(game: store.Game, type_: str, data: Callable[[], dict[str, Any]]) -> 
 @bp.post("/n/<key>/g/<int:number>/skullking/bid")
 def bid(key: str, number: int) -> Answer:
     return host_action(key, number, "skullking", "bid", host_bid_data)
+
+
+@bp.post("/n/<key>/g/<int:number>/skullking/adjust")
+def adjust(key: str, number: int) -> Answer:
+    """A house rule's adjustment of one player's points in a scored round; a refusal
+    shows at the adjustment's form, which keeps what was typed."""
+
+    def page(night: store.Row, game: store.Game, *, error: str | None = None,
+             status: int = 200) -> Answer:
+        if status == 422:
+            _fault(game, "adjust", lambda: adjust_data(game, request.form))
+        return respond(night, game, error=error, status=status)
+
+    return host_action(key, number, "skullking", "adjust", adjust_data, page=page)
 
 
 @bp.post("/n/<key>/g/<int:number>/skullking/reveal")
