@@ -26,6 +26,9 @@ from typing import Any
 import gevent
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
+if sys.platform != "win32":  # (Windows has no such limits)
+    import resource
+
 #: How long a request's head, or one read or write of a connection, may take.
 READ_SECONDS = 10.0
 #: Below this many open files a table's phones may run out (each holds a page request and
@@ -79,9 +82,7 @@ def raise_open_files() -> tuple[int, int] | None:
     """Raise this process's soft limit of open files to its hard limit (as far as the
     system lets: macOS refuses more than its OPEN_MAX). Returns (soft, hard) after, or
     None where there are no such limits (Windows)."""
-    try:
-        import resource
-    except ImportError:
+    if sys.platform == "win32":
         return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     for wanted in (hard, 10240, 4096):
@@ -111,7 +112,5 @@ def open_files_soft_limit() -> int:
     """This process's soft limit of open files (a large number where there is none)."""
     if sys.platform == "win32":
         return 1 << 20
-    import resource
-
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     return 1 << 20 if soft == resource.RLIM_INFINITY else int(soft)

@@ -13,12 +13,14 @@ from typing import Any, cast
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import log, registry, stats, store
 from companion.errors import RuleError
 from companion.lru import LRU
 from companion.web import (
+    bdi,
     device,
     error_page,
     form_token,
@@ -89,9 +91,9 @@ def history(game: store.Game, names: Mapping[int, str], activity: list[store.Row
             text = _("Redone")
         else:
             msg, params = game.rules.describe(event)
-            params = {k: names.get(v, v) if k in ("player", "seat") else v
+            params = {k: bdi(names.get(v, v)) if k in ("player", "seat") else v
                       for k, v in params.items()}
-            text = _(msg, **params)
+            text = Markup(_(msg)) % params
         lines.append({"seq": event["seq"], "text": text, "at": event["created"],
                       "order": event["seq"]})
     for item in activity:
@@ -99,8 +101,8 @@ def history(game: store.Game, names: Mapping[int, str], activity: list[store.Row
             # After the event it followed in the log: the order is the log's, not a
             # clock's (a clock set back would shuffle the lines).
             lines.append({"seq": None, "at": item["created"], "order": (item["pos"] or 0) + .5,
-                          "text": _("The tablet was passed to %(player)s.",
-                                    player=names.get(item["seat"], "?"))})
+                          "text": Markup(_("The tablet was passed to %(player)s.")) % {
+                              "player": bdi(names.get(item["seat"], "?"))}})
     lines.sort(key=lambda line: line["order"])
     for line in lines:
         line["time"] = line["at"][11:16]

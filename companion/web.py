@@ -459,6 +459,17 @@ def fold_wal(path: str) -> None:
         off_the_loop(checkpoint, path)
 
 
+def bdi(name: Any) -> Markup:
+    """A name as a page shows it: isolated, so that a name written right to left, or
+    ending in a digit or a mark, does not reorder the words around it ("Ann: 3")."""
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def who(seats: Any, names: Any) -> Markup:
+    """The players of ``seats`` by name, each isolated (:func:`bdi`), comma-separated."""
+    return Markup(", ").join(bdi(names.get(seat, "?")) for seat in seats)
+
+
 def beside_the_loop(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)``'s answer, worked out where other requests go on meanwhile: under
     gevent in a thread of gevent's pool (the interpreter switches threads every few
@@ -654,11 +665,12 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["local_date"] = local_date
     app.jinja_env.filters["local_clock"] = local_clock
+    app.jinja_env.filters["bdi"] = bdi
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
                                  shared=shared, game_title=game_title,
                                  game_kinds=registry.kinds, game_assets=game_assets,
                                  secret=sealed.secret, new_form_token=new_token, hue=hue,
-                                 palette=colours.PALETTE)
+                                 palette=colours.PALETTE, who=who)
 
 
 __all__ = ["abort", "device", "is_htmx", "new_token", "safe_next"]

@@ -202,7 +202,7 @@ def test_the_last_token_ends_the_match_names_the_winner_and_gives_the_hour(table
     give(night, game, {0: 2, 1: 2, 2: 1, 3: 1})
     html = night.host.get(game).data.decode()
     assert "Match 1 is over" in html
-    assert "박서준 wins the match and takes the 1h token" in html  # one winner: singular
+    assert "<bdi>박서준</bdi> wins the match and takes the 1h token" in html  # one winner: singular
     me = text(phones[4].get("/me"))
     assert "You won match 1: leave the room now!" in me
     assert re.search(r'data-my-hours>1<', me)
@@ -224,7 +224,7 @@ def test_a_penalty_reason_and_a_broken_law_appear_in_the_history_by_name(table):
     post(night, game, "penalty", seat=2, reason="basic:overload")
     post(night, game, "penalty", seat=3, reason="tick_tock")
     html = night.host.get(game).data.decode()
-    assert "Jo took a penalty: broke the law Echo" in html
+    assert "<bdi>Jo</bdi> took a penalty: broke the law Echo" in html
     assert "지혜 🙂 took a penalty: broke Overload" in html
     assert "Ann took a penalty: too slow after tick-tock" in html
     assert 'data-tokens-left="3"' in html
@@ -263,7 +263,7 @@ def test_a_law_s_cards_are_on_exactly_the_phones_of_those_who_know_it(table):
     assert post(night, game, "learn", law=2, seat=4).status_code == 200
     assert shown() == [True, True, True, True, True]
     host_html = night.host.get(game).data.decode()
-    assert "박서준 now knows the law Moon" in host_html
+    assert "<bdi>박서준</bdi> now knows the law Moon" in host_html
     assert WHEN not in host_html and WHAT not in host_html
     assert WHEN not in text(night.host.get(f"{game}/live"))
 

@@ -356,7 +356,7 @@ def test_all_treasure_found_is_an_explorer_win_naming_the_winners(night, kraken)
     assert "The Explorers win!" in html and "Every Treasure has been found." in html
     names = ["민수", "Jo", "지혜 🙂", "Ann"]
     winners = [names[s] for s in game.state["winners"]]
-    assert "Winners: " + ", ".join(winners) in html
+    assert "Winners: " + ", ".join(f"<bdi>{w}</bdi>" for w in winners) in html
 
 
 def test_round_four_over_is_a_skeleton_win(night, kraken):

@@ -32,7 +32,8 @@ def result_of(client, lang="en"):
         r'<section class="phone-result[^"]*" data-result="(\w+)"[^>]*>(.*?)</section>', html, re.S)
     if found is None:
         return None, ""
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(2))).strip()
+    words = re.sub(r"</?bdi>", "", found.group(2))  # a name's isolation is no word
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", words)).strip()
     return found.group(1), text
 
 

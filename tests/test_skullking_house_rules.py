@@ -94,8 +94,8 @@ def test_an_adjustment_moves_the_round_and_every_total_and_undo_takes_it_back(ni
     html = text(response)
     assert cell(html, 1, 1) == (-10, -10)
     assert totals(html) == {0: 20, 1: -10, 2: 20}
-    assert "Round 1, Jo: −30 (Misdeal)" in html
-    assert "Jo adjusted −30 points in round 1: Misdeal" in html  # the history
+    assert "Round 1, <bdi>Jo</bdi>: −30 (Misdeal)" in html
+    assert "<bdi>Jo</bdi> adjusted −30 points in round 1: Misdeal" in html  # the history
     # The next round adds to the adjusted total.
     bid_round(night, game, {0: 1, 1: 1, 2: 0}, round_=2)
     assert result(night, game, {0: 1, 1: 1, 2: 0}, round_=2).status_code == 303

@@ -251,7 +251,7 @@ def test_bids_are_hidden_from_the_host_and_other_phones_until_yo_ho_ho(night):
     assert "sk-bid-value" not in host_after
     history = re.search(r'<details class="history">.*?</details>', host_after, re.S).group(0)
     lines = re.sub(r"<time>.*?</time>", "", history.split("</summary>")[1])
-    assert "Jo bid in round 1" in lines and "3" not in lines
+    assert "<bdi>Jo</bdi> bid in round 1" in lines and "3" not in lines
     # after the reveal everyone sees every bid and the total against the cards dealt
     for seat, value in ((0, 1), (2, 0), (3, 1)):
         host_bid(night, game, seat, value)
@@ -688,7 +688,7 @@ def test_a_whole_classic_game_for_six_matches_a_hand_calculation(app):
     expected = {0: 20 * 55 + 30 * 9, 1: 10 * 55, 2: -100, 3: -100, 4: -100, 5: -100}
     assert totals(html) == expected == {0: 1370, 1: 550, 2: -100, 3: -100, 4: -100, 5: -100}
     assert ranks(html) == {0: 1, 1: 2, 2: 3, 3: 3, 4: 3, 5: 3}
-    assert "Game over" in html and "Winner: Mina" in html
+    assert "Game over" in html and "Winner: <bdi>Mina</bdi>" in html
     assert cell(html, 10, 0) == (230, 1370)
     assert 'data-my-total>-100<' in text(phones[4].get("/me"))
 
