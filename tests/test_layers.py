@@ -14,7 +14,10 @@ PURE = [name for name in MODULES
         or name in ("companion.stats", "companion.exchange", "companion.charts",
                     "companion.errors", "companion.forms", "companion.ranking",
                     "companion.bgstats", "companion.figures", "companion.drawing")]
-STORAGE = ("companion.store", "companion.db", "companion.log")
+#: The storage layer: the store package (every module of it), the schema, the log.
+STORE = sorted(name for name in MODULES
+               if name == "companion.store" or name.startswith("companion.store."))
+STORAGE = (*STORE, "companion.db", "companion.log")
 
 
 def imports(name):
@@ -68,8 +71,19 @@ def test_sql_lives_in_the_store(name):
     assert not re.search(r"\.(query|execute)\(|\]\.insert\(|\bselect .* from\b", source), name
 
 
-def test_the_store_never_answers_http():
-    names, _ = imports("companion.store")
-    source = MODULES["companion.store"].read_text()
+@pytest.mark.parametrize("name", STORE)
+def test_the_store_never_answers_http(name):
+    names, _ = imports(name)
+    source = MODULES[name].read_text()
     assert "companion.web" not in names
     assert not re.search(r"^from flask import .*\b(abort|request|g)\b", source, re.M)
+
+
+def test_the_store_is_a_package_of_modules_named_for_what_they_hold():
+    """Each module of the store says what it holds, and nothing outside the storage
+    layer reaches past the package into one of them."""
+    assert len(STORE) > 1
+    for name in STORE:
+        assert ast.get_docstring(ast.parse(MODULES[name].read_text())), name
+    for name in set(MODULES) - set(STORAGE):
+        assert not {m for m in imports(name)[0] if m.startswith("companion.store.")}, name
