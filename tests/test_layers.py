@@ -9,15 +9,17 @@ import pytest
 COMPANION = Path(__file__).resolve().parent.parent / "companion"
 MODULES = {".".join(p.relative_to(COMPANION.parent).with_suffix("").parts)
            .removesuffix(".__init__"): p for p in COMPANION.rglob("*.py")}
-PURE = [name for name in MODULES
-        if name.endswith((".rules", ".results", ".recap"))
-        or name in ("companion.stats", "companion.exchange", "companion.charts",
-                    "companion.errors", "companion.forms", "companion.ranking",
-                    "companion.bgstats", "companion.figures", "companion.drawing")]
 #: The storage layer: the store package (every module of it), the schema, the log.
 STORE = sorted(name for name in MODULES
                if name == "companion.store" or name.startswith("companion.store."))
 STORAGE = (*STORE, "companion.db", "companion.log")
+#: A game's rules, results and recap are pure (the store's ``results`` holds the kept
+#: results: storage).
+PURE = [name for name in MODULES
+        if name.endswith((".rules", ".results", ".recap")) and name not in STORE
+        or name in ("companion.stats", "companion.exchange", "companion.charts",
+                    "companion.errors", "companion.forms", "companion.ranking",
+                    "companion.bgstats", "companion.figures", "companion.drawing")]
 
 
 def imports(name):

@@ -13,7 +13,9 @@ Its modules are named for what they hold:
 - ``imports``: imported nights, replacing a copy's games, the uploads that wait;
 - ``caches``: each process's cache of the logs it read and the states it replayed;
 - ``played``: games, their logs and the ``Game`` view, recording events, activity;
-- ``night_board``: each night's ``Board`` per version, what every screen is drawn from.
+- ``night_board``: each night's ``Board`` per version, what every screen is drawn from;
+- ``results``: what each game came to, kept beside its log whenever the log changes;
+- ``tallied``: the games of nights as the tallies read them, from their kept results.
 
 Callers use the package (``store.board(...)``, ``store.record(...)``): every public name
 is here.
@@ -83,6 +85,7 @@ from companion.store.played import (
     start_game,
 )
 from companion.store.sql import Row
+from companion.store.tallied import night_games, outcomes, tallied
 
 __all__ = [
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
@@ -92,8 +95,9 @@ __all__ = [
     "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
     "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",
     "latest_night", "logs", "merge_alias", "my_seat", "names", "night", "night_by_key",
-    "night_versions", "nights_like", "note", "noted", "read_log", "record", "reissue_code",
+    "night_games", "night_versions", "nights_like", "note", "noted", "outcomes",
+    "read_log", "record", "reissue_code",
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
     "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game",
-    "set_tablet", "start_game", "states", "unmerge_alias", "use_host_invite",
+    "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
 ]

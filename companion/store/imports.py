@@ -9,13 +9,21 @@ from sqlite_utils import Database
 from companion import log
 from companion.db import get_db, now, write
 from companion.store.nights import _insert_night, night
+from companion.store.played import rules_for
+from companion.store.results import keep
 from companion.store.sql import Row
 from companion.tokens import new_token, night_fingerprint
 
 
 def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> None:
-    """A checked night's games and their logs, in ``db``'s open transaction."""
+    """A checked night's games and their logs, with what each came to (the state the
+    import's check replayed; replayed here when the night waited for the host's choice
+    without it), in ``db``'s open transaction."""
     for game_ in games_:
+        state = game_.get("state")
+        if state is None:
+            state = rules_for(game_["kind"]).replay(game_["setup"],
+                                                    log.effective(game_["events"]))
         game_id = db.table("games").insert({
             "night_id": night_id, "number": game_["number"], "kind": game_["kind"],
             "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
@@ -27,6 +35,8 @@ def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> 
                 "data": json.dumps(event["data"], ensure_ascii=False, sort_keys=True),
                 "seat": event["seat"], "device": None, "created": event["created"],
             })
+        keep(db, int(cast(int, game_id)), night_id, game_["kind"], game_["setup"],
+             len(game_["events"]), state)
 
 
 def import_night(document: dict[str, Any], device: str) -> str:
@@ -60,7 +70,7 @@ def replace_games(night_id: int, document: dict[str, Any]) -> None:
         db.execute("update games set number = -number where night_id = ?", [night_id])
         _insert_games(db, night_id, document["games"])
         marks = ", ".join("?" * len(old))
-        for table in ("activity", "events"):
+        for table in ("activity", "events", "results"):
             db.execute(f"delete from {table} where game_id in ({marks})", old)
         db.execute(f"delete from games where id in ({marks})", old)
         db.execute("delete from form_tokens where night_id = ? and game is not null",

@@ -15,6 +15,7 @@ from companion.db import get_db, now, write
 from companion.errors import N_, RuleError
 from companion.store.caches import _log_key, logs, read_log, states
 from companion.store.form_tokens import FormUsed, _made_with, _use_token
+from companion.store.results import keep
 from companion.store.sql import Row
 
 
@@ -183,7 +184,7 @@ def start_game(night_row: Row, kind: str, players: list[int], options: Any, *,
     game it made (a ``FormUsed`` when it made something else)."""
     rules = rules_for(kind)
     setup = rules.start(players, options)
-    rules.replay(setup, [])
+    state = rules.replay(setup, [])
     night_id = night_row["id"]
     db = get_db()
     with write(db):
@@ -196,21 +197,23 @@ def start_game(night_row: Row, kind: str, players: list[int], options: Any, *,
             running = _running(night_id)
             if running is not None and running.number != leave:
                 raise Running(running)
-            number = _insert_game(db, night_id, kind, setup)
+            number = _insert_game(db, night_id, kind, setup, state)
             _use_token(db, form_token, night_id, number)
     return cast(Game, game(night_id, number))  # written just now
 
 
-def _insert_game(db: Database, night_id: int, kind: str, setup: dict[str, Any]) -> int:
-    """The night's next game, shown on its phones from now on (in ``db``'s open
-    transaction); returns its number."""
+def _insert_game(db: Database, night_id: int, kind: str, setup: dict[str, Any],
+                 state: dict[str, Any]) -> int:
+    """The night's next game, shown on its phones from now on, with what its empty log
+    came to (``state``), in ``db``'s open transaction; returns its number."""
     number = int(next(db.query(
         "select coalesce(max(number), 0) + 1 as n from games where night_id = ?",
         [night_id]))["n"])
-    db.table("games").insert({
+    game_id = int(cast(int, db.table("games").insert({
         "night_id": night_id, "number": number, "kind": kind,
         "setup": json.dumps(setup, ensure_ascii=False, sort_keys=True), "created": now(),
-    })
+    }).last_pk))
+    keep(db, game_id, night_id, kind, setup, 0, state)
     db.execute("update nights set current_game = ? where id = ?", [number, night_id])
     log.bump(db, night_id)
     return number
@@ -238,7 +241,9 @@ def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
                pos=pos, seat=seat, device=device, check=check,
                conflicts=registry.get(game_.kind).conflicts,
-               read=lambda db, game_id: read_log(db, game_id, game_.created))
+               read=lambda db, game_id: read_log(db, game_id, game_.created),
+               kept=lambda db, events: keep(db, game_.id, game_.night_id, game_.kind,
+                                            game_.setup, len(events), checked["state"]))
     written = checked["events"]
     logs.put(_log_key(game_.id, game_.created), written[:-1] + [log.as_read(written[-1])])
     # The write committed, so the log up to here is fixed: its state is known already.
