@@ -183,6 +183,19 @@ def kept_results(db: Database) -> None:
         not_null={"game_id", "night_id", "length", "finished"})
     db.table("results").create_index(["night_id"])
 
+
+@migrations()
+def kept_statistics(db: Database) -> None:
+    """Each night remembers, in the order of all such changes, when what the statistics
+    read of it last changed (``settled``: a game added, a kept result changed, its games
+    replaced); a host's statistics are kept with the stamp of the history they were
+    worked out from (companion/store/statistics.py)."""
+    db.table("nights").add_column("settled", int, not_null_default=0)
+    db.table("nights").create_index(["settled"])
+    db.table("kept_statistics").create(
+        {"device": str, "stamp": str, "body": str}, pk="device",
+        not_null={"device", "stamp", "body"})
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

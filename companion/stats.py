@@ -265,7 +265,13 @@ def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,
     each won (both may win one: a Kraken team, a shared first place), ``ahead`` the games
     each finished in a better place than the other, ``level`` those in the same place.
     """
-    meeting = meetings(nights, aliases).get((min(first, second), max(first, second)))
+    return between(meetings(nights, aliases), first, second)
+
+
+def between(found: dict[tuple[str, str], dict[str, Any]], first: str, second: str
+            ) -> dict[str, Any]:
+    """What :func:`head_to_head` gives, from the :func:`meetings` already worked out."""
+    meeting = found.get((min(first, second), max(first, second)))
     if meeting is None:
         return _empty_meeting()
     if first <= second:

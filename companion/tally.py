@@ -23,13 +23,13 @@ bp = Blueprint("tally", __name__)
 # --- reading a night ------------------------------------------------------------------
 
 def _games(night_id: int) -> list[dict[str, Any]]:
-    """The night's games as plain dicts (the shape companion.stats reads)."""
+    """The night's games as plain dicts with their logs (what an export carries)."""
     return [g.plain() for g in store.games(night_id)]
 
 
 def tally_context(night: store.Row) -> dict[str, Any]:
     names = store.names(night["id"])
-    games = _games(night["id"])
+    games = store.night_games(night["id"])  # kept results: no log read, no replay
     tally = stats.night_tally(names, games)
     most = max((p["won"] for p in tally["players"]), default=0)
     wins = bar_chart([{"label": p["name"], "value": p["won"], "seat": p["seat"],
@@ -105,32 +105,60 @@ def my_tally_live() -> Answer:
 
 # --- history --------------------------------------------------------------------------
 
-def _history_rows() -> list[dict[str, Any]]:
+def _page() -> int:
+    """The history page asked for (``?page=``, from 1; anything else is the first)."""
+    asked = request.args.get("page", "1")
+    return int(asked) if asked.isdigit() and 0 < int(asked) < 10**6 else 1
+
+
+def _history_rows(nights: list[store.Row]) -> list[dict[str, Any]]:
+    ids = [n["id"] for n in nights]
+    seats, games = store.rosters(ids), store.outcomes(ids)
     rows = []
-    for night in store.hosted_nights(device()):
-        names = store.names(night["id"])
-        games = [stats.game_result(g.kind, g.setup, g.state) | {"number": g.number}
-                 for g in store.games(night["id"])]
-        rows.append({"night": night, "players": list(names.values()), "games": games,
-                     "names": names})
+    for night in nights:
+        names = {s["position"]: s["name"] for s in seats[night["id"]]}
+        rows.append({"night": night, "players": list(names.values()),
+                     "games": games[night["id"]], "names": names})
     return rows
 
 
 @bp.get("/history")
 def history(error: str | None = None, status: int = 200) -> Answer:
-    return render_template("tally/history.html", rows=_history_rows(),
-                           games=registry.games(), error=error), status
+    """The nights this device hosted, the latest first, a page of ``HISTORY_PAGE`` at a
+    time (each page says the dates it covers); the import form below."""
+    page = _page()
+    total = store.hosted_count(device())
+    pages = max(1, -(-total // store.HISTORY_PAGE))
+    page = min(page, pages)
+    nights = store.hosted_page(device(), page)
+    return render_template("tally/history.html", rows=_history_rows(nights),
+                           games=registry.games(), error=error, page=page, pages=pages,
+                           total=total), status
 
 
 # --- statistics -----------------------------------------------------------------------
 
-def _all_nights() -> list[dict[str, Any]]:
-    nights = sorted(store.hosted_nights(device()), key=lambda n: (n["created"], n["id"]))
-    return [{"names": store.names(n["id"]), "games": _games(n["id"])} for n in nights]
+def _statistics(aliases: dict[str, str]) -> dict[str, Any]:
+    """The device's statistics, ``{"players", "meetings"}``: as kept for its history as it
+    stands (companion/store/statistics.py), else worked out from the kept results of
+    every night it hosts, and kept."""
+    stamp = store.history_stamp(device(), aliases)
+    found = store.kept_statistics(device(), stamp)
+    if found is None:
+        nights = store.statistics_nights(device())
+        found = {"players": stats.player_stats(nights, aliases),
+                 "meetings": [[first, second, met] for (first, second), met
+                              in sorted(stats.meetings(nights, aliases).items())]}
+        store.keep_statistics(device(), stamp, found)
+    return found
+
+
+def _meetings(found: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(first, second): met for first, second, met in found["meetings"]}
 
 
 def _host_only() -> None:
-    if not store.hosted_nights(device()):
+    if not store.hosts_any(device()):
         abort(403)
 
 
@@ -138,7 +166,7 @@ def _stat_columns() -> list[tuple[Any, Any]]:
     return [column for game in registry.games().values() for column in game.stat_columns]
 
 
-def _versus(nights: list[dict[str, Any]], aliases: dict[str, str],
+def _versus(met: dict[tuple[str, str], dict[str, Any]],
             players: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The head-to-head the statistics page was asked for (``?a=&b=``, two players'
     keys), or None when it was not (docs/rules.md#stat-head-to-head)."""
@@ -152,22 +180,22 @@ def _versus(nights: list[dict[str, Any]], aliases: dict[str, str],
         return {"error": _("Pick two different players."), "a": first, "b": second}
     return {"error": None, "a": first, "b": second,
             "players": (by_key[first], by_key[second]),
-            "result": stats.head_to_head(nights, aliases, first, second)}
+            "result": stats.between(met, first, second)}
 
 
 @bp.get("/stats")
 def statistics(error: str | None = None, status: int = 200) -> Answer:
     _host_only()
     aliases = store.aliases(device())
-    nights = _all_nights()
-    players = stats.player_stats(nights, aliases)
+    found = _statistics(aliases)
+    players = found["players"]
     chart = bar_chart([{"label": p["name"], "value": p["total_wins"]} for p in players])
     by_key = {p["key"]: p["name"] for p in players}
     merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
               for alias, canonical in aliases.items()]
     return render_template("tally/stats.html", players=players, chart=chart, merges=merges,
                            games=registry.games(), columns=_stat_columns(), error=error,
-                           versus=_versus(nights, aliases, players)), status
+                           versus=_versus(_meetings(found), players)), status
 
 
 def _csv(rows: list[list[Any]], name: str) -> Response:
@@ -184,7 +212,7 @@ def statistics_csv() -> Answer:
     """The statistics page's table: one row per player, each game's wins and games, and
     each game's own figures as the page shows them (docs/rules.md#statistics)."""
     _host_only()
-    players = stats.player_stats(_all_nights(), store.aliases(device()))
+    players = _statistics(store.aliases(device()))["players"]
     kinds = registry.games()
     columns = _stat_columns()
     header = [_("player"), _("nights")]
@@ -204,13 +232,12 @@ def head_to_head_csv() -> Answer:
     """Every pair of players who met in a finished game: games together, wins of each,
     who finished ahead (docs/rules.md#stat-head-to-head)."""
     _host_only()
-    aliases = store.aliases(device())
-    nights = _all_nights()
-    names = {p["key"]: p["name"] for p in stats.player_stats(nights, aliases)}
+    found = _statistics(store.aliases(device()))
+    names = {p["key"]: p["name"] for p in found["players"]}
     rows: list[list[Any]] = [[_("player"), _("opponent"), _("games together"),
                               _("player's wins"), _("opponent's wins"),
                               _("player ahead"), _("opponent ahead"), _("same place")]]
-    for (first, second), met in sorted(stats.meetings(nights, aliases).items()):
+    for (first, second), met in sorted(_meetings(found).items()):
         rows.append([_cell(names.get(first, first)), _cell(names.get(second, second)),
                      met["games"], *met["wins"], *met["ahead"], met["level"]])
     return _csv(rows, "head-to-head.csv")
@@ -221,7 +248,7 @@ def merge() -> Answer:
     """Merge two spellings: from now on ``alias`` counts as ``into`` (both folded keys)."""
     _host_only()
     aliases = store.aliases(device())
-    known = {p["key"] for p in stats.player_stats(_all_nights(), aliases)}
+    known = {p["key"] for p in _statistics(aliases)["players"]}
     alias = stats.fold(request.form.get("alias", ""))[:64]
     into = stats.fold(request.form.get("into", ""))[:64]
     if alias not in known or into not in known:
@@ -370,7 +397,7 @@ def import_choice(token: str) -> Answer:
 
 def _bgstats_file(night: store.Row, number: int) -> Answer:
     names = store.names(night["id"])
-    game = next((g for g in _games(night["id"]) if g["number"] == number), None)
+    game = next((g for g in store.night_games(night["id"]) if g["number"] == number), None)
     found = None if game is None else bgstats_play(night, names, game)
     if found is None:
         abort(404)

@@ -15,12 +15,14 @@ Its modules are named for what they hold:
 - ``played``: games, their logs and the ``Game`` view, recording events, activity;
 - ``night_board``: each night's ``Board`` per version, what every screen is drawn from;
 - ``results``: what each game came to, kept beside its log whenever the log changes;
-- ``tallied``: the games of nights as the tallies read them, from their kept results.
+- ``tallied``: the games of nights as the tallies read them, from their kept results;
+- ``statistics``: a host's history in pages, and its statistics kept with a stamp.
 
 Callers use the package (``store.board(...)``, ``store.record(...)``): every public name
 is here.
 """
 
+from companion.db import get_db
 from companion.store.caches import _log_key, logs, read_log, states
 from companion.store.form_tokens import FormUsed
 from companion.store.hosting import (
@@ -85,13 +87,26 @@ from companion.store.played import (
     start_game,
 )
 from companion.store.sql import Row
+from companion.store.statistics import (
+    HISTORY_PAGE,
+    history_stamp,
+    hosted_count,
+    hosted_page,
+    hosts_any,
+    keep_statistics,
+    kept_statistics,
+    rosters,
+    statistics_nights,
+)
 from companion.store.tallied import night_games, outcomes, tallied
 
 __all__ = [
+    "HISTORY_PAGE", "history_stamp", "hosted_count", "hosted_page", "hosts_any",
+    "keep_statistics", "kept_statistics", "rosters", "statistics_nights",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
     "PENDING_IMPORT_MINUTES", "Board", "FormUsed", "Game", "Row", "Running", "_game",
     "_log_key", "activity", "aliases", "board", "boards", "changes_since", "claim_seat",
-    "colours", "create_night", "current_game", "drop_import", "game", "games",
+    "colours", "create_night", "current_game", "drop_import", "game", "games", "get_db",
     "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
     "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",
     "latest_night", "logs", "merge_alias", "my_seat", "names", "night", "night_by_key",

@@ -10,7 +10,7 @@ from companion import log
 from companion.db import get_db, now, write
 from companion.store.nights import _insert_night, night
 from companion.store.played import rules_for
-from companion.store.results import keep
+from companion.store.results import keep, settle
 from companion.store.sql import Row
 from companion.tokens import new_token, night_fingerprint
 
@@ -76,6 +76,7 @@ def replace_games(night_id: int, document: dict[str, Any]) -> None:
         db.execute("delete from form_tokens where night_id = ? and game is not null",
                    [night_id])
         db.execute("update nights set current_game = null where id = ?", [night_id])
+        settle(db, night_id)
         log.bump(db, night_id)
 
 

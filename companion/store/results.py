@@ -55,8 +55,20 @@ def keep(db: Database, game_id: int, night_id: int, kind: str, setup: dict[str, 
                "result, state) values (?, ?, ?, ?, ?, ?)",
                [game_id, night_id, length, columns["finished"], columns["result"],
                 columns["state"]])
-    return before is None or tuple(before) != (columns["finished"], columns["result"],
-                                               columns["state"])
+    changed = before is None or tuple(before) != (columns["finished"], columns["result"],
+                                                  columns["state"])
+    if changed:
+        settle(db, night_id)
+    return changed
+
+
+def settle(db: Database, night_id: int) -> None:
+    """Mark that what the statistics read of a night changed (a game added or replaced,
+    a kept result changed), in ``db``'s open write transaction: the host's kept
+    statistics (companion/store/statistics.py) are worked out again when next read.
+    The numbers order these changes among all nights' (an index finds the last one)."""
+    db.execute("update nights set settled = (select coalesce(max(settled), 0) + 1 "
+               "from nights) where id = ?", [night_id])
 
 
 def decode_result(text: str | None) -> dict[str, Any] | None:
