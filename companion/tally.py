@@ -5,6 +5,7 @@ The numbers come from companion.stats and the file formats from companion.exchan
 """
 
 import csv
+import hashlib
 import io
 import unicodedata
 from typing import Any
@@ -14,7 +15,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from companion import bgstats, exchange, qr, registry, stats, store
 from companion.charts import bar_chart
 from companion.games import Answer
-from companion.web import device, hosted_night, my_seat, unchanged
+from companion.web import cacheable, device, hosted_night, my_seat, unchanged
 from companion.web import gettext as _
 
 bp = Blueprint("tally", __name__)
@@ -27,7 +28,7 @@ def _games(night_id: int) -> list[dict[str, Any]]:
     return [g.plain() for g in store.games(night_id)]
 
 
-def tally_context(night: store.Row) -> dict[str, Any]:
+def tally_context(night: store.Row, phone: bool = False) -> dict[str, Any]:
     names = store.names(night["id"])
     games = store.night_games(night["id"])  # kept results: no log read, no replay
     tally = stats.night_tally(names, games)
@@ -36,7 +37,7 @@ def tally_context(night: store.Row) -> dict[str, Any]:
                        "highlight": most > 0 and p["won"] == most}
                       for p in tally["players"]])
     return {"night": night, "names": names, "tally": tally, "wins_chart": wins,
-            "games": registry.games(), "bgstats": bgstats_links(night, names, games)}
+            "games": registry.games(), "bgstats": bgstats_links(night, names, games, phone)}
 
 
 def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
@@ -48,17 +49,28 @@ def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
     return bgstats.play(night, game, result, names, title, _)
 
 
-def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str, Any]]
-                  ) -> dict[int, dict[str, Any]]:
-    """Per finished game's number, its "Log in BG Stats" link and the QR code of it (None
-    when the link is too long for a dependable code: docs/bgstats.md#qr-codes)."""
+def _digest(url: str) -> str:
+    """What a QR code's address carries of its link: a change of link is a new address."""
+    return hashlib.sha256(url.encode()).hexdigest()[:20]
+
+
+def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str, Any]],
+                  phone: bool = False) -> dict[int, dict[str, Any]]:
+    """Per finished game's number, its "Log in BG Stats" link and the address of its QR
+    code, an image of its own (None when the link is too long for a dependable code:
+    docs/bgstats.md#qr-codes). The code is drawn when a browser asks for it, once per
+    process, and the browser keeps it: a tally of forty games stays light."""
     links = {}
     for game in games:
         found = bgstats_play(night, names, game)
         if found is not None:
             url = bgstats.link(found)
-            links[game["number"]] = {"link": url,
-                                     "qr": qr.svg(url, qr.LOW) if bgstats.fits_qr(url) else None}
+            image = None
+            if bgstats.fits_qr(url):
+                number, v = game["number"], _digest(url)
+                image = (url_for("tally.my_bgstats_svg", number=number, v=v) if phone else
+                         url_for("tally.bgstats_svg", key=night["key"], number=number, v=v))
+            links[game["number"]] = {"link": url, "qr": image}
     return links
 
 
@@ -88,7 +100,7 @@ def my_tally() -> Answer:
         return render_template("nights/no_seat.html")
     night = store.night(seat["night_id"])
     return render_template("tally/tally.html", live_url=url_for("tally.my_tally_live"),
-                           phone=True, me=seat["position"], **tally_context(night))
+                           phone=True, me=seat["position"], **tally_context(night, True))
 
 
 @bp.get("/me/tally/live")
@@ -100,7 +112,7 @@ def my_tally_live() -> Answer:
         abort(404)
     night = store.night(seat["night_id"])
     return render_template("tally/_live.html", live_url=url_for("tally.my_tally_live"),
-                           phone=True, me=seat["position"], **tally_context(night))
+                           phone=True, me=seat["position"], **tally_context(night, True))
 
 
 # --- history --------------------------------------------------------------------------
@@ -405,6 +417,37 @@ def _bgstats_file(night: store.Row, number: int) -> Answer:
     name = f"bgstats-{night['created'][:10]}-{number}.json"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def _bgstats_code(night: store.Row, number: int) -> Answer:
+    """A finished game's BG Stats QR code as an SVG image (404 while it runs, for a link
+    too long for a code, or a game not there). Its address carries a digest of the link
+    (``v``): the browser keeps it for good, and a changed game is a new address."""
+    names = store.names(night["id"])
+    game = next((g for g in store.night_games(night["id"]) if g["number"] == number), None)
+    found = None if game is None else bgstats_play(night, names, game)
+    url = None if found is None else bgstats.link(found)
+    if url is None or not bgstats.fits_qr(url):
+        abort(404)
+    response = Response(qr.svg(url, qr.LOW), mimetype="image/svg+xml")
+    response.set_etag(_digest(url))
+    if request.args.get("v") != _digest(url):
+        return response  # an older address: the code as it is now, not kept
+    return cacheable(response)
+
+
+@bp.get("/n/<key>/g/<int:number>/bgstats.svg")
+def bgstats_svg(key: str, number: int) -> Answer:
+    return _bgstats_code(hosted_night(key), number)
+
+
+@bp.get("/me/g/<int:number>/bgstats.svg")
+def my_bgstats_svg(number: int) -> Answer:
+    """The same code on a phone of the night (fetched when the phone opens it)."""
+    seat = my_seat()
+    if seat is None:
+        abort(404)
+    return _bgstats_code(store.night(seat["night_id"]), number)
 
 
 @bp.get("/n/<key>/g/<int:number>/bgstats.json")
