@@ -186,12 +186,13 @@ def kept_results(db: Database) -> None:
 
 @migrations()
 def kept_statistics(db: Database) -> None:
-    """Each night remembers, in the order of all such changes, when what the statistics
-    read of it last changed (``settled``: a game added, a kept result changed, its games
-    replaced); a host's statistics are kept with the stamp of the history they were
-    worked out from (companion/store/statistics.py)."""
-    db.table("nights").add_column("settled", int, not_null_default=0)
-    db.table("nights").create_index(["settled"])
+    """Each host device has a history version, moved whenever what its statistics read
+    changes (companion/store/histories.py); a host's statistics are kept with the
+    version they were worked out at (companion/store/statistics.py)."""
+    db.table("histories").create({"device": str, "version": int}, pk="device",
+                                 not_null={"device", "version"})
+    db.execute("insert into histories (device, version) select device, 1 from hosts "
+               "where true on conflict (device) do nothing")
     db.table("kept_statistics").create(
         {"device": str, "stamp": str, "body": str}, pk="device",
         not_null={"device", "stamp", "body"})

@@ -16,6 +16,7 @@ Its modules are named for what they hold:
 - ``night_board``: each night's ``Board`` per version, what every screen is drawn from;
 - ``results``: what each game came to, kept beside its log whenever the log changes;
 - ``tallied``: the games of nights as the tallies read them, from their kept results;
+- ``histories``: each host device's history version (what its statistics read moved);
 - ``statistics``: a host's history in pages, and its statistics kept with a stamp.
 
 Callers use the package (``store.board(...)``, ``store.record(...)``): every public name

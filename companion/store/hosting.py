@@ -5,6 +5,7 @@ from sqlite_utils import Database
 
 from companion import log
 from companion.db import get_db, now, write
+from companion.store.histories import settle
 from companion.store.nights import night
 from companion.store.sql import Row, _first
 from companion.tokens import new_token
@@ -91,6 +92,7 @@ def use_host_invite(token: str, device: str) -> Row | None:
                    "where night_id = ? and device = ?", [invite["night_id"], device])
         db.execute("insert or ignore into hosts (night_id, device, created) values (?, ?, ?)",
                    [invite["night_id"], device, now()])
+        settle(db, invite["night_id"])
         log.bump(db, invite["night_id"])
     return night(invite["night_id"])
 
@@ -109,6 +111,7 @@ def remove_host(night_id: int, host_id: int, device: str) -> bool:
     it. Returns whether one was removed."""
     db = get_db()
     with write(db):
+        settle(db, night_id)  # before: the removed host's history changes too
         removed = db.execute(
             "delete from hosts where night_id = ? and rowid = ? and device != ?",
             [night_id, host_id, device]).rowcount

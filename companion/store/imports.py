@@ -8,9 +8,10 @@ from sqlite_utils import Database
 
 from companion import log
 from companion.db import get_db, now, write
+from companion.store.histories import settle
 from companion.store.nights import _insert_night, night
 from companion.store.played import rules_for
-from companion.store.results import keep, settle
+from companion.store.results import keep
 from companion.store.sql import Row
 from companion.tokens import new_token, night_fingerprint
 

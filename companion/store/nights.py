@@ -10,6 +10,7 @@ from companion import log
 from companion.colours import default as default_colour
 from companion.db import get_db, now, write
 from companion.store.form_tokens import FormUsed, _made_with, _use_token
+from companion.store.histories import settle
 from companion.store.sql import Row, _first
 from companion.tokens import new_token, night_fingerprint
 
@@ -32,6 +33,7 @@ def _insert_night(db: Database, created: str, names: Iterable[str], device: str,
             "colour": hues[position],
         })
     db.table("hosts").insert({"night_id": night_id, "device": device, "created": now()})
+    settle(db, night_id)
     return int(night_id)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from companion import stats
+from companion.store.histories import settle
 
 
 def _seat_keys(value: dict[str, Any]) -> dict[Any, Any]:
@@ -60,15 +61,6 @@ def keep(db: Database, game_id: int, night_id: int, kind: str, setup: dict[str, 
     if changed:
         settle(db, night_id)
     return changed
-
-
-def settle(db: Database, night_id: int) -> None:
-    """Mark that what the statistics read of a night changed (a game added or replaced,
-    a kept result changed), in ``db``'s open write transaction: the host's kept
-    statistics (companion/store/statistics.py) are worked out again when next read.
-    The numbers order these changes among all nights' (an index finds the last one)."""
-    db.execute("update nights set settled = (select coalesce(max(settled), 0) + 1 "
-               "from nights) where id = ?", [night_id])
 
 
 def decode_result(text: str | None) -> dict[str, Any] | None:

@@ -3,13 +3,13 @@ were worked out from.
 
 The statistics read every finished game a device hosted; worked out on every visit,
 their cost grew with the history. So they are kept (``kept_statistics``, one row a
-device) with a stamp of what they were worked out from: how many nights the device
-hosts, which, the last change to what the statistics read of any of them (``settled``:
-companion/store/results.py) and the device's merges. A visit whose stamp matches reads
-the kept row: the stamp is one indexed query over the device's nights. A move in a
-running game changes nothing the statistics read, so it keeps them; a game that starts
-or ends, an import, a replace or a merge makes the next visit work them out again (from
-the kept results: no log is read).
+device) with a stamp of what they were worked out from: the device's history version
+(companion/store/histories.py: it moves with any change to what the statistics read of
+its nights) and its merges. A visit whose stamp matches reads the kept row: the stamp is
+one indexed read, however long the history. A move in a running game changes nothing
+the statistics read, so it keeps them; a game that starts or ends, an import, a replace
+or a merge makes the next visit work them out again (from the kept results: no log is
+read).
 """
 
 import hashlib
@@ -17,6 +17,7 @@ import json
 from typing import Any, cast
 
 from companion.db import get_db, write
+from companion.store.histories import version
 from companion.store.sql import Row, _first, _rows
 from companion.store.tallied import tallied
 
@@ -55,14 +56,11 @@ def rosters(night_ids: list[int]) -> dict[int, list[Row]]:
 
 
 def history_stamp(device: str, aliases: dict[str, str]) -> str:
-    """What the device's statistics are worked out from, as one stamp: it changes with
-    any change to what they read (and only then)."""
-    row = _first(get_db(), "select count(*) as n, coalesce(sum(n.id), 0) as ids, "
-                 "coalesce(max(n.id), 0) as last, coalesce(max(n.settled), 0) as settled "
-                 "from nights n join hosts h on h.night_id = n.id where h.device = ?",
-                 [device]) or {}
+    """What the device's statistics are worked out from, as one stamp: its history
+    version (companion/store/histories.py) and its merges; it changes with any change
+    to what they read, and only then. One indexed read, however long the history."""
     merges = hashlib.sha256(json.dumps(sorted(aliases.items())).encode()).hexdigest()[:16]
-    return f"{row.get('n')}:{row.get('ids')}:{row.get('last')}:{row.get('settled')}:{merges}"
+    return f"{version(device)}:{merges}"
 
 
 def kept_statistics(device: str, stamp: str) -> dict[str, Any] | None:
