@@ -26,9 +26,11 @@ from typing import Any
 
 CAFE = "gunicorn"  # the café setup: gunicorn, a worker per core running gevent's server
 SERVE = "serve"    # `companion serve`: one gevent process
+HISTORY = "history"  # bench/history.py: the host's pages in one process, no server
 
 SETUP_NAMES = {"gunicorn": "the café setup (gunicorn)", "serve": "`companion serve` (gevent)",
-               "waitress": "`companion serve` (waitress, before live push)"}
+               "waitress": "`companion serve` (waitress, before live push)",
+               HISTORY: "bench/history.py (a process per page, the test client)"}
 
 OPS = {"<": (lambda a, b: a < b), "<=": (lambda a, b: a <= b),
        ">=": (lambda a, b: a >= b), "==": (lambda a, b: a == b)}
@@ -167,6 +169,34 @@ BUDGETS: tuple[Budget, ...] = (
            how="sum", op="==", limit=0, unit="errors",
            samples=(SOAK + "requests",),
            shown=(("{} requests", SOAK + "requests"),)),
+)
+
+
+def nights(count: int, figure: str) -> str:
+    return f"servers.{HISTORY}.nights.{count}.{figure}"
+
+
+#: A year of nights at the speed of one (bench/history.py): with 1,000 earlier nights on
+#: one host, each page costs at most a few times what it costs with 10, cold (a fresh
+#: process) and warm, and the process's memory hardly grows.
+HISTORY_BUDGETS: tuple[Budget, ...] = (
+    Budget("1,000 earlier nights: every host and phone page, cold (a fresh process), "
+           "against its 10-night cost",
+           keys=(("{} ×", nights(1000, "cold_ratio.*")),),
+           how="max", op="<=", limit=3, unit="× the 10-night cost", setup=HISTORY,
+           shown=(("/stats {} ×", nights(1000, "cold_ratio.stats")),
+                  ("/history {} ×", nights(1000, "cold_ratio.history")))),
+    Budget("1,000 earlier nights: every host and phone page, warm, against its 10-night "
+           "cost",
+           keys=(("{} ×", nights(1000, "warm_ratio.*")),),
+           how="max", op="<=", limit=2, unit="× the 10-night cost", setup=HISTORY,
+           shown=(("/stats {} ×", nights(1000, "warm_ratio.stats")),
+                  ("/history {} ×", nights(1000, "warm_ratio.history")))),
+    Budget("1,000 earlier nights: a page's process memory (RSS) over 10 nights'",
+           keys=(("{} MB", nights(1000, "rss_growth_mb")),),
+           how="max", op="<=", limit=60, unit="MB", limit_text="≤ +60 MB", setup=HISTORY,
+           shown=(("10 nights {} MB", nights(10, "rss_mb")),
+                  ("1,000 nights {} MB", nights(1000, "rss_mb")))),
 )
 
 
@@ -346,10 +376,12 @@ def normalized(report: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(report))
 
 
-def judge(report: dict[str, Any], setup: str | None = None) -> list[Verdict]:
-    """Every budget against a report: on its own setup, or all on ``setup``."""
+def judge(report: dict[str, Any], setup: str | None = None,
+          budgets: tuple[Budget, ...] = BUDGETS) -> list[Verdict]:
+    """Every budget (of ``budgets``: the server's by default, ``HISTORY_BUDGETS`` for
+    bench/history.py) against a report: on its own setup, or all on ``setup``."""
     report = normalized(report)
-    return [judge_one(budget, report, setup) for budget in BUDGETS]
+    return [judge_one(budget, report, setup) for budget in budgets]
 
 
 def markdown_table(report: dict[str, Any], setup: str | None = None,

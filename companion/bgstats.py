@@ -58,7 +58,10 @@ def minutes(start: str, end: str) -> int:
 
 
 def ended(game: Mapping[str, Any]) -> str:
-    """When a game ended: the time of its log's last event (its start when it has none)."""
+    """When a game ended: the time of its log's last event (its start when it has none);
+    a game read from its kept result carries it as ``ended``."""
+    if game.get("ended"):
+        return str(game["ended"])
     events = game.get("events") or []
     last: str = events[-1]["created"] if events else game["created"]
     return last

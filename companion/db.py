@@ -169,6 +169,34 @@ def host_codes_that_stay_ended(db: Database) -> None:
     db.table("host_invites").add_column("ended", int, not_null_default=0)
     db.execute("update host_invites set ended = 1 where expires <= created")
 
+
+@migrations()
+def kept_results(db: Database) -> None:
+    """What each game came to, worked out when its log changes and kept beside it
+    (companion/store/results.py): the log length it was worked out at, whether the game
+    is finished and, for a finished game only, its result and the part of its final
+    state the tallies read. Games made before are worked out when first read."""
+    db.table("results").create(
+        {"game_id": int, "night_id": int, "length": int, "finished": int, "result": str,
+         "state": str},
+        pk="game_id", foreign_keys=[("game_id", "games", "id"), ("night_id", "nights", "id")],
+        not_null={"game_id", "night_id", "length", "finished"})
+    db.table("results").create_index(["night_id"])
+
+
+@migrations()
+def kept_statistics(db: Database) -> None:
+    """Each host device has a history version, moved whenever what its statistics read
+    changes (companion/store/histories.py); a host's statistics are kept with the
+    version they were worked out at (companion/store/statistics.py)."""
+    db.table("histories").create({"device": str, "version": int}, pk="device",
+                                 not_null={"device", "version"})
+    db.execute("insert into histories (device, version) select device, 1 from hosts "
+               "where true on conflict (device) do nothing")
+    db.table("kept_statistics").create(
+        {"device": str, "stamp": str, "body": str}, pk="device",
+        not_null={"device", "stamp", "body"})
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

@@ -93,7 +93,8 @@ def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any],
            pos: int | None, seat: int | None = None, device: str | None = None,
            check: Callable[[list[Event]], None] | None = None,
            conflicts: Callable[[list[Event], Event], bool] | None = None,
-           read: Callable[[Database, int], list[Event]] = load) -> list[Event]:
+           read: Callable[[Database, int], list[Event]] = load,
+           kept: Callable[[Database, list[Event]], object] | None = None) -> list[Event]:
     """Record one event at the end of the game's log and return the new log.
 
     ``pos`` is the log position the writer saw (None for a phone's own move, which
@@ -103,7 +104,8 @@ def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any],
     the log as it would be and raises RuleError if the rules forbid it; then nothing is
     written. The write and the night's version bump are one transaction. ``read(db,
     game_id)`` gives the log as it stands in that transaction (the store's reads only
-    what its process has not seen yet).
+    what its process has not seen yet). ``kept(db, events)`` keeps what is derived from
+    the new log (the game's result), in the same transaction as the event.
     """
     event: Event = {"type": type_, "data": data, "seat": seat, "created": now()}
     try:
@@ -120,6 +122,8 @@ def append(db: Database, game: dict[str, Any], type_: str, data: dict[str, Any],
                 "seat": seat, "device": device, "created": event["created"],
             })
             bump(db, game["night_id"])
+            if kept is not None:
+                kept(db, events + [event])
     except sqlite3.IntegrityError as error:
         raise Stale() from error
     return events + [event]

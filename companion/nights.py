@@ -94,17 +94,25 @@ def _seats_shown(typed: list[str], asked: int = 0) -> int:
     return min(MAX_PLAYERS, max(FIRST_SEATS, asked, filled))
 
 
+#: How many earlier nights the start page lists (the history has them all).
+EARLIER_SHOWN = 5
+
+
 @bp.get("/")
 def index(error: str | None = None, status: int = 200, typed: list[str] | None = None,
           asked: int = 0, chosen: list[str] | None = None) -> Answer:
     """The start page: the latest night this device hosts first (to continue it), then
     the roster of a new night, then the earlier nights."""
-    nights = store.hosted_nights(device())  # the latest first (by sequence, not clock)
-    rosters = {n["id"]: [s["name"] for s in store.seats(n["id"])] for n in nights}
+    # The latest first (by sequence, not clock), and only the few latest: the history
+    # pages the rest, so the start page costs the same after a thousand nights.
+    nights = store.hosted_page(device(), 1, size=EARLIER_SHOWN + 2)
+    seats = store.rosters([n["id"] for n in nights])
+    rosters = {i: [s["name"] for s in found] for i, found in seats.items()}
     latest = nights[0] if nights else None
     typed = typed or []
     return render_template(
-        "nights/index.html", latest=latest, nights=nights[1:], rosters=rosters,
+        "nights/index.html", latest=latest, nights=nights[1:EARLIER_SHOWN + 1],
+        more_nights=len(nights) > EARLIER_SHOWN + 1, rosters=rosters,
         latest_games=len(store.games(latest["id"])) if latest else 0, error=error,
         typed=typed, shown=_seats_shown(typed, asked), max_players=MAX_PLAYERS,
         name_length=NAME_LENGTH, form_token=form_token(),

@@ -34,7 +34,8 @@ WORDS = recap.Words(_, ngettext, local_date)
 
 
 def _games(night_id: int) -> list[dict[str, Any]]:
-    return [g.plain() for g in store.games(night_id)]
+    """The night's games from their kept results (no log read, no replay)."""
+    return store.night_games(night_id)
 
 
 def _png(night: store.Row, content: dict[str, Any] | None) -> bytes:

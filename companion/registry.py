@@ -129,6 +129,12 @@ class GameKind(Protocol):
     #: view, or None. Called ``recap_night(view, names, gettext)``.
     recap_night: Callable[..., list[dict[str, Any]]] | None
 
+    #: What of a finished game's final state is kept beside its log for the tallies,
+    #: statistics, awards, BG Stats and pictures (companion/store/results.py), or None:
+    #: all of it. A kind whose finished state still holds something never shown to
+    #: everyone takes it out here. Called ``kept_state(setup, state)``.
+    kept_state: Callable[[State, State], State] | None
+
     def conflicts(self, later: list[Event], event: Event) -> bool:
         """Whether ``event``, made from a screen that did not see the ``later`` events,
         is stale (the default: any later event makes it stale)."""
@@ -194,6 +200,7 @@ class GameDef:
     bgstats: Callable[..., dict[str, Any]] | None = None
     recap: Callable[..., list[dict[str, Any]]] | None = None
     recap_night: Callable[..., list[dict[str, Any]]] | None = None
+    kept_state: Callable[[State, State], State] | None = None
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
         if self.custom_restore is not None:

@@ -12,6 +12,8 @@ no score, and it counts in no total, series or statistic.
 Public names:
 
 - ``game_result(kind, setup, state)``: one game's outcome (winners, scores, places).
+- ``kept(kind, setup, state)``: what of a game is kept beside its log (finished games'
+  results and the part of their state the tallies read; nothing of a running game).
 - ``night_tally(names, games)``: tonight's tally (games in order, each kind's own part,
   a summary per player).
 - ``fold(name)``: the key that matches a player's name across nights.
@@ -45,6 +47,24 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict
     if result["finished"]:
         result.update(game.result(setup, state))
     return result
+
+
+#: The state a running game is tallied with when its kept result is read instead of its
+#: log (companion/store/results.py): only that it is not finished. The tallies give a
+#: running game no result, and its state may hold secrets.
+RUNNING: dict[str, Any] = {"finished": False}
+
+
+def kept(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """What of a game is kept beside its log: ``finished``, and for a finished game its
+    ``result`` (:func:`game_result`) and the ``state`` the tallies, statistics, awards,
+    BG Stats and pictures read (its kind's ``kept_state``: all of it by default). A
+    running game keeps neither: ``result`` and ``state`` are None."""
+    if not state.get("finished"):
+        return {"finished": False, "result": None, "state": None}
+    part = registry.get(kind).kept_state
+    return {"finished": True, "result": game_result(kind, setup, state),
+            "state": part(setup, state) if part is not None else state}
 
 
 def night_tally(names: dict[int, str], games: list[Game]) -> dict[str, Any]:
@@ -245,7 +265,13 @@ def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,
     each won (both may win one: a Kraken team, a shared first place), ``ahead`` the games
     each finished in a better place than the other, ``level`` those in the same place.
     """
-    meeting = meetings(nights, aliases).get((min(first, second), max(first, second)))
+    return between(meetings(nights, aliases), first, second)
+
+
+def between(found: dict[tuple[str, str], dict[str, Any]], first: str, second: str
+            ) -> dict[str, Any]:
+    """What :func:`head_to_head` gives, from the :func:`meetings` already worked out."""
+    meeting = found.get((min(first, second), max(first, second)))
     if meeting is None:
         return _empty_meeting()
     if first <= second:

@@ -5,6 +5,7 @@ The numbers come from companion.stats and the file formats from companion.exchan
 """
 
 import csv
+import hashlib
 import io
 import unicodedata
 from typing import Any
@@ -14,7 +15,14 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from companion import bgstats, exchange, qr, registry, stats, store
 from companion.charts import bar_chart
 from companion.games import Answer
-from companion.web import beside_the_loop, device, hosted_night, my_seat, unchanged
+from companion.web import (
+    beside_the_loop,
+    cacheable,
+    device,
+    hosted_night,
+    my_seat,
+    unchanged,
+)
 from companion.web import gettext as _
 
 bp = Blueprint("tally", __name__)
@@ -23,20 +31,20 @@ bp = Blueprint("tally", __name__)
 # --- reading a night ------------------------------------------------------------------
 
 def _games(night_id: int) -> list[dict[str, Any]]:
-    """The night's games as plain dicts (the shape companion.stats reads)."""
+    """The night's games as plain dicts with their logs (what an export carries)."""
     return [g.plain() for g in store.games(night_id)]
 
 
-def tally_context(night: store.Row) -> dict[str, Any]:
+def tally_context(night: store.Row, phone: bool = False) -> dict[str, Any]:
     names = store.names(night["id"])
-    games = _games(night["id"])
+    games = store.night_games(night["id"])  # kept results: no log read, no replay
     tally = stats.night_tally(names, games)
     most = max((p["won"] for p in tally["players"]), default=0)
     wins = bar_chart([{"label": p["name"], "value": p["won"], "seat": p["seat"],
                        "highlight": most > 0 and p["won"] == most}
                       for p in tally["players"]])
     return {"night": night, "names": names, "tally": tally, "wins_chart": wins,
-            "games": registry.games(), "bgstats": bgstats_links(night, names, games)}
+            "games": registry.games(), "bgstats": bgstats_links(night, names, games, phone)}
 
 
 def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
@@ -48,17 +56,28 @@ def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
     return bgstats.play(night, game, result, names, title, _)
 
 
-def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str, Any]]
-                  ) -> dict[int, dict[str, Any]]:
-    """Per finished game's number, its "Log in BG Stats" link and the QR code of it (None
-    when the link is too long for a dependable code: docs/bgstats.md#qr-codes)."""
+def _digest(url: str) -> str:
+    """What a QR code's address carries of its link: a change of link is a new address."""
+    return hashlib.sha256(url.encode()).hexdigest()[:20]
+
+
+def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str, Any]],
+                  phone: bool = False) -> dict[int, dict[str, Any]]:
+    """Per finished game's number, its "Log in BG Stats" link and the address of its QR
+    code, an image of its own (None when the link is too long for a dependable code:
+    docs/bgstats.md#qr-codes). The code is drawn when a browser asks for it, once per
+    process, and the browser keeps it: a tally of forty games stays light."""
     links = {}
     for game in games:
         found = bgstats_play(night, names, game)
         if found is not None:
             url = bgstats.link(found)
-            links[game["number"]] = {"link": url,
-                                     "qr": qr.svg(url, qr.LOW) if bgstats.fits_qr(url) else None}
+            image = None
+            if bgstats.fits_qr(url):
+                number, v = game["number"], _digest(url)
+                image = (url_for("tally.my_bgstats_svg", number=number, v=v) if phone else
+                         url_for("tally.bgstats_svg", key=night["key"], number=number, v=v))
+            links[game["number"]] = {"link": url, "qr": image}
     return links
 
 
@@ -88,7 +107,7 @@ def my_tally() -> Answer:
         return render_template("nights/no_seat.html")
     night = store.night(seat["night_id"])
     return render_template("tally/tally.html", live_url=url_for("tally.my_tally_live"),
-                           phone=True, me=seat["position"], **tally_context(night))
+                           phone=True, me=seat["position"], **tally_context(night, True))
 
 
 @bp.get("/me/tally/live")
@@ -100,37 +119,65 @@ def my_tally_live() -> Answer:
         abort(404)
     night = store.night(seat["night_id"])
     return render_template("tally/_live.html", live_url=url_for("tally.my_tally_live"),
-                           phone=True, me=seat["position"], **tally_context(night))
+                           phone=True, me=seat["position"], **tally_context(night, True))
 
 
 # --- history --------------------------------------------------------------------------
 
-def _history_rows() -> list[dict[str, Any]]:
+def _page() -> int:
+    """The history page asked for (``?page=``, from 1; anything else is the first)."""
+    asked = request.args.get("page", "1")
+    return int(asked) if asked.isdigit() and 0 < int(asked) < 10**6 else 1
+
+
+def _history_rows(nights: list[store.Row]) -> list[dict[str, Any]]:
+    ids = [n["id"] for n in nights]
+    seats, games = store.rosters(ids), store.outcomes(ids)
     rows = []
-    for night in store.hosted_nights(device()):
-        names = store.names(night["id"])
-        games = [stats.game_result(g.kind, g.setup, g.state) | {"number": g.number}
-                 for g in store.games(night["id"])]
-        rows.append({"night": night, "players": list(names.values()), "games": games,
-                     "names": names})
+    for night in nights:
+        names = {s["position"]: s["name"] for s in seats[night["id"]]}
+        rows.append({"night": night, "players": list(names.values()),
+                     "games": games[night["id"]], "names": names})
     return rows
 
 
 @bp.get("/history")
 def history(error: str | None = None, status: int = 200) -> Answer:
-    return render_template("tally/history.html", rows=_history_rows(),
-                           games=registry.games(), error=error), status
+    """The nights this device hosted, the latest first, a page of ``HISTORY_PAGE`` at a
+    time (each page says the dates it covers); the import form below."""
+    page = _page()
+    total = store.hosted_count(device())
+    pages = max(1, -(-total // store.HISTORY_PAGE))
+    page = min(page, pages)
+    nights = store.hosted_page(device(), page)
+    return render_template("tally/history.html", rows=_history_rows(nights),
+                           games=registry.games(), error=error, page=page, pages=pages,
+                           total=total), status
 
 
 # --- statistics -----------------------------------------------------------------------
 
-def _all_nights() -> list[dict[str, Any]]:
-    nights = sorted(store.hosted_nights(device()), key=lambda n: (n["created"], n["id"]))
-    return [{"names": store.names(n["id"]), "games": _games(n["id"])} for n in nights]
+def _statistics(aliases: dict[str, str]) -> dict[str, Any]:
+    """The device's statistics, ``{"players", "meetings"}``: as kept for its history as it
+    stands (companion/store/statistics.py), else worked out from the kept results of
+    every night it hosts, and kept."""
+    stamp = store.history_stamp(device(), aliases)
+    found = store.kept_statistics(device(), stamp)
+    if found is None:
+        nights = store.statistics_nights(device())
+        found = {"players": stats.player_stats(nights, aliases),
+                 "meetings": [[first, second, met] for (first, second), met
+                              in sorted(stats.meetings(nights, aliases).items())]}
+        store.keep_statistics(device(), stamp, found)
+    return found
+
+
+def _meetings(found: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(first, second): met for first, second, met in found["meetings"]}
 
 
 def _host_only() -> None:
-    if not store.hosted_nights(device()):
+    if not store.hosts_any(device()):
         abort(403)
 
 
@@ -138,7 +185,7 @@ def _stat_columns() -> list[tuple[Any, Any]]:
     return [column for game in registry.games().values() for column in game.stat_columns]
 
 
-def _versus(nights: list[dict[str, Any]], aliases: dict[str, str],
+def _versus(met: dict[tuple[str, str], dict[str, Any]],
             players: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The head-to-head the statistics page was asked for (``?a=&b=``, two players'
     keys), or None when it was not (docs/rules.md#stat-head-to-head)."""
@@ -152,22 +199,22 @@ def _versus(nights: list[dict[str, Any]], aliases: dict[str, str],
         return {"error": _("Pick two different players."), "a": first, "b": second}
     return {"error": None, "a": first, "b": second,
             "players": (by_key[first], by_key[second]),
-            "result": stats.head_to_head(nights, aliases, first, second)}
+            "result": stats.between(met, first, second)}
 
 
 @bp.get("/stats")
 def statistics(error: str | None = None, status: int = 200) -> Answer:
     _host_only()
     aliases = store.aliases(device())
-    nights = _all_nights()
-    players = stats.player_stats(nights, aliases)
+    found = _statistics(aliases)
+    players = found["players"]
     chart = bar_chart([{"label": p["name"], "value": p["total_wins"]} for p in players])
     by_key = {p["key"]: p["name"] for p in players}
     merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
               for alias, canonical in aliases.items()]
     return render_template("tally/stats.html", players=players, chart=chart, merges=merges,
                            games=registry.games(), columns=_stat_columns(), error=error,
-                           versus=_versus(nights, aliases, players)), status
+                           versus=_versus(_meetings(found), players)), status
 
 
 def _csv(rows: list[list[Any]], name: str) -> Response:
@@ -184,7 +231,7 @@ def statistics_csv() -> Answer:
     """The statistics page's table: one row per player, each game's wins and games, and
     each game's own figures as the page shows them (docs/rules.md#statistics)."""
     _host_only()
-    players = stats.player_stats(_all_nights(), store.aliases(device()))
+    players = _statistics(store.aliases(device()))["players"]
     kinds = registry.games()
     columns = _stat_columns()
     header = [_("player"), _("nights")]
@@ -204,13 +251,12 @@ def head_to_head_csv() -> Answer:
     """Every pair of players who met in a finished game: games together, wins of each,
     who finished ahead (docs/rules.md#stat-head-to-head)."""
     _host_only()
-    aliases = store.aliases(device())
-    nights = _all_nights()
-    names = {p["key"]: p["name"] for p in stats.player_stats(nights, aliases)}
+    found = _statistics(store.aliases(device()))
+    names = {p["key"]: p["name"] for p in found["players"]}
     rows: list[list[Any]] = [[_("player"), _("opponent"), _("games together"),
                               _("player's wins"), _("opponent's wins"),
                               _("player ahead"), _("opponent ahead"), _("same place")]]
-    for (first, second), met in sorted(stats.meetings(nights, aliases).items()):
+    for (first, second), met in sorted(_meetings(found).items()):
         rows.append([_cell(names.get(first, first)), _cell(names.get(second, second)),
                      met["games"], *met["wins"], *met["ahead"], met["level"]])
     return _csv(rows, "head-to-head.csv")
@@ -221,7 +267,7 @@ def merge() -> Answer:
     """Merge two spellings: from now on ``alias`` counts as ``into`` (both folded keys)."""
     _host_only()
     aliases = store.aliases(device())
-    known = {p["key"] for p in stats.player_stats(_all_nights(), aliases)}
+    known = {p["key"] for p in _statistics(aliases)["players"]}
     alias = stats.fold(request.form.get("alias", ""))[:64]
     into = stats.fold(request.form.get("into", ""))[:64]
     if alias not in known or into not in known:
@@ -370,7 +416,7 @@ def import_choice(token: str) -> Answer:
 
 def _bgstats_file(night: store.Row, number: int) -> Answer:
     names = store.names(night["id"])
-    game = next((g for g in _games(night["id"]) if g["number"] == number), None)
+    game = next((g for g in store.night_games(night["id"]) if g["number"] == number), None)
     found = None if game is None else bgstats_play(night, names, game)
     if found is None:
         abort(404)
@@ -378,6 +424,37 @@ def _bgstats_file(night: store.Row, number: int) -> Answer:
     name = f"bgstats-{night['created'][:10]}-{number}.json"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def _bgstats_code(night: store.Row, number: int) -> Answer:
+    """A finished game's BG Stats QR code as an SVG image (404 while it runs, for a link
+    too long for a code, or a game not there). Its address carries a digest of the link
+    (``v``): the browser keeps it for good, and a changed game is a new address."""
+    names = store.names(night["id"])
+    game = next((g for g in store.night_games(night["id"]) if g["number"] == number), None)
+    found = None if game is None else bgstats_play(night, names, game)
+    url = None if found is None else bgstats.link(found)
+    if url is None or not bgstats.fits_qr(url):
+        abort(404)
+    response = Response(qr.svg(url, qr.LOW), mimetype="image/svg+xml")
+    response.set_etag(_digest(url))
+    if request.args.get("v") != _digest(url):
+        return response  # an older address: the code as it is now, not kept
+    return cacheable(response)
+
+
+@bp.get("/n/<key>/g/<int:number>/bgstats.svg")
+def bgstats_svg(key: str, number: int) -> Answer:
+    return _bgstats_code(hosted_night(key), number)
+
+
+@bp.get("/me/g/<int:number>/bgstats.svg")
+def my_bgstats_svg(number: int) -> Answer:
+    """The same code on a phone of the night (fetched when the phone opens it)."""
+    seat = my_seat()
+    if seat is None:
+        abort(404)
+    return _bgstats_code(store.night(seat["night_id"]), number)
 
 
 @bp.get("/n/<key>/g/<int:number>/bgstats.json")

@@ -506,6 +506,16 @@ def off_the_loop(work: Callable[..., Any], *args: Any) -> None:
         work(*args)
 
 
+def cacheable(response: Response) -> Response:
+    """Let the asking browser keep ``response`` for good (``private``: never a shared
+    cache): for answers whose address carries a digest of their content, so that a
+    change of content is a new address. Answers 304 to a request that has it already
+    (its ETag)."""
+    g.cacheable = True
+    response.make_conditional(request)
+    return response
+
+
 @bp.after_app_request
 def headers(response: Response) -> Response:
     if g.get("new_device") and g.get("device"):
@@ -519,6 +529,11 @@ def headers(response: Response) -> Response:
     h["X-Frame-Options"] = "DENY"
     if request.endpoint == "static" and response.status_code in (200, 206, 304):
         h["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    elif g.get("cacheable") and response.status_code in (200, 304):
+        # An answer at an address that names its content (a digest in it): the browser
+        # of whoever may see it keeps it, and no shared cache does.
+        h["Cache-Control"] = f"private, max-age={YEAR}, immutable"
+        h.add("Vary", "Cookie")
     else:
         h["Cache-Control"] = "no-store"
         h.add("Vary", "Cookie")

@@ -42,8 +42,11 @@ def test_a_game_that_finishes_gets_its_link_and_qr_code_at_390_px(browser, live_
     assert [(p["name"], p["role"], p["winner"]) for p in play["players"]] == \
         [("민준", "탐험대", True), ("서연", "스켈레톤", False), ("지호", "탐험대", True)]
 
-    code = page.locator(".tally-bgstats .bgstats-qr svg")
+    code = page.locator(".tally-bgstats .bgstats-qr img")
     code.scroll_into_view_if_needed()
+    # The code is an image of its own, fetched when it comes into view.
+    page.wait_for_function("(img => img.complete && img.naturalWidth > 0)"
+                           "(document.querySelector('.tally-bgstats .bgstats-qr img'))")
     assert code.bounding_box()["width"] <= 390
     assert decode_qr(code.screenshot()) == href
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

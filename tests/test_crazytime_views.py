@@ -225,8 +225,8 @@ def test_a_penalty_reason_and_a_broken_law_appear_in_the_history_by_name(table):
     post(night, game, "penalty", seat=3, reason="tick_tock")
     html = night.host.get(game).data.decode()
     assert "<bdi>Jo</bdi> took a penalty: broke the law Echo" in html
-    assert "지혜 🙂 took a penalty: broke Overload" in html
-    assert "Ann took a penalty: too slow after tick-tock" in html
+    assert "<bdi>지혜 🙂</bdi> took a penalty: broke Overload" in html
+    assert "<bdi>Ann</bdi> took a penalty: too slow after tick-tock" in html
     assert 'data-tokens-left="3"' in html
 
 

@@ -206,7 +206,7 @@ def test_expired_uploads_are_forgotten_without_another_upload(app, evening, monk
     stranger_html = text(upload(app.test_client(), export(evening)))
     assert waiting(app) == 2 and stranger_html
     real_now = companion_db.now
-    monkeypatch.setattr(store, "now", lambda later=0: real_now(later + 31 * 60))
+    monkeypatch.setattr(store.imports, "now", lambda later=0: real_now(later + 31 * 60))
     response = evening.host.post(choice_url(html), data={"choice": "replace"})
     assert response.status_code == 410
     assert waiting(app) == 0  # the stranger's went too

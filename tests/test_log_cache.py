@@ -1,5 +1,5 @@
 """A game's log read once per process: an append asks the database only for the events
-written since this process last looked, never the whole log (companion/store.py
+written since this process last looked, never the whole log (companion/store/caches.py
 ``read_log``), and nothing a view, an export or a tally does changes a cached event."""
 
 import re

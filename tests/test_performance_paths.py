@@ -487,7 +487,7 @@ def test_a_change_to_one_game_parses_no_other_games_setup(night, monkeypatch):
     assert phone.get("/me/live").status_code == 200  # this version's board is read
     made = []
     real = store._game
-    monkeypatch.setattr(store, "_game", lambda row, *a: made.append(row["number"])
+    monkeypatch.setattr(store.night_board, "_game", lambda row, *a: made.append(row["number"])
                         or real(row, *a))
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
     assert "⚓" in phone.get("/me/live").data.decode()
@@ -499,7 +499,7 @@ def test_a_board_holds_the_latest_games_however_long_the_night(night, monkeypatc
     """A night of many games: its board holds the latest (and the phones' game, if the
     host went back to an older one), so it stays the same size; an older game's page
     and a phone shown it read it when asked."""
-    monkeypatch.setattr(store, "BOARD_GAMES", 3)
+    monkeypatch.setattr(store.night_board, "BOARD_GAMES", 3)
     urls = [night.start("kraken", **FIVE) for _ in range(6)]
     phone = night.phone(0)
 

@@ -23,5 +23,6 @@ GAME = GameDef(
     awards=results.awards,
     bgstats=results.bgstats,
     recap=recap.game,
+    kept_state=results.kept_state,
     assets=("crazytime.css", "crazytime.js"),
 )

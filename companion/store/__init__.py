@@ -1,0 +1,119 @@
+"""Reading and writing nights, seats, hosts and games: every query of the app lives here.
+
+The store knows nothing of requests: the views pass in the device that asks (the
+``device`` cookie, companion/web.py) and decide what to answer when a row is missing.
+
+Its modules are named for what they hold:
+
+- ``sql``: the query helpers (a row as a dict; reads without sqlite-utils' savepoints);
+- ``form_tokens``: one-time form tokens (a night or a game is made once per token);
+- ``nights``: nights and their seats (links, claims, codes, colours, tablet seats);
+- ``hosting``: who hosts a night, and the host codes;
+- ``merges``: a host's merges of two spellings of a name;
+- ``imports``: imported nights, replacing a copy's games, the uploads that wait;
+- ``caches``: each process's cache of the logs it read and the states it replayed;
+- ``played``: games, their logs and the ``Game`` view, recording events, activity;
+- ``night_board``: each night's ``Board`` per version, what every screen is drawn from;
+- ``results``: what each game came to, kept beside its log whenever the log changes;
+- ``tallied``: the games of nights as the tallies read them, from their kept results;
+- ``histories``: each host device's history version (what its statistics read moved);
+- ``statistics``: a host's history in pages, and its statistics kept with a stamp.
+
+Callers use the package (``store.board(...)``, ``store.record(...)``): every public name
+is here.
+"""
+
+from companion.db import get_db
+from companion.store.caches import _log_key, logs, read_log, states
+from companion.store.form_tokens import FormUsed
+from companion.store.hosting import (
+    HOST_CODE_MINUTES,
+    host_invite,
+    host_invite_known,
+    hosted_night,
+    hosted_nights,
+    hosts,
+    invite_host,
+    is_host,
+    remove_host,
+    use_host_invite,
+)
+from companion.store.imports import (
+    PENDING_IMPORT_MINUTES,
+    PENDING_IMPORTS_KEPT,
+    drop_import,
+    import_night,
+    keep_import,
+    kept_import,
+    nights_like,
+    replace_games,
+)
+from companion.store.merges import aliases, merge_alias, unmerge_alias
+from companion.store.night_board import BOARD_GAMES, Board, board, boards
+from companion.store.nights import (
+    changes_since,
+    claim_seat,
+    colours,
+    create_night,
+    last_change,
+    latest_night,
+    my_seat,
+    names,
+    night,
+    night_by_key,
+    night_versions,
+    reissue_code,
+    release_seat,
+    retired_code,
+    seat_by_token,
+    seat_in_night,
+    seats,
+    set_colour,
+    set_tablet,
+)
+from companion.store.played import (
+    GAME_SQL,
+    Game,
+    Running,
+    _game,
+    activity,
+    current_game,
+    game,
+    games,
+    note,
+    noted,
+    record,
+    rules_for,
+    set_current_game,
+    start_game,
+)
+from companion.store.sql import Row
+from companion.store.statistics import (
+    HISTORY_PAGE,
+    history_stamp,
+    hosted_count,
+    hosted_page,
+    hosts_any,
+    keep_statistics,
+    kept_statistics,
+    rosters,
+    statistics_nights,
+)
+from companion.store.tallied import night_games, outcomes, tallied
+
+__all__ = [
+    "HISTORY_PAGE", "history_stamp", "hosted_count", "hosted_page", "hosts_any",
+    "keep_statistics", "kept_statistics", "rosters", "statistics_nights",
+    "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
+    "PENDING_IMPORT_MINUTES", "Board", "FormUsed", "Game", "Row", "Running", "_game",
+    "_log_key", "activity", "aliases", "board", "boards", "changes_since", "claim_seat",
+    "colours", "create_night", "current_game", "drop_import", "game", "games", "get_db",
+    "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
+    "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",
+    "latest_night", "logs", "merge_alias", "my_seat", "names", "night", "night_by_key",
+    "night_games", "night_versions", "nights_like", "note", "noted", "outcomes",
+    "read_log", "record", "reissue_code",
+    "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
+    "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game",
+    "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
+]

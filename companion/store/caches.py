@@ -1,0 +1,45 @@
+"""What each process keeps of the logs it read and the states it replayed: caches only,
+keyed by where they sit in a log, so a miss just reads or replays again."""
+
+from typing import Any
+
+from flask import current_app
+from sqlite_utils import Database
+
+from companion import log
+from companion.lru import Pickled
+
+#: Derived states by (database, game, log length): replay only when the log changed.
+#: Correct under several worker processes without any coordination: the log is
+#: append-only and its positions are unique, so a game's first n events never change
+#: once written, and neither does the state they replay to. Each process keeps its own;
+#: a miss is just a replay. Kept pickled: every reader gets its own copy. Sized for the
+#: newest few versions of 200 tables' games (a view reads only its own game's state, and a
+#: Kraken series its own games'): a larger cache only fills for longer.
+states = Pickled(2048)
+
+#: Each game's log as this process has read it: (database, game, its creation) → the
+#: events in order. A log only grows (its first n events never change once written), so
+#: a later read asks the database only for the events past those known: an append reads
+#: the few events written since, not the whole log. Kept pickled, as the states: each
+#: reader gets its own copy (tests/test_log_cache.py checks a whole night). A game a table
+#: plays is one entry: 1,024 hold the games of 200 tables several times over.
+logs = Pickled(1024)
+
+
+def _log_key(game_id: int, created: str) -> tuple[Any, ...]:
+    return (current_app.config["DATABASE"], game_id, created)
+
+
+def read_log(db: Database, game_id: int, created: str, upto: int | None = None
+             ) -> list[log.Event]:
+    """A game's log (its first ``upto`` events if given): what this process read before
+    from its cache, only the newer events from the database."""
+    key = _log_key(game_id, created)
+    known: list[log.Event] = logs.get(key) or []
+    if upto is not None and len(known) >= upto:
+        return known[:upto]
+    events = known + log.load(db, game_id, upto=upto, after=len(known))
+    if len(events) > len(known):
+        logs.put(key, events)
+    return list(events)

@@ -1,0 +1,229 @@
+"""Nights and their seats: making a night, reading it, its seats' links, claims, codes,
+colours and tablet seats, and the versions the live push reads."""
+
+from collections.abc import Iterable
+from typing import cast
+
+from sqlite_utils import Database
+
+from companion import log
+from companion.colours import default as default_colour
+from companion.db import get_db, now, write
+from companion.store.form_tokens import FormUsed, _made_with, _use_token
+from companion.store.histories import settle
+from companion.store.sql import Row, _first
+from companion.tokens import new_token, night_fingerprint
+
+
+def _insert_night(db: Database, created: str, names: Iterable[str], device: str,
+                  colours: Iterable[str] | None = None) -> int:
+    """A night row, its seats (each with a fresh link and its colour: the palette in
+    seat order unless given) and its first host, in ``db``'s open transaction; returns
+    the night's id."""
+    names = list(names)
+    hues = list(colours) if colours is not None else [default_colour(i)
+                                                      for i in range(len(names))]
+    night_id = cast(int, db.table("nights").insert(
+        {"key": new_token(), "created": created, "version": 0,
+         "fingerprint": night_fingerprint(created, names)}).last_pk)
+    for position, name in enumerate(names):
+        db.table("seats").insert({
+            "night_id": night_id, "position": position, "name": name,
+            "token": new_token(), "device": None, "claimed_at": None,
+            "colour": hues[position],
+        })
+    db.table("hosts").insert({"night_id": night_id, "device": device, "created": now()})
+    settle(db, night_id)
+    return int(night_id)
+
+
+def create_night(names: Iterable[str], device: str, form_token: str | None = None,
+                 colours: Iterable[str] | None = None) -> Row:
+    """A new night with these players in seat order, hosted by ``device``.
+
+    With a one-time ``form_token`` it is made once: the same token again (back and send
+    again, a double tap, posts at once) gives the night the first one made."""
+    db = get_db()
+    with write(db):
+        made = _made_with(db, form_token)
+        if made is not None and made["game"] is not None:
+            raise FormUsed()
+        if made is not None:
+            night_id = int(made["night_id"])
+        else:
+            night_id = _insert_night(db, now(), names, device, colours)
+            _use_token(db, form_token, night_id, None)
+    return night(night_id)
+
+
+def night(night_id: int) -> Row:
+    """The night with this id: one that exists (ids come from rows, and no night is ever
+    deleted)."""
+    return cast(Row, next(get_db().query("select * from nights where id = ?", [night_id]),
+                          None))
+
+
+def night_by_key(key: str) -> Row | None:
+    return next(get_db().query("select * from nights where key = ?", [key]), None)
+
+
+def latest_night() -> Row | None:
+    return next(get_db().query("select * from nights order by id desc limit 1"), None)
+
+
+def night_versions(db: Database, night_ids: list[int]) -> dict[int, int]:
+    """The versions of these nights, in one query on ``db`` (the live-push watcher's
+    own connection: it runs outside any request)."""
+    marks = ", ".join("?" * len(night_ids))
+    return {int(i): int(v) for i, v in db.execute(
+        f"select id, version from nights where id in ({marks})", night_ids).fetchall()}
+
+
+def changes_since(db: Database, seen: int) -> tuple[dict[int, int], int]:
+    """The nights changed after change ``seen`` (``log.bump`` numbers them), with their
+    versions, and the last change read; on ``db``, the watcher's own connection."""
+    rows = db.execute("select id, version, changed from nights where changed > ?",
+                      [seen]).fetchall()
+    return {int(i): int(v) for i, v, _ in rows}, max((int(c) for *_, c in rows), default=seen)
+
+
+def last_change(db: Database) -> int:
+    """The number of the last change to any night (0: none yet)."""
+    return int(db.execute("select coalesce(max(changed), 0) from nights").fetchone()[0])
+
+
+def seats(night_id: int) -> list[Row]:
+    return list(get_db().query(
+        "select * from seats where night_id = ? order by position", [night_id]
+    ))
+
+
+def names(night_id: int) -> dict[int, str]:
+    """Seat number → player name."""
+    return {s["position"]: s["name"] for s in seats(night_id)}
+
+
+def colours(night_id: int) -> dict[int, str]:
+    """Seat number → the player's colour key (companion/colours.py)."""
+    return {s["position"]: s["colour"] for s in seats(night_id)}
+
+
+def set_colour(night_id: int, position: int, colour: str) -> None:
+    """Give a seat a colour of the palette; the seat that had it takes this seat's old
+    colour (two players never share one)."""
+    db = get_db()
+    with write(db):
+        old = next(db.query("select colour from seats where night_id = ? and position = ?",
+                            [night_id, position]), None)
+        if old is None or old["colour"] == colour:
+            return
+        db.execute("update seats set colour = ? where night_id = ? and colour = ?",
+                   [old["colour"], night_id, colour])
+        db.execute("update seats set colour = ? where night_id = ? and position = ?",
+                   [colour, night_id, position])
+        log.bump(db, night_id)
+
+
+def seat_by_token(token: str) -> Row | None:
+    return next(get_db().query("select * from seats where token = ?", [token]), None)
+
+
+def my_seat(device: str) -> Row | None:
+    """The seat ``device`` holds in its current night: the one it claimed (or reopened)
+    last, by sequence (or None). It carries its night's version as ``night_version``
+    (one query is all a phone's unchanged poll costs)."""
+    return _first(get_db(), "select s.*, n.version as night_version from seats s "
+                  "join nights n on n.id = s.night_id where s.device = ? "
+                  "order by s.claim_seq desc, s.id desc limit 1", [device])
+
+
+def _next_claim(db: Database) -> int:
+    """The next number in the order seats are claimed (a sequence, never a clock)."""
+    return int(next(db.query(
+        "select coalesce(max(claim_seq), 0) + 1 as n from seats"))["n"])
+
+
+def claim_seat(seat: Row, device: str) -> tuple[bool, str | None]:
+    """Give ``seat`` to ``device`` if it is free, not played on the tablet, and the device
+    holds no other seat of that night; the seat's night becomes the device's current one.
+    Claiming the device's own seat again just makes its night current. Returns
+    (claimed, the name of another seat of the night the device already holds)."""
+    db = get_db()
+    with write(db):
+        held = next(db.query(
+            "select name from seats where night_id = ? and device = ? and id != ?",
+            [seat["night_id"], device, seat["id"]]), None)
+        if held is not None:
+            return False, str(held["name"])
+        updated = db.execute(
+            "update seats set device = ?, claimed_at = ?, claim_seq = ? where id = ? "
+            "and (device is null or device = ?) and tablet = 0",
+            [device, now(), _next_claim(db), seat["id"], device],
+        ).rowcount
+        if updated:
+            log.bump(db, seat["night_id"])
+    return bool(updated), None
+
+
+def _retire_code(db: Database, seat_id: int) -> None:
+    """Give a seat a new code; the old one is remembered only to say it was replaced."""
+    old = next(db.query("select token from seats where id = ?", [seat_id]))["token"]
+    db.table("retired_codes").insert({"token": old, "seat_id": seat_id, "retired": now()})
+    db.execute("update seats set token = ? where id = ?", [new_token(), seat_id])
+
+
+def _seat_id(db: Database, night_id: int, position: int) -> int | None:
+    row = next(db.query("select id from seats where night_id = ? and position = ?",
+                        [night_id, position]), None)
+    return None if row is None else int(row["id"])
+
+
+def release_seat(night_id: int, position: int) -> None:
+    """Free a seat so another phone can claim it, with a new code: a photo of the old
+    one, or a phone retrying it, gets nothing."""
+    db = get_db()
+    with write(db):
+        seat_id = _seat_id(db, night_id, position)
+        if seat_id is None:
+            return
+        db.execute("update seats set device = null, claimed_at = null where id = ?",
+                   [seat_id])
+        _retire_code(db, seat_id)
+        log.bump(db, night_id)
+
+
+def reissue_code(night_id: int, position: int) -> None:
+    """A new code for a seat (the phone that holds it keeps it)."""
+    db = get_db()
+    with write(db):
+        seat_id = _seat_id(db, night_id, position)
+        if seat_id is not None:
+            _retire_code(db, seat_id)
+            log.bump(db, night_id)
+
+
+def set_tablet(night_id: int, position: int, on_tablet: bool) -> None:
+    """Mark a seat as played on the host's tablet (its code then opens nothing and the
+    phone that held it lets go), or give it back a code for a phone (a new one)."""
+    db = get_db()
+    with write(db):
+        seat_id = _seat_id(db, night_id, position)
+        if seat_id is None:
+            return
+        db.execute("update seats set tablet = ?, device = null, claimed_at = null "
+                   "where id = ?", [int(on_tablet), seat_id])
+        _retire_code(db, seat_id)
+        log.bump(db, night_id)
+
+
+def retired_code(token: str) -> Row | None:
+    """The seat a replaced code belonged to (None for a code that never was)."""
+    return next(get_db().query(
+        "select s.* from retired_codes r join seats s on s.id = r.seat_id "
+        "where r.token = ?", [token]), None)
+
+
+def seat_in_night(night_id: int, device: str) -> Row | None:
+    """The seat ``device`` holds in this night (or None)."""
+    return next(get_db().query("select * from seats where night_id = ? and device = ?",
+                               [night_id, device]), None)

@@ -1,0 +1,19 @@
+"""The history bench (bench/history.py) runs: a short history of one and two nights, two
+pages, each in a fresh process. Its timings are figures for docs/performance.md, never
+assertions here."""
+
+import json
+
+from bench import history
+
+
+def test_the_history_bench_builds_nights_and_times_pages_in_fresh_processes(tmp_path):
+    out = tmp_path / "report.json"
+    assert history.main(["--nights", "1,2", "--pages", "start,stats",
+                         "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    levels = report["servers"]["history"]["nights"]
+    assert set(levels) == {"1", "2"}
+    assert set(levels["2"]["pages"]) == {"start", "stats"}
+    assert set(levels["2"]["cold_ratio"]) == {"start", "stats"}
+    assert "rss_growth_mb" in levels["2"] and report["machine"]["cpu_ms_at_start"] > 0
