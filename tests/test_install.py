@@ -6,6 +6,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,15 @@ def test_a_database_of_an_earlier_release_opens_with_every_night_intact(fixture,
 
 def test_every_release_fixture_is_there():
     assert [p.name for p in RELEASES] == ["companion-0.1.0.sqlite"]
+
+
+def test_every_package_of_the_source_is_in_the_wheel():
+    """pyproject.toml lists the packages by hand (templates and static are mapped in):
+    a new package left off it is missing from the wheel, and the installed app cannot
+    start (the release test finds that too, in minutes; this in a moment)."""
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())
+                 ["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts)
+             for p in (root / "companion").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)
