@@ -185,7 +185,9 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
     def player(name: str) -> dict[str, Any]:
         own = fold(name)
         key = resolve(own, aliases)
-        entry = players.setdefault(key, _new_player(key))
+        entry = players.get(key)
+        if entry is None:  # (not setdefault: it would make a new entry for every name)
+            entry = players[key] = _new_player(key)
         if name not in entry["spellings"]:
             entry["spellings"].append(name)
         if own == key or key not in display:
