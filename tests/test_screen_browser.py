@@ -32,6 +32,13 @@ class Hand:
         locator.click()
 
 
+#: The smallest type of the screen's text, outside the chart (an SVG scaled to its box).
+SMALLEST = """() => Math.min(...[...document.querySelectorAll('main *')]
+  .filter(el => !el.closest('svg') && el.getBoundingClientRect().width
+    && [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+  .map(el => parseFloat(getComputedStyle(el).fontSize)))"""
+
+
 def font_px(page, selector):
     return page.eval_on_selector(
         selector, "el => parseFloat(getComputedStyle(el).fontSize)")
@@ -73,5 +80,6 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
     # legible from three metres at 1920×1080 (docs/architecture.md: the type sizes)
     assert font_px(tv, "body") >= 31.5
     assert font_px(tv, ".screen-title") >= 63
-    assert font_px(tv, "table.sk-score") >= 35
+    assert font_px(tv, "table.sk-score td") >= 35
+    assert tv.evaluate(SMALLEST) >= 27.5
     assert tv.locator("form, button, input, select").count() == 0
