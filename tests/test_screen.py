@@ -10,6 +10,7 @@ import pytest
 from companion import store
 from companion.db import now
 from tests.test_drills import SCRIPTS, legal_in, state_of
+from tests.test_game_contract import app4 as four_games  # the fixture
 from tests.test_secrecy import WHAT, WHEN, check_headers, crawl, pages, roles_in
 
 CODE = re.compile(r"/t/([A-Za-z0-9_-]{32,64})")
@@ -318,3 +319,19 @@ def test_a_whole_crazy_time_game_never_shows_a_laws_cards(night):
     final = tv.get(f"{night.url}/screen").data.decode()
     assert "Final standings" in final
     assert all(card not in final for card in laws)
+
+
+app4 = four_games  # pytest finds a fixture by its name here; the test asks for it by name
+
+
+def test_a_game_with_no_board_for_the_screen_shows_its_name_and_no_secret(app4):
+    """A fourth game without ``_screen.html``: its title and whether it runs, nothing of
+    its state (the core names no game)."""
+    from tests.conftest import make_night
+
+    night = make_night(app4, names=["Ann", "Bo", "Cy"])
+    tv = screen_device(night)
+    night.start("secretnumber", seat0="on", seat1="on", seat2="on", top="9")
+    html = tv.get(f"{night.url}/screen").data.decode()
+    assert "Secret Number" in html and "in play" in html
+    assert "data-secret" not in html and "<form" not in html
