@@ -17,7 +17,7 @@ from companion.games import Answer, screen, title
 from companion.nights import public_url
 from companion.pictures import night_picture
 from companion.tally import tally_context
-from companion.web import device, hosted_night, unchanged
+from companion.web import device, error_page, hosted_night, unchanged
 from companion.web import gettext as _
 
 bp = Blueprint("screens", __name__)
@@ -28,15 +28,18 @@ OPEN_TO_SCREENS = frozenset({"web.set_language", "screens.use_code", "screens.ty
 
 
 @bp.before_app_request
-def screens_record_nothing() -> None:
+def screens_record_nothing() -> Answer | None:
     """A screen device's form is refused, whatever it is and before its view runs: a
     screen cannot record, become a host, take a seat or start a night."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
-        return
+        return None
     if request.endpoint in OPEN_TO_SCREENS or request.endpoint == "static":
-        return
+        return None
     if store.is_screen(device()):
-        abort(403)
+        return error_page(_("This device is the room's screen: it shows the table and "
+                            "records nothing. On the host's table page, remove it from "
+                            "the screens to use it otherwise."), 403)
+    return None
 
 
 def viewed_night(key: str) -> store.Row:

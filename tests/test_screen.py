@@ -194,6 +194,8 @@ def test_a_screen_device_cannot_record_host_or_take_a_seat(night, kind):
         for headers in ({}, {"HX-Request": "true"}):
             response = tv.post(path, data=FORM, headers=headers)
             assert response.status_code in (403, 404), (path, response.status_code)
+            if response.status_code == 403:
+                assert "the room&#39;s screen" in response.data.decode(), path
         tried += 1
     assert tried >= 30
     assert dump(night) == before  # nothing changed: no event, no host, no seat, no night

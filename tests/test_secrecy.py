@@ -39,6 +39,7 @@ def pages(night, game_url):
         "/", f"/n/{key}", f"/n/{key}/live", f"/n/{key}/sheet", f"/n/{key}/qr/0.svg",
         game_url, f"{game_url}/live", f"/n/{key}/tally", f"/n/{key}/tally/live",
         f"/n/{key}/export.json", f"/n/{key}/export.csv", f"/n/{key}/live?v=0",
+        f"/n/{key}/screen", f"/n/{key}/screen/live", f"/n/{key}/screen/live?v=0",
         "/me", "/me/live", "/me/tally", "/me/tally/live", "/me/live?v=0", "/me/tally/live?v=0",
         "/history", "/stats", "/rules/kraken", "/rules/skullking", "/rules/crazytime",
         f"/n/{key}/g/{number}/skullking/correct/1", f"/n/{key}/g/{int(number) + 5}",
