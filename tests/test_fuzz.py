@@ -198,7 +198,8 @@ def _real_paths(world):
             night, _ = world.nights[kind]
             path = (rule.replace("<key>", night.key).replace("<int:number>", "1")
                     .replace("<int:position>", "1").replace("<int:round_number>", "1")
-                    .replace("<int:host_id>", "1").replace("<kind>", kind))
+                    .replace("<int:host_id>", "1").replace("<int:screen_id>", "1")
+                    .replace("<kind>", kind))
             paths.append((kind, path))
     return paths
 
@@ -289,7 +290,8 @@ def test_without_the_csrf_token_every_post_is_refused_and_changes_nothing(tmp_pa
             continue
         path = (rule.replace("<key>", key).replace("<int:number>", "1")
                 .replace("<int:position>", "0").replace("<int:round_number>", "1")
-                .replace("<int:host_id>", "1").replace("<kind>", "kraken"))
+                .replace("<int:host_id>", "1").replace("<int:screen_id>", "1")
+                .replace("<kind>", "kraken"))
         for form in ({}, {"csrf_token": "forged"}, {"csrf_token": token[:-2]}):
             before = dump(app)
             response = host.post(path, data={**form, "seat": "0", "pos": "0"},
