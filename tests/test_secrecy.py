@@ -372,7 +372,7 @@ def test_ten_phones_racing_for_a_released_seat_one_wins(live_server):
 
 
 @pytest.mark.slow
-def test_seat_and_host_tokens_never_reach_the_servers_log(server_process, caplog):
+def test_seat_host_and_screen_tokens_never_reach_the_servers_log(server_process, caplog):
     server_process.start()
     host, key, tokens = create_night(server_process.url, database=server_process.database)
     assert len(tokens) == 5
@@ -387,10 +387,17 @@ def test_seat_and_host_tokens_never_reach_the_servers_log(server_process, caplog
     tablet.get(f"/h/{invite}")
     assert tablet.post(f"/h/{invite}")[0] == 303
     Device(server_process.url).get(f"/h/{invite}")
+    _, _, html = host.post(f"/n/{key}/screens")
+    screen = re.search(r"/t/([A-Za-z0-9_-]{32,64})", html).group(1)
+    tv = Device(server_process.url)
+    tv.get(f"/t/{screen}")
+    assert tv.post(f"/t/{screen}")[0] == 303
+    assert tv.get(f"/n/{key}/screen")[0] == 200
+    Device(server_process.url).get(f"/t/{screen}")  # used: refused
     urllib.request.urlopen(server_process.url + "/", timeout=5).read()
     server_process.kill()
     log = server_process.process.stderr.read().decode("utf-8", "replace")
-    for secret in [*tokens, invite, key]:
+    for secret in [*tokens, invite, screen, key]:
         assert secret not in log
         assert secret[:-3] not in log
 
