@@ -12,7 +12,7 @@ from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
-from companion import db, games, nights, pictures, push, registry, tally, web
+from companion import db, games, nights, pictures, push, registry, screens, tally, web
 from companion.places import asset_folder, data_folder
 
 LANGUAGES = web.LANGUAGES
@@ -153,6 +153,7 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.register_blueprint(tally.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(push.bp)
+    app.register_blueprint(screens.bp)
     app.jinja_env.globals["live_push"] = push.enabled
     for game in registry.load(tuple(app.config["GAMES"])).values():
         app.register_blueprint(game.blueprint)

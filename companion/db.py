@@ -197,6 +197,26 @@ def kept_statistics(db: Database) -> None:
         {"device": str, "stamp": str, "body": str}, pk="device",
         not_null={"device", "stamp", "body"})
 
+@migrations()
+def screens(db: Database) -> None:
+    """The room's big screens: devices that may read one night's public board and
+    nothing more (``screens``), and the one-time screen codes that make a device one
+    (``screen_invites``, ended like a host code; ``made_by`` is the host device that
+    showed it, so that removing that host cancels it; ``short`` is the code typed on a
+    TV that cannot scan)."""
+    db.table("screens").create(
+        {"night_id": int, "device": str, "created": str}, pk=("night_id", "device"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "device", "created"})
+    db.table("screens").create_index(["device"])
+    db.table("screen_invites").create(
+        {"token": str, "short": str, "night_id": int, "made_by": str, "created": str,
+         "expires": str, "used_by": str, "ended": int},
+        pk="token", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"token", "short", "night_id", "made_by", "created", "expires", "ended"})
+    db.table("screen_invites").create_index(["short"])
+
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

@@ -184,6 +184,7 @@ def night_context(night: store.Row) -> dict[str, Any]:
         "night": night, "seats": store.seats(night["id"]), "games": store.games(night["id"]),
         "shown": store.current_game(night["id"]),
         "games_known": registry.games(), "hosts": store.hosts(night["id"]),
+        "screens": store.screens(night["id"]),
         "this_device": device(),
     }
 

@@ -2,7 +2,8 @@
 its own fragment (docs/architecture.md#live-push).
 
 Each page's live region opens one Server-Sent Events stream for its night
-(``/n/<key>/stream`` for a host screen, ``/me/stream`` for a phone). A stream carries
+(``/n/<key>/stream`` for a host screen, ``/me/stream`` for a phone,
+``/n/<key>/screen/stream`` for the room's big screen). A stream carries
 only "the night is now at version n" — never a fragment, never anything of a seat — so
 a secret cannot travel in it: every device then asks for its own fragment, with its own
 rights, as its polls do. Polling stays as the fallback (static/app.js): it runs every
@@ -31,7 +32,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, abort, current_app, request
 from gevent import monkey
 
 from companion import store
@@ -268,4 +269,16 @@ def seat_stream() -> Response:
     if seat is None or not enabled():
         return Response(status=204)
     night = store.night(int(seat["night_id"]))
+    return _stream(int(night["id"]), int(night["version"]))
+
+
+@bp.get("/n/<key>/screen/stream")
+def screen_stream(key: str) -> Response:
+    """The stream of a night's big screens, with their own right: a screen device of the
+    night, or one of its hosts looking at the screen (anyone else: a plain 404)."""
+    night = store.screen_night(key, device()) or store.hosted_night(key, device())
+    if night is None:
+        abort(404)
+    if not enabled():
+        return Response(status=204)
     return _stream(int(night["id"]), int(night["version"]))

@@ -124,6 +124,11 @@ def test_no_page_of_a_night_has_a_serious_axe_violation(browser, live_server, ni
         found += [f"phone /me ({label}): {v}"
                   for v in scan(phone_page, base + "/me", open_panels=True)]
     found += [f"phone /me/tally: {v}" for v in scan(phone_page, base + "/me/tally")]
+    # the room's screen at a TV's size, each game on it in turn (the host may look)
+    host_page.set_viewport_size({"width": 1920, "height": 1080})
+    for label, number in games.items():
+        show_on_phones(live_server.app, key, number)
+        found += [f"screen ({label}): {v}" for v in scan(host_page, f"{home}/screen")]
     host.close()
     phone.close()
     assert not found, f"{scheme}:\n" + "\n".join(found)

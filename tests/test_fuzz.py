@@ -204,7 +204,8 @@ def _real_paths(world):
             night, _ = world.nights[kind]
             path = (rule.replace("<key>", night.key).replace("<int:number>", "1")
                     .replace("<int:position>", "1").replace("<int:round_number>", "1")
-                    .replace("<int:host_id>", "1").replace("<kind>", kind))
+                    .replace("<int:host_id>", "1").replace("<int:screen_id>", "1")
+                    .replace("<kind>", kind))
             paths.append((kind, path))
     return paths
 
@@ -214,8 +215,9 @@ def test_every_form_with_nothing_filled_in_is_refused_readably(world, htmx):
     """Missing fields: every host and phone action posted empty."""
     headers = {"HX-Request": "true"} if htmx else {}
     for kind, path in _real_paths(world):
-        if path.endswith(("/release", "/pass/1", "/hosts", "/undo", "/redo", "/next", "/code",
-                          "/tablet", "/remove", "/resume", "/pass/1/seen")) or \
+        if path.endswith(("/release", "/pass/1", "/hosts", "/screens", "/undo", "/redo",
+                          "/next", "/code", "/tablet", "/remove", "/resume",
+                          "/pass/1/seen")) or \
                 path in ("/lang", "/me/seen", "/stats/merge", "/stats/unmerge"):
             continue  # actions that need no field: their success is tested elsewhere
         for who in (f"host:{kind}", f"phone:{kind}", "stranger"):
@@ -294,7 +296,8 @@ def test_without_the_csrf_token_every_post_is_refused_and_changes_nothing(tmp_pa
             continue
         path = (rule.replace("<key>", key).replace("<int:number>", "1")
                 .replace("<int:position>", "0").replace("<int:round_number>", "1")
-                .replace("<int:host_id>", "1").replace("<kind>", "kraken"))
+                .replace("<int:host_id>", "1").replace("<int:screen_id>", "1")
+                .replace("<kind>", "kraken"))
         for form in ({}, {"csrf_token": "forged"}, {"csrf_token": token[:-2]}):
             before = dump(app)
             response = host.post(path, data={**form, "seat": "0", "pos": "0"},

@@ -152,3 +152,26 @@ def test_the_generated_rosters_were_not_all_refused():
     if not accepted:
         pytest.skip("the property test did not run in this process")
     assert len(accepted) >= 10
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_name_on_the_rooms_screen_is_isolated(evening, lang):
+    """The big screen, showing each game of the evening in turn (finished ones with
+    their end and the night's tally, the last one running)."""
+    from companion import store
+    from tests.test_screen import screen_device
+
+    night, _ = evening
+    tv = screen_device(night)
+    tv.set_cookie("lang", lang)
+    problems = {}
+    for number in range(1, 7):
+        with night.app.test_request_context():
+            store.set_current_game(store.night_by_key(night.key)["id"], number)
+        for url in (f"{night.url}/screen", f"{night.url}/screen/live"):
+            answer = tv.get(url)
+            assert answer.status_code == 200
+            found = unisolated(answer.get_data(as_text=True))
+            if found:
+                problems[(number, url)] = found
+    assert problems == {}

@@ -10,6 +10,7 @@ import pytest
 
 from companion import create_app, db, log, push, store
 from tests.conftest import make_night
+from tests.test_screen import screen_device
 from tests.test_stats import crazytime_game, kraken_game, skullking_hand
 from tests.test_tally import ROLES, kraken_kraken_first, play
 
@@ -107,9 +108,12 @@ def test_no_stream_carries_anything_but_changed_and_a_number(push_app, game):
     phones = [night.phone(i) for i in range(4)]
     for phone in phones:
         phone.get("/me")
-    streams = {"host": [], **{f"phone{i}": [] for i in range(4)}}
+    tv = screen_device(night)
+    streams = {"host": [], "screen": [], **{f"phone{i}": [] for i in range(4)}}
     readers = [threading.Thread(target=read_stream, args=(night.host, f"{night.url}/stream",
-                                                          streams["host"]))]
+                                                          streams["host"])),
+               threading.Thread(target=read_stream, args=(
+                   tv, f"{night.url}/screen/stream", streams["screen"]))]
     readers += [threading.Thread(target=read_stream, args=(p, "/me/stream", streams[f"phone{i}"]))
                 for i, p in enumerate(phones)]
     for r in readers:
@@ -135,6 +139,16 @@ def test_only_the_nights_host_gets_its_stream(push_app):
     stranger = push_app.test_client()
     assert stranger.get(f"{night.url}/stream").status_code == 404
     assert night.phone(0).get(f"{night.url}/stream").status_code == 404
+
+
+def test_only_the_nights_screens_and_hosts_get_the_screens_stream(push_app):
+    night = make_night(push_app, ["A", "B", "C"])
+    path = f"{night.url}/screen/stream"
+    assert push_app.test_client().get(path).status_code == 404
+    assert night.phone(0).get(path).status_code == 404
+    tv = screen_device(night)
+    assert f'data-stream="{path}"' in tv.get(f"{night.url}/screen").data.decode()
+    assert tv.get(f"{night.url}/stream").status_code == 404  # not the host's
 
 
 def test_a_phone_without_a_seat_gets_no_stream_and_polls(push_app):

@@ -39,6 +39,7 @@ def pages(night, game_url):
         "/", f"/n/{key}", f"/n/{key}/live", f"/n/{key}/sheet", f"/n/{key}/qr/0.svg",
         game_url, f"{game_url}/live", f"/n/{key}/tally", f"/n/{key}/tally/live",
         f"/n/{key}/export.json", f"/n/{key}/export.csv", f"/n/{key}/live?v=0",
+        f"/n/{key}/screen", f"/n/{key}/screen/live", f"/n/{key}/screen/live?v=0",
         "/me", "/me/live", "/me/tally", "/me/tally/live", "/me/live?v=0", "/me/tally/live?v=0",
         "/history", "/stats", "/rules/kraken", "/rules/skullking", "/rules/crazytime",
         f"/n/{key}/g/{number}/skullking/correct/1", f"/n/{key}/g/{int(number) + 5}",
@@ -371,7 +372,7 @@ def test_ten_phones_racing_for_a_released_seat_one_wins(live_server):
 
 
 @pytest.mark.slow
-def test_seat_and_host_tokens_never_reach_the_servers_log(server_process, caplog):
+def test_seat_host_and_screen_tokens_never_reach_the_servers_log(server_process, caplog):
     server_process.start()
     host, key, tokens = create_night(server_process.url, database=server_process.database)
     assert len(tokens) == 5
@@ -386,10 +387,17 @@ def test_seat_and_host_tokens_never_reach_the_servers_log(server_process, caplog
     tablet.get(f"/h/{invite}")
     assert tablet.post(f"/h/{invite}")[0] == 303
     Device(server_process.url).get(f"/h/{invite}")
+    _, _, html = host.post(f"/n/{key}/screens")
+    screen = re.search(r"/t/([A-Za-z0-9_-]{32,64})", html).group(1)
+    tv = Device(server_process.url)
+    tv.get(f"/t/{screen}")
+    assert tv.post(f"/t/{screen}")[0] == 303
+    assert tv.get(f"/n/{key}/screen")[0] == 200
+    Device(server_process.url).get(f"/t/{screen}")  # used: refused
     urllib.request.urlopen(server_process.url + "/", timeout=5).read()
     server_process.kill()
     log = server_process.process.stderr.read().decode("utf-8", "replace")
-    for secret in [*tokens, invite, key]:
+    for secret in [*tokens, invite, screen, key]:
         assert secret not in log
         assert secret[:-3] not in log
 

@@ -9,6 +9,7 @@ Its modules are named for what they hold:
 - ``form_tokens``: one-time form tokens (a night or a game is made once per token);
 - ``nights``: nights and their seats (links, claims, codes, colours, tablet seats);
 - ``hosting``: who hosts a night, and the host codes;
+- ``screens``: the room's read-only big screens, and the screen codes;
 - ``merges``: a host's merges of two spellings of a name;
 - ``imports``: imported nights, replacing a copy's games, the uploads that wait;
 - ``caches``: each process's cache of the logs it read and the states it replayed;
@@ -87,6 +88,19 @@ from companion.store.played import (
     set_current_game,
     start_game,
 )
+from companion.store.screens import (
+    SCREEN_CODE_MINUTES,
+    invite_screen,
+    is_screen,
+    remove_screen,
+    screen_invite,
+    screen_invite_known,
+    screen_night,
+    screen_token,
+    screens,
+    short_code,
+    use_screen_invite,
+)
 from companion.store.sql import Row
 from companion.store.statistics import (
     HISTORY_PAGE,
@@ -116,4 +130,7 @@ __all__ = [
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
     "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game",
     "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
+    "SCREEN_CODE_MINUTES", "invite_screen", "is_screen", "remove_screen", "screen_invite",
+    "screen_invite_known", "screen_night", "screen_token", "screens", "short_code",
+    "use_screen_invite",
 ]

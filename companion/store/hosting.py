@@ -7,6 +7,7 @@ from companion import log
 from companion.db import get_db, now, write
 from companion.store.histories import settle
 from companion.store.nights import night
+from companion.store.screens import end_codes_made_by
 from companion.store.sql import Row, _first
 from companion.tokens import new_token
 
@@ -106,15 +107,20 @@ def hosts(night_id: int) -> list[Row]:
 
 def remove_host(night_id: int, host_id: int, device: str) -> bool:
     """Take host rights from another device of the night (never from ``device`` itself,
-    so a night always keeps a host), and cancel the night's unused host codes: a removed
-    device that photographed or still shows one would take the table back by answering
-    it. Returns whether one was removed."""
+    so a night always keeps a host), and cancel the night's unused host codes and the
+    screen codes the removed device showed: a removed device that photographed or still
+    shows one would take the table back (or bring a screen in) by answering it. Returns
+    whether one was removed."""
     db = get_db()
     with write(db):
         settle(db, night_id)  # before: the removed host's history changes too
+        gone = _first(db, "select device from hosts where night_id = ? and rowid = ? "
+                      "and device != ?", [night_id, host_id, device])
         removed = db.execute(
             "delete from hosts where night_id = ? and rowid = ? and device != ?",
             [night_id, host_id, device]).rowcount
         if removed:
             _end_codes(db, night_id)
+            if gone is not None:  # and the screen codes it showed
+                end_codes_made_by(db, night_id, gone["device"])
     return bool(removed)

@@ -1,0 +1,339 @@
+"""The room's big screen: a one-time screen code makes a TV or spare laptop a read-only
+screen of the night. It reads the public board and nothing more: no secret through a
+whole game of each kind, no form, and none of its devices' forms records anything."""
+
+import re
+import sqlite3
+
+import pytest
+
+from companion import store
+from companion.db import now
+from tests.test_drills import SCRIPTS, legal_in, state_of
+from tests.test_game_contract import app4 as four_games  # the fixture
+from tests.test_secrecy import WHAT, WHEN, check_headers, crawl, pages, roles_in
+
+CODE = re.compile(r"/t/([A-Za-z0-9_-]{32,64})")
+SHORT = re.compile(r"data-short-code>([A-Z0-9-]+)<")
+
+
+def show_code(night, host=None):
+    """The host taps "Show a one-time screen code": (token, short code)."""
+    html = (host or night.host).post(f"{night.url}/screens").data.decode()
+    return CODE.search(html).group(1), SHORT.search(html).group(1)
+
+
+def screen_device(night):
+    """A TV that scans the code and answers "make this the room's screen"."""
+    token, _short = show_code(night)
+    tv = night.app.test_client()
+    assert tv.get(f"/t/{token}").status_code == 200
+    response = tv.post(f"/t/{token}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"{night.url}/screen"
+    return tv
+
+
+def screen_pages(night):
+    return [f"{night.url}/screen", f"{night.url}/screen/live",
+            f"{night.url}/screen/live?v=0", f"{night.url}/screen/stream"]
+
+
+def dump(night):
+    conn = sqlite3.connect(night.app.config["DATABASE"])
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+# --- the code -------------------------------------------------------------------------
+
+
+def test_a_screen_code_opens_a_question_and_its_answer_makes_a_screen(night):
+    token, _ = show_code(night)
+    tv = night.app.test_client()
+    html = tv.get(f"/t/{token}").data.decode()
+    assert "Make this the room&#39;s screen" in html or "Make this the room's screen" in html
+    assert tv.get(f"{night.url}/screen").status_code == 404  # a question changes nothing
+    assert tv.post(f"/t/{token}").status_code == 303
+    assert tv.get(f"{night.url}/screen").status_code == 200
+    host_page = night.host.get(night.url).data.decode()
+    assert "A screen, since" in host_page
+
+
+def test_the_short_code_typed_on_a_tv_works_once(night):
+    _token, short = show_code(night)
+    tv = night.app.test_client()
+    assert tv.get("/screen").status_code == 200
+    response = tv.post("/screen", data={"code": short.lower().replace("-", " ")})
+    assert response.status_code == 303 and response.headers["Location"].endswith("/screen")
+    other = night.app.test_client()
+    response = other.post("/screen", data={"code": short})
+    assert response.status_code == 410
+    assert "This screen code no longer works" in response.data.decode()
+    response = other.post("/screen", data={"code": "ZZZZ-ZZZZ"})
+    assert response.status_code == 422 and "No screen code is like that" in \
+        response.data.decode()
+
+
+def test_a_used_code_is_refused_with_a_clear_message(night):
+    token, _ = show_code(night)
+    assert night.app.test_client().post(f"/t/{token}").status_code == 303
+    late = night.app.test_client()
+    for answer in (late.get(f"/t/{token}"), late.post(f"/t/{token}")):
+        assert answer.status_code == 410
+        assert "This screen code no longer works" in answer.data.decode()
+    assert late.get(f"{night.url}/screen").status_code == 404
+
+
+def test_an_expired_code_is_refused_and_stays_ended(night):
+    token, _ = show_code(night)
+    conn = sqlite3.connect(night.app.config["DATABASE"])
+    conn.execute("update screen_invites set expires = ? where token = ?", [now(-1), token])
+    conn.commit()
+    tv = night.app.test_client()
+    assert tv.post(f"/t/{token}").status_code == 410
+    conn.execute("update screen_invites set expires = ? where token = ?", [now(600), token])
+    conn.commit()
+    conn.close()
+    assert tv.post(f"/t/{token}").status_code == 410  # a clock set back revives nothing
+
+
+def test_a_newer_code_cancels_the_one_shown_before(night):
+    old, _ = show_code(night)
+    new, _ = show_code(night)
+    tv = night.app.test_client()
+    assert tv.post(f"/t/{old}").status_code == 410
+    assert tv.post(f"/t/{new}").status_code == 303
+
+
+def test_removing_the_host_who_showed_a_code_cancels_it(night):
+    invite = re.search(r"/h/([A-Za-z0-9_-]{32,64})",
+                       night.host.post(f"{night.url}/hosts").data.decode()).group(1)
+    second = night.app.test_client()
+    assert second.post(f"/h/{invite}").status_code == 303
+    token, _ = show_code(night, host=second)
+    host_id = max(h["id"] for h in hosts_of(night))
+    assert night.host.post(f"{night.url}/hosts/{host_id}/remove").status_code == 303
+    answer = night.app.test_client().post(f"/t/{token}")
+    assert answer.status_code == 410
+    assert "This screen code no longer works" in answer.data.decode()
+
+
+def hosts_of(night):
+    with night.app.test_request_context():
+        return store.hosts(store.night_by_key(night.key)["id"])
+
+
+def test_an_unknown_code_is_a_plain_404(night):
+    assert night.app.test_client().get("/t/" + "A" * 43).status_code == 404
+    assert night.app.test_client().post("/t/" + "A" * 43).status_code == 404
+
+
+def test_a_seat_phone_stays_a_seat_and_the_host_just_looks(night):
+    token, _ = show_code(night)
+    phone = night.phone(1)
+    assert phone.post(f"/t/{token}").status_code == 409
+    assert phone.get("/me").status_code == 200 and "Jo" in phone.get("/me").data.decode()
+    response = night.host.post(f"/t/{token}")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/screen")
+    assert night.host.get(night.url).status_code == 200  # still the host, code unused
+    assert night.app.test_client().post(f"/t/{token}").status_code == 303
+
+
+def test_the_host_removes_a_screen_and_it_reads_nothing_more(night):
+    tv = screen_device(night)
+    with night.app.test_request_context():
+        screen_id = store.screens(store.night_by_key(night.key)["id"])[0]["id"]
+    assert night.host.post(f"{night.url}/screens/{screen_id}/remove").status_code == 303
+    for url in screen_pages(night):
+        assert tv.get(url).status_code == 404
+    assert "A screen, since" not in night.host.get(night.url).data.decode()
+
+
+def test_a_screen_reads_only_its_own_night(app, night):
+    from tests.conftest import make_night
+
+    other = make_night(app, names=["A", "B", "C"])
+    tv = screen_device(night)
+    assert tv.get(f"{other.url}/screen").status_code == 404
+    assert tv.get(f"{other.url}/screen/stream").status_code == 404
+    assert night.app.test_client().get(f"{night.url}/screen/stream").status_code == 404
+
+
+# --- a screen records nothing ---------------------------------------------------------
+
+
+FORM = {"seat": 1, "card": "empty", "pos": 1, "round": 1, "bid": 1, "name": ["X", "Y", "Z"],
+        "colour": "red", "on": "1", "when": "w", "what": "w", "amount": "5", "reason": "r",
+        "seat0": "on", "seat1": "on", "seat2": "on", "law": 1, "won-0": 1}
+
+
+@pytest.mark.parametrize("kind", ["kraken", "skullking", "crazytime"])
+def test_a_screen_device_cannot_record_host_or_take_a_seat(night, kind):
+    url = night.start(kind, **SCRIPTS[kind][0])
+    number = int(url.rsplit("/", 1)[1])
+    tv = screen_device(night)
+    invite = re.search(r"/h/([A-Za-z0-9_-]{32,64})",
+                       night.host.post(f"{night.url}/hosts").data.decode()).group(1)
+    values = {"key": night.key, "number": number, "position": 0, "host_id": 1,
+              "screen_id": 1, "kind": kind, "round_number": 1}
+    tokens = {"nights.become_host": invite, "nights.claim": night.tokens[2],
+              "tally.import_choice": "A" * 43}
+    before = dump(night)
+    tried = 0
+    for rule in night.app.url_map.iter_rules():
+        if "POST" not in rule.methods or rule.endpoint in (
+                "web.set_language", "screens.use_code", "screens.typed"):
+            continue
+        args = {name: values[name] for name in rule.arguments if name != "token"}
+        if "token" in rule.arguments:
+            args["token"] = tokens[rule.endpoint]
+        path = rule.build(args, append_unknown=False)[1]
+        for headers in ({}, {"HX-Request": "true"}):
+            response = tv.post(path, data=FORM, headers=headers)
+            assert response.status_code in (403, 404), (path, response.status_code)
+            if response.status_code == 403:
+                assert "the room&#39;s screen" in response.data.decode(), path
+        tried += 1
+    assert tried >= 30
+    assert dump(night) == before  # nothing changed: no event, no host, no seat, no night
+    assert tv.get(night.url).status_code == 404  # not a host
+    assert tv.get("/me").status_code == 200 and "Jo" not in tv.get("/me").data.decode()
+    assert night.app.test_client().post(f"/h/{invite}").status_code == 303  # still unused
+
+
+def test_what_stays_open_to_a_screen_changes_no_record(night):
+    tv = screen_device(night)
+    before = dump(night)
+    assert tv.post("/lang", data={"lang": "ko", "next": f"{night.url}/screen"}) \
+        .status_code == 303
+    assert "테이블 큰 화면" in tv.get(f"{night.url}/screen").data.decode()
+    assert tv.post("/screen", data={"code": "ZZZZ-ZZZZ"}).status_code == 422
+    assert dump(night) == before
+
+
+# --- no secret through a whole game of each kind ---------------------------------------
+
+
+def check_screen(tv, night):
+    """Crawl the screen's pages; return their texts (status 200 only)."""
+    answers = crawl(tv, screen_pages(night))
+    check_headers(answers)
+    texts = []
+    for url, status, _headers, text in answers:
+        assert status in (200, 204), (url, status)
+        if status != 200 or url.endswith("stream"):
+            continue
+        assert "<form" not in text and "<button" not in text and "hx-post" not in text, url
+        assert "<input" not in text and "<select" not in text, url
+        assert "data-secret" not in text and 'class="secret"' not in text, url
+        title = re.search(r"<title>(.*?)</title>", text, re.S)
+        if title:
+            assert title.group(1).strip() == "The table's screen · Companion"
+        texts.append(text)
+    return texts
+
+
+def play(night, kind, on_step, law_texts=None):
+    """Play a whole scripted game through the host's forms; ``on_step(state)`` after
+    each step. Crazy Time's laws carry cards of their own (``law_texts`` collects them)."""
+    url = night.start(kind, **SCRIPTS[kind][0])
+    number = int(url.rsplit("/", 1)[1])
+    database = night.app.config["DATABASE"]
+    while True:
+        state, pos = state_of(database, night.key, number)
+        on_step(state)
+        script = SCRIPTS[kind][1]
+        action = (script(state, pos, legal_in(database, night.key, number))
+                  if kind == "crazytime" else script(state, pos))
+        if action is None:
+            return url
+        path, form = action
+        if path == "crazytime/law":
+            form = {**form, "when": f"{WHEN} {pos}", "what": f"{WHAT} {pos}"}
+            law_texts.extend([form["when"], form["what"]])
+        response = night.host.post(f"{url}/{path}", data=form)
+        assert response.status_code == 303, (path, response.data.decode()[:800])
+
+
+def test_a_whole_kraken_game_shows_no_role_before_the_end(night):
+    tv = screen_device(night)
+    seen_end = []
+
+    def on_step(state):
+        for text in check_screen(tv, night):
+            if state["finished"]:
+                assert len(roles_in(text)) >= 4 and "kraken-end" in text
+                seen_end.append(True)
+            else:
+                assert roles_in(text) == [] and "kraken-end" not in text
+                assert "data-role" not in text and "unused-role" not in text
+                assert 'data-revealed="empty"' in text  # the public board is there
+    url = play(night, "kraken", on_step)
+    assert seen_end
+    for _url, status, _h, text in crawl(tv, pages(night, url)):
+        assert status < 500 and "tally-table" not in text
+
+
+def test_a_whole_skull_king_game_shows_no_bid_before_yo_ho_ho(night):
+    tv = screen_device(night)
+    phases = set()
+
+    def on_step(state):
+        if state["finished"]:
+            return
+        rnd = state["rounds"][state["current"]]
+        for text in check_screen(tv, night):
+            assert "You bid" not in text
+            current = re.search(r'<tr class="current[^"]*">(.*?)</tr>', text, re.S)
+            if state["phase"] == "bidding":
+                phases.add("bidding")
+                assert "sk-screen-bids" not in text and "Bids total" not in text
+                assert current and "sk-bw" not in current.group(1)
+                assert f'data-bids-in="{len(rnd["bid_done"])}"' in text
+            else:
+                phases.add("playing")
+                assert "sk-screen-bids" in text  # every bid, once revealed
+    url = play(night, "skullking", on_step)
+    assert phases == {"bidding", "playing"}
+    final = tv.get(f"{night.url}/screen").data.decode()
+    assert "Final standings" in final and "tally-table" not in final
+    assert "screen-tally" in final and "/screen/recap.png" in final
+    assert tv.get(f"{night.url}/screen/recap.png").status_code == 200
+    for _url, status, _h, text in crawl(tv, pages(night, url)):
+        assert status < 500 and "You bid" not in text  # elsewhere it is a visitor
+
+
+def test_a_whole_crazy_time_game_never_shows_a_laws_cards(night):
+    tv = screen_device(night)
+    laws = []
+
+    def on_step(state):
+        for text in check_screen(tv, night):
+            for card in laws:
+                assert card not in text
+            for law in state["laws"]:
+                assert law["name"] in text  # the name only
+    play(night, "crazytime", on_step, laws)
+    assert laws
+    final = tv.get(f"{night.url}/screen").data.decode()
+    assert "Final standings" in final
+    assert all(card not in final for card in laws)
+
+
+app4 = four_games  # pytest finds a fixture by its name here; the test asks for it by name
+
+
+def test_a_game_with_no_board_for_the_screen_shows_its_name_and_no_secret(app4):
+    """A fourth game without ``_screen.html``: its title and whether it runs, nothing of
+    its state (the core names no game)."""
+    from tests.conftest import make_night
+
+    night = make_night(app4, names=["Ann", "Bo", "Cy"])
+    tv = screen_device(night)
+    night.start("secretnumber", seat0="on", seat1="on", seat2="on", top="9")
+    html = tv.get(f"{night.url}/screen").data.decode()
+    assert "Secret Number" in html and "in play" in html
+    assert "data-secret" not in html and "<form" not in html

@@ -1,0 +1,85 @@
+"""The room's big screen in a real browser at 1920×1080, against `companion serve` with
+live push: opened by the screen code's QR, it shows what the host does as it happens,
+in large type, with no control on it."""
+
+import time
+
+import pytest
+
+from tests.browsing import create_night, decode_qr
+from tests.test_skullking_browser import round_title, start_game, tap_bid
+
+pytestmark = pytest.mark.browser
+
+WAIT = 20000
+NAMES = ["Mina", "Jo", "Sun", "Ann"]
+
+
+@pytest.fixture
+def pushing(server_process):
+    # Polls every 30 s: what the screen shows within seconds came by push.
+    server_process.env = {"COMPANION_POLL_SECONDS": "30"}
+    return server_process.start()
+
+
+class Hand:
+    """tests.test_skullking_browser's tap_bid wants a hand that taps on a page."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def tap(self, locator):
+        locator.click()
+
+
+#: The smallest type of the screen's text, outside the chart (an SVG scaled to its box).
+SMALLEST = """() => Math.min(...[...document.querySelectorAll('main *')]
+  .filter(el => !el.closest('svg') && el.getBoundingClientRect().width
+    && [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+  .map(el => parseFloat(getComputedStyle(el).fontSize)))"""
+
+
+def font_px(page, selector):
+    return page.eval_on_selector(
+        selector, "el => parseFloat(getComputedStyle(el).fontSize)")
+
+
+def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type(
+        browser, pushing):
+    host = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900}
+                               ).new_page()
+    night_url = create_night(host, pushing.url, NAMES)
+    host.locator("[data-action=screen-invite] button").click()
+    host.wait_for_url("**/screens")
+    link = decode_qr(host.locator("figure.qr-large").screenshot())
+    assert "/t/" in link
+
+    tv = browser.new_context(locale="en-US", viewport={"width": 1920, "height": 1080}
+                             ).new_page()
+    tv.goto(link)
+    tv.locator("[data-action=screen-code] button").click()
+    tv.wait_for_url("**/screen")
+    assert tv.title() == "The table's screen · Companion"
+    tv.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                         timeout=WAIT)
+    assert tv.locator("form, button, input, select").count() == 0
+
+    start_game(host, night_url, way="custom", rounds="1,2")
+    since = time.monotonic()
+    tv.locator(".sk-screen-facts", has_text="Round 1 of 2").wait_for(timeout=WAIT)
+    assert time.monotonic() - since < 10  # by push: the poll is every 30 s
+    assert tv.locator("[data-bids-in='0']").is_visible()
+
+    round_title(host, 1, 2)
+    since = time.monotonic()
+    tap_bid(Hand(host), 0, 1)
+    tv.locator("[data-bids-in='1']").wait_for(timeout=WAIT)
+    assert time.monotonic() - since < 10
+    assert tv.locator(".sk-screen-bids").count() == 0  # a bid, never before Yo-ho-ho
+
+    # legible from three metres at 1920×1080 (docs/architecture.md: the type sizes)
+    assert font_px(tv, "body") >= 31.5
+    assert font_px(tv, ".screen-title") >= 63
+    assert font_px(tv, "table.sk-score td") >= 35
+    assert tv.evaluate(SMALLEST) >= 27.5
+    assert tv.locator("form, button, input, select").count() == 0
