@@ -9,7 +9,7 @@ anything unreadable becomes a RuleError with a message, nothing is recorded, nev
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 
 from companion import log, store
@@ -17,6 +17,8 @@ from companion.errors import N_, RuleError
 from companion.figures import record
 from companion.forms import whole_number
 from companion.games import Answer, host_action, hosted_game, respond, seat_action, title
+from companion.push import enabled as live_push
+from companion.push import now_ms
 from companion.skullking import results, rules, table
 
 bp = Blueprint("skullking", __name__)
@@ -284,7 +286,39 @@ def host_bid_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    return {"round": _int(form.get("round"))}
+    """"Yo-ho-ho!" for a round, with the laptop's time in ms (``at_ms``): the moment
+    every screen opens the bids is counted from it (:func:`skullking_reveal_at`). The
+    rules read only the round; an event's ``created`` has only whole seconds."""
+    return {"round": _int(form.get("round")), "at_ms": now_ms()}
+
+
+#: After this long past its moment, a reveal is drawn as plain bids (no page is still
+#: counting towards it: a page that gets the bids later shows them at once anyway).
+REVEAL_KEPT_MS = 10_000
+
+
+@bp.app_template_global()
+def skullking_reveal_at(game: store.Game | None) -> int | None:
+    """The laptop's moment (ms) when the current round's bids open on every screen
+    together (templates/_reveal.html), while it is near; None otherwise: before the
+    reveal, long after it, for a reveal recorded without a time (an older log, an
+    import), and without live push (polling screens learn of the reveal up to a poll
+    apart, later than the moment: they show the bids as they come, as before)."""
+    if game is None or game.kind != "skullking" or not live_push():
+        return None
+    state = game.state
+    if state.get("finished") or state.get("phase") != "tricks":
+        return None
+    number = state["rounds"][state["current"]]["number"]
+    for event in reversed(game.effective):
+        data = event["data"]
+        if event["type"] == "reveal_bids" and data.get("round") == number:
+            at = data.get("at_ms")
+            if not isinstance(at, int) or isinstance(at, bool):
+                return None
+            moment = at + int(current_app.config["REVEAL_LEAD_MS"])
+            return moment if now_ms() < moment + REVEAL_KEPT_MS else None
+    return None
 
 
 def result_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
