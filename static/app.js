@@ -714,7 +714,8 @@
    page comes back into view (a phone asleep may have set its clock meanwhile).
 
    The flip's true time is kept on <html> (data-reveal-flipped, performance.timeOrigin
-   plus performance.now(), which a wrong wall clock does not move) so that a test can
+   plus performance.now(), which a wrong wall clock does not move), with the moment it
+   was for (data-reveal-done) and the words said (data-reveal-words), so that a test can
    compare screens. */
 (function () {
   "use strict";
@@ -800,14 +801,13 @@
   function flip(box) {
     root().removeAttribute("data-revealing");
     root().setAttribute("data-reveal-flipped", String(performance.timeOrigin + performance.now()));
+    root().setAttribute("data-reveal-done", String(shown.at));
     root().setAttribute("data-reveal-late", String(Math.round(laptopNow() - shown.at)));
     shown.timers.push(setTimeout(function () { box.hidden = true; }, LAST_MS));
   }
 
   function begin(at, words) {
     stop();
-    root().removeAttribute("data-reveal-words");
-    root().removeAttribute("data-reveal-flipped");
     if (at <= laptopNow()) { return; }  /* the moment has passed: the bids show at once */
     var box = document.createElement("p");
     box.className = "reveal-count";
@@ -839,6 +839,9 @@
     /* held at once (the swap is not painted before this runs), counted once the clock
        is known: a page whose clock is not known yet waits a few ms of samples */
     root().setAttribute("data-revealing", "");
+    ["data-reveal-words", "data-reveal-flipped", "data-reveal-done"].forEach(function (name) {
+      root().removeAttribute(name);
+    });
     shown = { at: at, timers: [], box: null };
     withClock(function () { if (shown && shown.at === at) { begin(at, words); } });
   }

@@ -292,16 +292,12 @@ def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
     return {"round": _int(form.get("round")), "at_ms": now_ms()}
 
 
-#: After this long past its moment, a reveal is drawn as plain bids (no page is still
-#: counting towards it: a page that gets the bids later shows them at once anyway).
-REVEAL_KEPT_MS = 10_000
-
-
 @bp.app_template_global()
 def skullking_reveal_at(game: store.Game | None) -> int | None:
     """The laptop's moment (ms) when the current round's bids open on every screen
-    together (templates/_reveal.html), while it is near; None otherwise: before the
-    reveal, long after it, for a reveal recorded without a time (an older log, an
+    together (templates/_reveal.html), while it is ahead; None otherwise: before the
+    reveal, once the moment has passed (a page drawn then shows the bids at once, with
+    no wait for its clock), for a reveal recorded without a time (an older log, an
     import), and without live push (polling screens learn of the reveal up to a poll
     apart, later than the moment: they show the bids as they come, as before)."""
     if game is None or game.kind != "skullking" or not live_push():
@@ -317,7 +313,7 @@ def skullking_reveal_at(game: store.Game | None) -> int | None:
             if not isinstance(at, int) or isinstance(at, bool):
                 return None
             moment = at + int(current_app.config["REVEAL_LEAD_MS"])
-            return moment if now_ms() < moment + REVEAL_KEPT_MS else None
+            return moment if now_ms() < moment else None
     return None
 
 
