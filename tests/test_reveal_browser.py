@@ -54,7 +54,9 @@ def opened(page, moment):
                            arg=moment, timeout=WAIT)
     return page.evaluate("""() => [Number(document.documentElement.dataset.revealFlipped),
         document.documentElement.dataset.revealWords || '',
-        document.documentElement.hasAttribute('data-revealing')]""")
+        document.documentElement.hasAttribute('data-revealing'),
+        document.documentElement.dataset.clockRtt,
+        Number(document.documentElement.dataset.revealLate)]""")
 
 
 @pytest.fixture
@@ -100,7 +102,7 @@ def test_five_phones_with_wrong_clocks_and_the_host_open_the_bids_together(
         assert not phones[1].locator(".sk-bids").is_visible()
         # every screen flips for that one moment, whatever its bid
         flips = [opened(page, moment) for page in [host, *phones]]
-        for (_, words, holding), locale in zip(flips, ["en-US", *LOCALES], strict=True):
+        for (_, words, holding, *_), locale in zip(flips, ["en-US", *LOCALES], strict=True):
             full = "하나|둘|셋" if locale == "ko-KR" else "Yo|ho|ho!"
             assert words and full.endswith(words), words  # the count (or its rest)
             assert not holding
@@ -110,15 +112,17 @@ def test_five_phones_with_wrong_clocks_and_the_host_open_the_bids_together(
             for other, bid in bids.items():
                 assert re.search(rf"{NAMES[other]}: {bid}\b", shown.inner_text())
         assert host.locator(".sk-bid-total").is_visible()
-        times = [flipped for flipped, _, _ in flips]
+        times = [flip[0] for flip in flips]
         spreads.append((max(times[1:]) - min(times[1:]), max(times) - min(times),
-                        [words for _, words, _ in flips]))
+                        [flip[1] for flip in flips],
+                        [(round(flip[0] - min(times)), flip[3], flip[4]) for flip in flips]))
         for seat in range(5):
             trick_chip(host, seat, 1 if seat == 0 else 0).click()  # one card a round
         host.locator(".sk-score-btn").click()
-    for phones_ms, all_ms, words in spreads:
+    for phones_ms, all_ms, words, each in spreads:
         print(f"reveal: five phones flipped within {phones_ms:.1f} ms, with the host "
-              f"{all_ms:.1f} ms; counted {words}")
+              f"{all_ms:.1f} ms; counted {words}; each screen (host first): ms after "
+              f"the first, its clock sample's round trip, its own lateness {each}")
 
 
 def test_a_phone_that_comes_after_the_moment_shows_the_bids_at_once(browser, pushing):
