@@ -62,6 +62,30 @@ def test_every_screen_gets_the_same_moment_and_count_after_the_reveal_and_none_b
     assert moments == {(str(at_ms + app.config["REVEAL_LEAD_MS"]), "Yo|ho|ho!")}
 
 
+def test_the_host_s_own_answer_counts_to_the_same_moment(app):
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    answer = night.host.post(f"{game}/skullking/reveal", headers=HX,
+                             data={"round": 1, "pos": night.pos(game)})
+    assert answer.status_code == 200
+    mine = MOMENT.search(answer.data.decode()).group(1)
+    assert mine == MOMENT.search(phone.get("/me/live", headers=HX).data.decode()).group(1)
+
+
+def test_any_event_after_the_reveal_ends_its_count(app):
+    """(a correction of an earlier round, an undo): the table has moved on."""
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    assert night.host.post(f"{game}/undo", data={"pos": night.pos(game)}).status_code in (
+        200, 303)
+    assert "data-reveal-at" not in phone.get("/me/live", headers=HX).data.decode()
+
+
 def test_the_bids_are_held_for_the_count_wherever_they_show(app):
     night = make_night(app)
     phone = night.phone(0)

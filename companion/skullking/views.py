@@ -300,21 +300,23 @@ def skullking_reveal_at(game: store.Game | None) -> int | None:
     no wait for its clock), for a reveal recorded without a time (an older log, an
     import), and without live push (polling screens learn of the reveal up to a poll
     apart, later than the moment: they show the bids as they come, as before)."""
-    if game is None or game.kind != "skullking" or not live_push():
+    # Only a log that ends with the reveal can be counting towards it (any later event
+    # comes after the table saw the bids, or cancels them): a phone's refresh in the
+    # tricks phase reads no log for this. The lead is short, so nothing else comes
+    # between.
+    if (game is None or game.kind != "skullking" or game.last[1] != "reveal_bids"
+            or not live_push()):
         return None
     state = game.state
     if state.get("finished") or state.get("phase") != "tricks":
         return None
-    number = state["rounds"][state["current"]]["number"]
-    for event in reversed(game.effective):
-        data = event["data"]
-        if event["type"] == "reveal_bids" and data.get("round") == number:
-            at = data.get("at_ms")
-            if not isinstance(at, int) or isinstance(at, bool):
-                return None
-            moment = at + int(current_app.config["REVEAL_LEAD_MS"])
-            return moment if now_ms() < moment else None
-    return None
+    data = game.events[-1]["data"]
+    at = data.get("at_ms")
+    if data.get("round") != state["rounds"][state["current"]]["number"] \
+            or not isinstance(at, int) or isinstance(at, bool):
+        return None
+    moment = at + int(current_app.config["REVEAL_LEAD_MS"])
+    return moment if now_ms() < moment else None
 
 
 def result_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
