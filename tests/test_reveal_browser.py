@@ -145,3 +145,28 @@ def test_a_phone_that_comes_after_the_moment_shows_the_bids_at_once(browser, pus
     assert late.evaluate("() => !document.documentElement.hasAttribute('data-revealing')")
     assert late.locator(".sk-bids").is_visible()
     assert late.evaluate("() => document.documentElement.dataset.revealWords") is None
+
+
+def test_a_phone_that_comes_during_the_count_joins_it_and_flips_with_the_others(
+        browser, pushing):
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    late = skewed_phone(browser, seat_link(host, 1), 7000, "en-US")
+    start_game(host, night_url, way="custom", rounds="1")
+    for seat in range(3):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
+                     ).click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    late.context.set_offline(True)
+    host.locator(".sk-yoho").click()
+    moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
+    # back a second before the moment (the laptop's clock is this machine's)
+    time.sleep(max(0.0, (int(moment) - 1000) / 1000 - time.time()))
+    late.context.set_offline(False)
+    late.reload()
+    host_flip = opened(host, moment)
+    late_flip = opened(late, moment)
+    assert late_flip[1] and "Yo|ho|ho!".endswith(late_flip[1])  # the count from there
+    assert late.locator(".sk-bids").is_visible()
+    print(f"reveal: a phone back 1 s before the moment counted {late_flip[1]!r} and "
+          f"flipped {late_flip[0] - host_flip[0]:+.1f} ms from the host")
