@@ -709,8 +709,9 @@
    The laptop's clock: each page with live push (data-clock on <body>) asks the laptop
    for its time a few times and keeps the answer with the shortest round trip (the
    laptop's time then was its answer plus half that trip: Cristian's estimate). A phone's
-   own clock may be seconds off; only its difference from the laptop's counts, so
-   phones flip within a few ms of each other on a quiet Wi-Fi. Sampled again when the
+   own clock may be seconds off; only its difference from the laptop's counts (five
+   phones up to 7 s off flipped within tens of ms in the browser test,
+   docs/performance.md, "Phones at the table"). Sampled again when the
    page comes back into view (a phone asleep may have set its clock meanwhile).
 
    The flip's true time is kept on <html> (data-reveal-flipped, performance.timeOrigin
@@ -727,7 +728,7 @@
      are waited out (12 ms gave flips up to 27 ms late with six pages on two cores). */
   var SPIN_MS = 30;
   var clock = { offset: null, rtt: Infinity, round: 0, waiting: [] };
-  var shown = null;    /* {at, timers, box}: the count under way */
+  var shown = null;    /* {at, timers, box, said}: the count under way */
 
   function clockUrl() { return document.body && document.body.dataset.clock; }
 
@@ -743,7 +744,8 @@
     }).then(function (text) {
       var back = Date.now();
       var server = Number(text);
-      if (round !== clock.round || !isFinite(server)) { return; }
+      if (round !== clock.round) { return; }  /* a newer round of samples runs */
+      if (!isFinite(server)) { settled(); return; }  /* not the laptop's clock: keep ours */
       var rtt = back - sent;
       if (rtt <= clock.rtt) {
         clock.rtt = rtt;
