@@ -132,6 +132,10 @@ def create_app(test_config: dict[str, Any] | None = None,
         PUSH_STREAMS_PER_DEVICE=4,
         PUSH_STREAMS_MOST=4000,
         PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
+        # How long after "Yo-ho-ho!" is recorded every screen opens the bids together
+        # (static/app.js, a synchronised reveal): long enough for each phone to be told
+        # by its stream and fetch its fragment, short enough to keep the table's rhythm.
+        REVEAL_LEAD_MS=1800,
         GAMES=list(registry.INSTALLED),
     )
     app.config.from_prefixed_env("COMPANION")

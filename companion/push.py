@@ -253,6 +253,22 @@ def _stream(night_id: int, version: int) -> Response:
     return response
 
 
+def now_ms() -> int:
+    """The laptop's clock in milliseconds: the one clock every screen of the table
+    counts a synchronised reveal by (:func:`clock`)."""
+    return time.time_ns() // 1_000_000
+
+
+@bp.get("/clock")
+def clock() -> Response:
+    """The laptop's time in ms, for a page to estimate how far its own clock is from it
+    (static/app.js: several samples, the one with the shortest round trip kept). A
+    phone's clock may be seconds off; the table's moments are told in the laptop's
+    time. Nothing here is anyone's: no seat or host is asked for."""
+    return Response(str(now_ms()), mimetype="text/plain",
+                    headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/n/<key>/stream")
 def host_stream(key: str) -> Response:
     """The stream of a night's host screens (anyone else: a plain 404)."""

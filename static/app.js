@@ -698,3 +698,172 @@
     ready();
   }
 })();
+
+/* A synchronised reveal (templates/_reveal.html): a live region that brings an element
+   with data-reveal-at (a moment in the laptop's time, ms) counts its three words
+   (data-reveal-words) and shows what is marked data-reveal-hold at that moment, on every
+   screen of the table at once: the last word and the opening together, as hands open on
+   the last "Ho!". A screen that gets it after the moment shows it at once; one that gets
+   it during the count joins the count where it stands.
+
+   The laptop's clock: each page with live push (data-clock on <body>) asks the laptop
+   for its time a few times and keeps the answer with the shortest round trip (the
+   laptop's time then was its answer plus half that trip: Cristian's estimate). A phone's
+   own clock may be seconds off; only its difference from the laptop's counts (five
+   phones up to 7 s off flipped within tens of ms in the browser test,
+   docs/performance.md, "Phones at the table"). Sampled again when the
+   page comes back into view (a phone asleep may have set its clock meanwhile).
+
+   The flip's true time is kept on <html> (data-reveal-flipped, performance.timeOrigin
+   plus performance.now(), which a wrong wall clock does not move), with the moment it
+   was for (data-reveal-done) and the words said (data-reveal-words), so that a test can
+   compare screens. */
+(function () {
+  "use strict";
+
+  var SAMPLES = 5;
+  var STEP_MS = 500;   /* between the words: the last one is the moment itself */
+  var LAST_MS = 700;   /* how long the last word stays over the opened bids */
+  /* A timer can fire late, most when the device is busy: the last 30 ms before each word
+     are waited out (12 ms gave flips up to 27 ms late with six pages on two cores). */
+  var SPIN_MS = 30;
+  var clock = { offset: null, rtt: Infinity, round: 0, waiting: [] };
+  var shown = null;    /* {at, timers, box, said}: the count under way */
+
+  function clockUrl() { return document.body && document.body.dataset.clock; }
+
+  /* The laptop's time now, by this page's estimate (its own clock when it has none). */
+  function laptopNow() { return Date.now() + (clock.offset || 0); }
+
+  function sample(round, left) {
+    var url = clockUrl();
+    if (!url || round !== clock.round) { return; }
+    var sent = Date.now();
+    fetch(url, { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+      return r.text();
+    }).then(function (text) {
+      var back = Date.now();
+      var server = Number(text);
+      if (round !== clock.round) { return; }  /* a newer round of samples runs */
+      if (!isFinite(server)) { settled(); return; }  /* not the laptop's clock: keep ours */
+      var rtt = back - sent;
+      if (rtt <= clock.rtt) {
+        clock.rtt = rtt;
+        clock.offset = server + rtt / 2 - back;
+        document.documentElement.setAttribute("data-clock-rtt", String(rtt));
+      }
+      if (left > 1) { sample(round, left - 1); } else { settled(); }
+    }, function () { settled(); });
+  }
+
+  function settled() {
+    var waiting = clock.waiting;
+    clock.waiting = [];
+    waiting.forEach(function (fn) { fn(); });
+  }
+
+  function resample() {
+    if (!clockUrl()) { return; }
+    clock.round += 1;
+    clock.rtt = Infinity;  /* the old estimate serves until a new sample comes */
+    sample(clock.round, SAMPLES);
+  }
+
+  /* Run fn once the page has an estimate (at once when it has one, or no clock to ask). */
+  function withClock(fn) {
+    if (clock.offset !== null || !clockUrl()) { fn(); return; }
+    clock.waiting.push(fn);
+  }
+
+  function root() { return document.documentElement; }
+
+  function stop() {
+    if (!shown) { return; }
+    shown.timers.forEach(clearTimeout);
+    if (shown.box) { shown.box.remove(); }
+    root().removeAttribute("data-revealing");
+    shown = null;
+  }
+
+  /* Run fn when the laptop's clock reads ``at``. */
+  function atMoment(at, fn) {
+    var wait = at - laptopNow();
+    if (wait <= 0) { fn(); return null; }
+    return setTimeout(function () {
+      /* the timer's last few ms: waited out here, where lateness cannot creep in */
+      while (at - laptopNow() > 0) { /* spin */ }
+      fn();
+    }, Math.max(0, wait - SPIN_MS));
+  }
+
+  function say(box, word) {
+    box.textContent = word;
+    box.hidden = false;
+    shown.said.push(word);
+    root().setAttribute("data-reveal-words", shown.said.join("|"));
+  }
+
+  function flip(box) {
+    root().removeAttribute("data-revealing");
+    root().setAttribute("data-reveal-flipped", String(performance.timeOrigin + performance.now()));
+    root().setAttribute("data-reveal-done", String(shown.at));
+    root().setAttribute("data-reveal-late", String(Math.round(laptopNow() - shown.at)));
+    shown.timers.push(setTimeout(function () { box.hidden = true; }, LAST_MS));
+  }
+
+  function begin(at, words) {
+    stop();
+    if (at <= laptopNow()) { return; }  /* the moment has passed: the bids show at once */
+    var box = document.createElement("p");
+    box.className = "reveal-count";
+    box.setAttribute("role", "status");
+    box.setAttribute("aria-live", "assertive");
+    box.hidden = true;
+    document.body.appendChild(box);
+    root().setAttribute("data-revealing", "");
+    shown = { at: at, timers: [], box: box, said: [] };
+    words.forEach(function (word, i) {
+      var when = at - (words.length - 1 - i) * STEP_MS;
+      var last = i === words.length - 1;
+      if (!last && when + STEP_MS <= laptopNow()) { return; }  /* its turn is over */
+      var timer = atMoment(when, function () {
+        say(box, word);
+        if (last) { flip(box); }
+      });
+      if (timer !== null) { shown.timers.push(timer); }
+    });
+  }
+
+  /* After every swap (and on load): a moment brought, one still counting, or none. */
+  function check() {
+    var el = document.querySelector("[data-reveal-at]");
+    if (!el) { stop(); return; }
+    var at = Number(el.dataset.revealAt);
+    if (!isFinite(at) || (shown && shown.at === at)) { return; }
+    var words = (el.dataset.revealWords || "").split("|").filter(Boolean);
+    /* held at once (the swap is not painted before this runs), counted once the clock
+       is known: a page whose clock is not known yet waits a few ms of samples */
+    root().setAttribute("data-revealing", "");
+    ["data-reveal-words", "data-reveal-flipped", "data-reveal-done"].forEach(function (name) {
+      root().removeAttribute(name);
+    });
+    shown = { at: at, timers: [], box: null };
+    withClock(function () { if (shown && shown.at === at) { begin(at, words); } });
+  }
+
+  document.addEventListener("htmx:afterSwap", check);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { resample(); }
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { resample(); } });
+
+  function ready() {
+    resample();
+    check();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
+  }
+})();

@@ -9,7 +9,7 @@ anything unreadable becomes a RuleError with a message, nothing is recorded, nev
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 
 from companion import log, store
@@ -17,6 +17,8 @@ from companion.errors import N_, RuleError
 from companion.figures import record
 from companion.forms import whole_number
 from companion.games import Answer, host_action, hosted_game, respond, seat_action, title
+from companion.push import enabled as live_push
+from companion.push import now_ms
 from companion.skullking import results, rules, table
 
 bp = Blueprint("skullking", __name__)
@@ -284,7 +286,37 @@ def host_bid_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    return {"round": _int(form.get("round"))}
+    """"Yo-ho-ho!" for a round, with the laptop's time in ms (``at_ms``): the moment
+    every screen opens the bids is counted from it (:func:`skullking_reveal_at`). The
+    rules read only the round; an event's ``created`` has only whole seconds."""
+    return {"round": _int(form.get("round")), "at_ms": now_ms()}
+
+
+@bp.app_template_global()
+def skullking_reveal_at(game: store.Game | None) -> int | None:
+    """The laptop's moment (ms) when the current round's bids open on every screen
+    together (templates/_reveal.html), while it is ahead; None otherwise: before the
+    reveal, once the moment has passed (a page drawn then shows the bids at once, with
+    no wait for its clock), for a reveal recorded without a time (an older log, an
+    import), and without live push (polling screens learn of the reveal up to a poll
+    apart, later than the moment: they show the bids as they come, as before)."""
+    # Only a log that ends with the reveal can be counting towards it (any later event
+    # comes after the table saw the bids, or cancels them): a phone's refresh in the
+    # tricks phase reads no log for this. The lead is short, so nothing else comes
+    # between.
+    if (game is None or game.kind != "skullking" or game.last[1] != "reveal_bids"
+            or not live_push()):
+        return None
+    state = game.state
+    if state.get("finished") or state.get("phase") != "tricks":
+        return None
+    data = game.events[-1]["data"]
+    at = data.get("at_ms")
+    if data.get("round") != state["rounds"][state["current"]]["number"] \
+            or not isinstance(at, int) or isinstance(at, bool):
+        return None
+    moment = at + int(current_app.config["REVEAL_LEAD_MS"])
+    return moment if now_ms() < moment else None
 
 
 def result_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:

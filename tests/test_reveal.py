@@ -1,0 +1,162 @@
+"""A synchronised reveal through the real routes: "Yo-ho-ho!" records the laptop's time,
+and every screen of the table gets the same moment and the same count, in Korean and
+English; nothing of it comes before the reveal, and a night with it exports and imports."""
+
+import json
+import re
+import time
+
+import pytest
+
+from companion import create_app, store
+from companion.skullking import views
+from tests.conftest import make_night
+from tests.test_export import import_
+from tests.test_skullking_views import host_bid, reveal, start
+
+HX = {"HX-Request": "true"}
+MOMENT = re.compile(r'data-reveal-at="(\d+)" data-reveal-words="([^"]*)"')
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The app as `companion serve` runs it: with live push (the count needs it)."""
+    return create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
+        "LANGUAGE": "en", "LIVE_PUSH": True,
+    })
+
+
+def screens(night, game, phones):
+    """The host's live fragment and each phone's."""
+    return [night.host.get(f"{game}/live", headers=HX).data.decode(),
+            *(p.get("/me/live", headers=HX).data.decode() for p in phones)]
+
+
+def reveal_event(app, night):
+    with app.test_request_context():
+        game = store.current_game(store.night_by_key(night.key)["id"])
+        return [e for e in game.events if e["type"] == "reveal_bids"][-1]
+
+
+def bid_all(night, game, bids):
+    for seat, bid in bids.items():
+        assert host_bid(night, game, seat, bid).status_code == 303
+
+
+def test_every_screen_gets_the_same_moment_and_count_after_the_reveal_and_none_before(
+        app):
+    night = make_night(app)
+    phones = [night.phone(seat) for seat in range(4)]
+    game = start(night, way="custom", rounds="2")
+    bid_all(night, game, {0: 0, 1: 1, 2: 2, 3: 1})
+    before = screens(night, game, phones)
+    assert not any("data-reveal-at" in html for html in before)
+    sent = time.time() * 1000
+    assert reveal(night, game).status_code == 303
+    at_ms = reveal_event(app, night)["data"]["at_ms"]
+    assert sent - 1000 <= at_ms <= time.time() * 1000 + 1000
+    moments = {MOMENT.search(html).groups() for html in screens(night, game, phones)}
+    # one moment and one count for every screen, whatever each one's bid
+    assert moments == {(str(at_ms + app.config["REVEAL_LEAD_MS"]), "Yo|ho|ho!")}
+
+
+def test_the_host_s_own_answer_counts_to_the_same_moment(app):
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    answer = night.host.post(f"{game}/skullking/reveal", headers=HX,
+                             data={"round": 1, "pos": night.pos(game)})
+    assert answer.status_code == 200
+    mine = MOMENT.search(answer.data.decode()).group(1)
+    assert mine == MOMENT.search(phone.get("/me/live", headers=HX).data.decode()).group(1)
+
+
+def test_any_event_after_the_reveal_ends_its_count(app):
+    """(a correction of an earlier round, an undo): the table has moved on."""
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    assert night.host.post(f"{game}/undo", data={"pos": night.pos(game)}).status_code in (
+        200, 303)
+    assert "data-reveal-at" not in phone.get("/me/live", headers=HX).data.decode()
+
+
+def test_the_bids_are_held_for_the_count_wherever_they_show(app):
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="2")
+    bid_all(night, game, {0: 2, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    html = phone.get("/me/live", headers=HX).data.decode()
+    assert re.search(r'<div data-reveal-hold>\s*<h3>Bids revealed', html)
+    assert "data-reveal-hold>2 / ·" in html  # the score table's current round
+    host = night.host.get(f"{game}/live", headers=HX).data.decode()
+    assert re.search(r'<div data-reveal-hold>\s*<p class="sk-bid-total"', host)
+
+
+def test_the_count_in_korean(app):
+    night = make_night(app)
+    phone = night.phone(1)
+    phone.set_cookie("lang", "ko")
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    html = phone.get("/me/live", headers=HX).data.decode()
+    assert MOMENT.search(html).group(2) == "하나|둘|셋"
+
+
+def test_a_screen_drawn_after_the_moment_shows_plain_bids(app, monkeypatch):
+    night = make_night(app)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    at_ms = reveal_event(app, night)["data"]["at_ms"]
+    later = at_ms + app.config["REVEAL_LEAD_MS"]
+    monkeypatch.setattr(views, "now_ms", lambda: later)
+    html = night.host.get(f"{game}/live", headers=HX).data.decode()
+    assert "data-reveal-at" not in html
+    assert 'class="sk-bid-total"' in html
+
+
+def test_polling_screens_show_the_bids_as_they_come(tmp_path):
+    """Without live push a phone hears of the reveal only at its next poll, after any
+    moment: no count, the bids at once (as before)."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite"),
+                      "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "LANGUAGE": "en",
+                      "LIVE_PUSH": False})
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    assert "data-reveal-at" not in phone.get("/me/live", headers=HX).data.decode()
+    assert "data-clock" not in phone.get("/me").data.decode()
+
+
+def test_the_clock_is_the_laptop_time_never_cached(app):
+    client = app.test_client()
+    before = time.time() * 1000
+    response = client.get("/clock")
+    assert response.status_code == 200
+    assert before - 5 <= int(response.data) <= time.time() * 1000 + 5
+    assert response.headers["Cache-Control"] == "no-store"
+    night = make_night(app)
+    assert 'data-clock="/clock"' in night.phone(0).get("/me").data.decode()
+
+
+def test_a_night_with_a_timed_reveal_exports_and_imports(app, tmp_path):
+    night = make_night(app)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    raw = night.host.get(f"{night.url}/export.json").get_data()
+    events = [e for g in json.loads(raw)["games"] for e in g["events"]]
+    assert any(e["type"] == "reveal_bids" and "at_ms" in e["data"] for e in events)
+    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite"),
+                        "SECRET_KEY": "other", "WTF_CSRF_ENABLED": False})
+    assert import_(other.test_client(), raw).status_code == 303

@@ -1,0 +1,172 @@
+"""A synchronised reveal in real browsers against `companion serve`: five phones (some
+with clocks seconds off, one in Korean) and the host's screen count together and open
+the bids at one moment; a phone that comes after the moment shows them at once.
+
+The flips' spread is printed, never asserted (timings here are figures, not tests):
+docs/performance.md#phones-at-the-table keeps the measured ones."""
+
+import re
+import time
+
+import pytest
+
+from tests.browsing import claim, create_night, seat_link
+from tests.test_skullking_browser import round_title, start_game, trick_chip
+
+pytestmark = pytest.mark.browser
+
+WAIT = 20000
+NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
+#: Each phone's clock against the true one, in ms (a phone's clock set by hand, or one
+#: that never synchronised), and its language.
+SKEWS = [0, 7000, -5000, 2500, -1200]
+LOCALES = ["en-US", "en-US", "en-US", "en-US", "ko-KR"]
+
+#: A wrong wall clock: Date.now() and new Date() run ``skew`` ms off. performance.now()
+#: and performance.timeOrigin are left true, so a page's flip can be read in true time.
+SKEW = """(() => {
+  const skew = %d;
+  const RealDate = Date;
+  const realNow = RealDate.now.bind(RealDate);
+  class SkewedDate extends RealDate {
+    constructor(...args) {
+      if (args.length === 0) { super(realNow() + skew); } else { super(...args); }
+    }
+    static now() { return realNow() + skew; }
+  }
+  window.Date = SkewedDate;
+})();"""
+
+
+def skewed_phone(browser, url, skew, locale):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    context.add_init_script(SKEW % skew)
+    page = context.new_page()
+    page.goto(url)
+    claim(page)
+    return page
+
+
+def opened(page, moment):
+    """Wait for the page's flip for ``moment``; its true time (ms since the epoch), the
+    words it said, and whether it still holds anything back."""
+    page.wait_for_function("m => document.documentElement.dataset.revealDone === m",
+                           arg=moment, timeout=WAIT)
+    return page.evaluate("""() => [Number(document.documentElement.dataset.revealFlipped),
+        document.documentElement.dataset.revealWords || '',
+        document.documentElement.hasAttribute('data-revealing'),
+        document.documentElement.dataset.clockRtt,
+        Number(document.documentElement.dataset.revealLate)]""")
+
+
+@pytest.fixture
+def pushing(server_process):
+    server_process.env = {"COMPANION_POLL_SECONDS": "30"}
+    return server_process.start()
+
+
+def test_five_phones_with_wrong_clocks_and_the_host_open_the_bids_together(
+        browser, pushing):
+    host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
+                               ).new_page()
+    night_url = create_night(host, pushing.url, NAMES)
+    phones = [skewed_phone(browser, seat_link(host, seat), skew, locale)
+              for seat, (skew, locale) in enumerate(zip(SKEWS, LOCALES, strict=True))]
+    for page, skew in zip(phones, SKEWS, strict=True):
+        page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                               timeout=WAIT)
+        off = page.evaluate("() => Date.now() - (performance.timeOrigin + performance.now())")
+        assert abs(off - skew) < 200  # the skew holds in the page
+    rounds = 3
+    start_game(host, night_url, way="custom", rounds=",".join(["1"] * rounds))
+    spreads = []
+    for number in range(1, rounds + 1):
+        round_title(host, number, rounds)
+        bids = {}
+        for seat, page in enumerate(phones):
+            page.locator(f".sk-my-bid-form input[name=round][value='{number}']").wait_for(
+                state="attached", timeout=WAIT)
+            bids[seat] = (seat + number) % 2
+            page.locator(f".sk-my-bid-form button[name=bid][value='{bids[seat]}']").click()
+            page.locator(".sk-sent").wait_for(timeout=WAIT)
+        host.locator(".sk-bids-in", has_text="5 of 5 bids in").wait_for(timeout=WAIT)
+        host.locator(".sk-yoho").click()
+        # the host's own answer brings the moment; the host's screen counts to it too
+        moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at",
+                                                                 timeout=WAIT)
+        # a phone while it counts: its bids have come, and are out of sight
+        counting = "m => document.documentElement.hasAttribute('data-revealing') && " \
+                   "document.querySelector('[data-reveal-at]')?.dataset.revealAt === m"
+        phones[1].wait_for_function(counting, arg=moment, timeout=WAIT)
+        assert phones[1].locator(".sk-bids").count() == 1
+        assert not phones[1].locator(".sk-bids").is_visible()
+        # every screen flips for that one moment, whatever its bid
+        flips = [opened(page, moment) for page in [host, *phones]]
+        for (_, words, holding, *_), locale in zip(flips, ["en-US", *LOCALES], strict=True):
+            full = "하나|둘|셋" if locale == "ko-KR" else "Yo|ho|ho!"
+            assert words and full.endswith(words), words  # the count (or its rest)
+            assert not holding
+        for page in phones:
+            shown = page.locator(".sk-bids")
+            assert shown.is_visible()
+            for other, bid in bids.items():
+                assert re.search(rf"{NAMES[other]}: {bid}\b", shown.inner_text())
+        assert host.locator(".sk-bid-total").is_visible()
+        times = [flip[0] for flip in flips]
+        spreads.append((max(times[1:]) - min(times[1:]), max(times) - min(times),
+                        [flip[1] for flip in flips],
+                        [(round(flip[0] - min(times)), flip[3], flip[4]) for flip in flips]))
+        for seat in range(5):
+            trick_chip(host, seat, 1 if seat == 0 else 0).click()  # one card a round
+        host.locator(".sk-score-btn").click()
+    for phones_ms, all_ms, words, each in spreads:
+        print(f"reveal: five phones flipped within {phones_ms:.1f} ms, with the host "
+              f"{all_ms:.1f} ms; counted {words}; each screen (host first): ms after "
+              f"the first, its clock sample's round trip, its own lateness {each}")
+
+
+def test_a_phone_that_comes_after_the_moment_shows_the_bids_at_once(browser, pushing):
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    late = skewed_phone(browser, seat_link(host, 2), -5000, "en-US")
+    start_game(host, night_url, way="custom", rounds="1")
+    for seat in range(3):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='1']"
+                     ).click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    late.context.set_offline(True)  # the phone's Wi-Fi drops just before the reveal
+    host.locator(".sk-yoho").click()
+    opened(host, host.locator("[data-reveal-at]").get_attribute("data-reveal-at"))
+    time.sleep(0.3)
+    late.context.set_offline(False)
+    late.reload()  # it comes back after the moment
+    # no count, no hold, no wait for its clock: the bids at once
+    assert late.locator("[data-reveal-at]").count() == 0
+    assert late.evaluate("() => !document.documentElement.hasAttribute('data-revealing')")
+    assert late.locator(".sk-bids").is_visible()
+    assert late.evaluate("() => document.documentElement.dataset.revealWords") is None
+
+
+def test_a_phone_that_comes_during_the_count_joins_it_and_flips_with_the_others(
+        browser, pushing):
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    late = skewed_phone(browser, seat_link(host, 1), 7000, "en-US")
+    start_game(host, night_url, way="custom", rounds="1")
+    for seat in range(3):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
+                     ).click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    late.context.set_offline(True)
+    host.locator(".sk-yoho").click()
+    moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
+    # back a second before the moment (the laptop's clock is this machine's)
+    time.sleep(max(0.0, (int(moment) - 1000) / 1000 - time.time()))
+    late.context.set_offline(False)
+    late.reload()
+    host_flip = opened(host, moment)
+    late_flip = opened(late, moment)
+    assert late_flip[1] and "Yo|ho|ho!".endswith(late_flip[1])  # the count from there
+    assert late.locator(".sk-bids").is_visible()
+    print(f"reveal: a phone back 1 s before the moment counted {late_flip[1]!r} and "
+          f"flipped {late_flip[0] - host_flip[0]:+.1f} ms from the host")
