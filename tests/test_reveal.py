@@ -12,6 +12,7 @@ from companion import create_app, store
 from companion.skullking import views
 from tests.conftest import make_night
 from tests.test_export import import_
+from tests.test_screen import screen_device
 from tests.test_skullking_views import host_bid, reveal, start
 
 HX = {"HX-Request": "true"}
@@ -160,3 +161,18 @@ def test_a_night_with_a_timed_reveal_exports_and_imports(app, tmp_path):
     other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite"),
                         "SECRET_KEY": "other", "WTF_CSRF_ENABLED": False})
     assert import_(other.test_client(), raw).status_code == 303
+
+
+def test_the_rooms_screen_counts_to_the_same_moment_as_the_phones(app):
+    night = make_night(app)
+    phone = night.phone(0)
+    tv = screen_device(night)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    before = tv.get(f"/n/{night.key}/screen/live", headers=HX).data.decode()
+    assert "data-reveal-at" not in before and "Bids revealed" not in before
+    reveal(night, game)
+    on_tv = tv.get(f"/n/{night.key}/screen/live", headers=HX).data.decode()
+    assert MOMENT.search(on_tv).groups() == MOMENT.search(
+        phone.get("/me/live", headers=HX).data.decode()).groups()
+    assert re.search(r'<div data-reveal-hold>\s*<h2>Bids revealed', on_tv)
