@@ -2,6 +2,7 @@
 live push: opened by the screen code's QR, it shows what the host does as it happens,
 in large type, with no control on it."""
 
+import os
 import time
 
 import pytest
@@ -12,6 +13,8 @@ from tests.test_skullking_browser import round_title, start_game, tap_bid
 pytestmark = pytest.mark.browser
 
 WAIT = 20000
+#: A folder to save the screen's picture in (COMPANION_SCREENSHOTS), to look at it.
+SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 NAMES = ["Mina", "Jo", "Sun", "Ann"]
 
 
@@ -83,3 +86,15 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
     assert font_px(tv, "table.sk-score td") >= 35
     assert tv.evaluate(SMALLEST) >= 27.5
     assert tv.locator("form, button, input, select").count() == 0
+
+    # "Yo-ho-ho!": the screen counts with the phones and shows the bids on the last word.
+    for seat in (1, 2, 3):
+        tap_bid(Hand(host), seat, 0)
+    host.locator(".sk-yoho").click()
+    tv.wait_for_function(
+        "() => document.documentElement.hasAttribute('data-reveal-flipped')", timeout=WAIT)
+    bids = tv.locator(".sk-screen-bids")
+    bids.wait_for(timeout=WAIT)
+    assert bids.is_visible() and bids.locator("li").count() == len(NAMES)
+    if SHOTS:
+        tv.screenshot(path=f"{SHOTS}/screen-revealed.png")
