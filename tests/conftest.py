@@ -20,6 +20,20 @@ def _close_connections():
     db.close_thread_connections()
 
 
+@pytest.fixture(autouse=True)
+def _close_pages(request):
+    """After a browser test, close every context it opened on the session's browser: a
+    page left open goes on polling, streaming and asking the time of a server that is
+    gone, and two hundred of them slowed the rest of the suite's workers to a crawl."""
+    yield
+    browser = request.node.funcargs.get("browser")
+    for context in list(browser.contexts) if browser is not None else []:
+        try:
+            context.close()
+        except Exception:  # already closed by its own fixture, or the browser is gone
+            pass
+
+
 @pytest.fixture
 def app(tmp_path):
     app = create_app({
