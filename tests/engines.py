@@ -310,7 +310,9 @@ class Device:
         return self.wait(
             """const [css, visible, text] = arguments;
                return [...document.querySelectorAll(css)].find(e =>
-                 (!visible || e.checkVisibility()) && (!text || e.textContent.includes(text)))
+                 (!visible || e.checkVisibility({visibilityProperty: true,
+                                                 checkVisibilityCSS: true}))
+                 && (!text || e.textContent.includes(text)))
                  || null;""",
             css, visible, text, what=f"{css}{' with ' + text if text else ''}", timeout=timeout)
 
