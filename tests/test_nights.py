@@ -489,9 +489,9 @@ def test_a_cancelled_or_expired_host_code_stays_dead_when_the_clock_goes_back(
     cancelled = host_code(night)
     expired = host_code(night)  # cancels the first
     real_now = companion_db.now
-    monkeypatch.setattr(store.hosting, "now", lambda later=0: real_now(later + 3600))  # an hour on
+    monkeypatch.setattr(store.codes, "now", lambda later=0: real_now(later + 3600))  # an hour on
     assert app.test_client().get(expired).status_code == 410  # found expired, and noted
-    monkeypatch.setattr(store.hosting, "now", lambda later=0: real_now(later - 86400))  # a day back
+    monkeypatch.setattr(store.codes, "now", lambda later=0: real_now(later - 86400))  # a day back
     for code in (cancelled, expired):
         stranger = app.test_client()
         assert stranger.get(code).status_code == 410

@@ -5,6 +5,7 @@ from sqlite_utils import Database
 
 from companion import log
 from companion.db import get_db, now, write
+from companion.store.codes import code_known, live_code
 from companion.store.histories import settle
 from companion.store.nights import night
 from companion.store.screens import end_codes_made_by
@@ -54,27 +55,14 @@ def _end_codes(db: Database, night_id: int) -> None:
                "where night_id = ? and used_by is null and ended = 0", [now(), night_id])
 
 
-def _live_code(db: Database, token: str) -> Row | None:
-    """An unused host code that has not ended. One past its expiry is recorded as ended
-    first, so that a clock set back later does not make it work again."""
-    code = next(db.query("select * from host_invites where token = ? and used_by is null "
-                         "and ended = 0", [token]), None)
-    if code is not None and code["expires"] <= now():
-        with write(db):
-            db.execute("update host_invites set ended = 1 where token = ?", [token])
-        return None
-    return code
-
-
 def host_invite(token: str) -> Row | None:
     """An unused host code that has not ended (or None)."""
-    return _live_code(get_db(), token)
+    return live_code(get_db(), "host_invites", token)
 
 
 def host_invite_known(token: str) -> bool:
     """Whether this host code was ever shown (it may be used up or expired since)."""
-    return bool(next(get_db().query("select 1 from host_invites where token = ?", [token]),
-                     None))
+    return code_known(get_db(), "host_invites", token)
 
 
 def use_host_invite(token: str, device: str) -> Row | None:
@@ -82,7 +70,7 @@ def use_host_invite(token: str, device: str) -> Row | None:
     that night is given up (one device is a host or a player, not both). Returns the
     night (None for a used, expired or unknown code)."""
     db = get_db()
-    invite = _live_code(db, token)
+    invite = live_code(db, "host_invites", token)
     if invite is None:
         return None
     with write(db):

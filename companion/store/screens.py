@@ -13,6 +13,7 @@ from sqlite_utils import Database
 
 from companion import log
 from companion.db import get_db, now, write
+from companion.store.codes import code_known, live_code
 from companion.store.nights import night
 from companion.store.sql import Row, _first
 from companion.tokens import new_token
@@ -59,27 +60,14 @@ def end_codes_made_by(db: Database, night_id: int, device: str) -> None:
     _end_codes(db, "night_id = ? and made_by = ?", [night_id, device])
 
 
-def _live(db: Database, token: str) -> Row | None:
-    """An unused screen code that has not ended; one past its expiry is recorded as
-    ended first (a clock set back later revives nothing)."""
-    code = _first(db, "select * from screen_invites where token = ? and used_by is null "
-                      "and ended = 0", [token])
-    if code is not None and code["expires"] <= now():
-        with write(db):
-            db.execute("update screen_invites set ended = 1 where token = ?", [token])
-        return None
-    return code
-
-
 def screen_invite(token: str) -> Row | None:
     """An unused screen code that has not ended (or None)."""
-    return _live(get_db(), token)
+    return live_code(get_db(), "screen_invites", token)
 
 
 def screen_invite_known(token: str) -> bool:
     """Whether this screen code was ever shown (it may be used, expired or cancelled)."""
-    return _first(get_db(), "select 1 from screen_invites where token = ?", [token]) \
-        is not None
+    return code_known(get_db(), "screen_invites", token)
 
 
 def screen_token(short: str) -> str | None:
@@ -94,7 +82,7 @@ def use_screen_invite(token: str, device: str) -> Row | None:
     """Make ``device`` a screen of the code's night (and of no other night); returns the
     night, or None for a code that is used, ended or unknown."""
     db = get_db()
-    code = _live(db, token)
+    code = live_code(db, "screen_invites", token)
     if code is None:
         return None
     with write(db):
