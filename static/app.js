@@ -327,6 +327,7 @@
       return;
     }
     var region = live();
+    /* in the page's language, on every live region (templates/_live.html) */
     var text = region && region.dataset.offline;
     if (mark || !text) { return; }
     mark = document.createElement("p");
