@@ -98,6 +98,7 @@ from companion.store.screens import (
     screen_night,
     screen_token,
     screens,
+    table_role,
     short_code,
     use_screen_invite,
 )
@@ -132,5 +133,5 @@ __all__ = [
     "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
     "SCREEN_CODE_MINUTES", "invite_screen", "is_screen", "remove_screen", "screen_invite",
     "screen_invite_known", "screen_night", "screen_token", "screens", "short_code",
-    "use_screen_invite",
+    "table_role", "use_screen_invite",
 ]
