@@ -98,8 +98,8 @@ from companion.store.screens import (
     screen_night,
     screen_token,
     screens,
-    table_role,
     short_code,
+    table_role,
     use_screen_invite,
 )
 from companion.store.sql import Row
