@@ -71,6 +71,11 @@ def latest_night() -> Row | None:
     return next(get_db().query("select * from nights order by id desc limit 1"), None)
 
 
+def latest_nights(count: int) -> list[Row]:
+    """The ``count`` latest nights, the latest first."""
+    return list(get_db().query("select * from nights order by id desc limit ?", [count]))
+
+
 def night_versions(db: Database, night_ids: list[int]) -> dict[int, int]:
     """The versions of these nights, in one query on ``db`` (the live-push watcher's
     own connection: it runs outside any request)."""
