@@ -372,7 +372,11 @@ def import_night() -> Answer:
         if not mine:  # nothing to choose, and nothing of the night here to show
             return _import_question(None, document, copies[0])
         return _import_question(store.keep_import(device(), document), document, mine[0])
-    key = store.import_night(document, device())
+    try:
+        key = store.import_night(document, device(), request.remote_addr or "", len(raw))
+    except store.OverQuota:
+        return history(error=_("This device has imported many nights in the last hour. "
+                               "Try again later."), status=429)
     return redirect(url_for("tally.tally", key=key), 303)
 
 

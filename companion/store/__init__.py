@@ -89,6 +89,7 @@ from companion.store.played import (
     set_current_game,
     start_game,
 )
+from companion.store.quotas import OverQuota
 from companion.store.screens import (
     SCREEN_CODE_MINUTES,
     invite_screen,
@@ -118,6 +119,7 @@ from companion.store.statistics import (
 from companion.store.tallied import night_games, outcomes, tallied
 
 __all__ = [
+    "OverQuota",
     "HISTORY_PAGE", "history_stamp", "hosted_count", "hosted_page", "hosts_any",
     "keep_statistics", "kept_statistics", "rosters", "statistics_nights",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
