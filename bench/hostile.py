@@ -1,6 +1,6 @@
 """What one hostile device on the Wi-Fi can do to the table, measured (docs/security.md).
 
-Six drills against the real server (``companion serve`` on loopback, the same
+Seven drills against the real server (``companion serve`` on loopback, the same
 settings as at a table), each with a phone of another table answering throughout:
 
 * ``import``: a stranger uploads the costliest file the import accepts (the longest
@@ -23,8 +23,11 @@ settings as at a table), each with a phone of another table answering throughout
   (a night each), while six host screens at another address hold theirs. Reported: the
   streams it holds at the end, whether a write still reaches each of the six, and
   whether a new phone's stream opens.
+* ``disk``: one guest at full speed for a minute, uploading new nights of the largest
+  file the import takes and starting new nights, each under a new device id. Reported:
+  what it made and the database's growth (the hour's bounds are spent in that minute).
 
-    .venv/bin/python bench/hostile.py                   # all six drills (~4 min)
+    .venv/bin/python bench/hostile.py                   # all seven drills (~6 min)
     .venv/bin/python bench/hostile.py --drill import --json report.json
 """
 
@@ -580,8 +583,41 @@ def _told_changed(sock: socket.socket) -> bool:
     return b"event: changed" in seen
 
 
+def drill_disk(folder: Path, seconds: float = 60) -> dict[str, Any]:
+    """One guest at full speed for ``seconds``: new nights of the largest file the import
+    takes (each a night of its own, by its creation time), and new nights from the start
+    page, each under a new device id. Reported: what it made, what was refused, and the
+    database's growth. The bounds are an hour's, spent in the first seconds: the hour's
+    growth is the minute's."""
+    from tests.test_drills import Device
+
+    server = Serve(folder / "disk")
+    raw = worst_import("pairs")
+    made = {"imports": 0, "nights": 0, "refused": 0}
+    try:
+        before = _stored_bytes(server.database)
+        start, n = time.monotonic(), 0
+        while time.monotonic() - start < seconds:
+            n += 1
+            day = f"2024-{1 + n // 28 % 12:02d}-{1 + n % 28:02d}T19:{n % 60:02d}:00Z"
+            status = upload(server.url, raw.replace(TIME.encode(), day.encode()),
+                            Device(server.url))[0]
+            made["imports" if status == 303 else "refused"] += 1
+            device = Device(server.url)
+            device.get("/")
+            status = device.post("/nights", {"name": ["A", "B", "C"]})[0]
+            made["nights" if status == 303 else "refused"] += 1
+        grown = _stored_bytes(server.database) - before
+    finally:
+        server.stop()
+    return {"seconds": seconds, "file_bytes": len(raw), **made,
+            "database_growth_mb": round(grown / 1e6, 1),
+            "an_hour_mb": round(grown / 1e6, 1)}
+
+
 DRILLS = {"import": drill_import, "sockets": drill_sockets, "uploads": drill_uploads,
-          "trickle": drill_trickle, "chunked": drill_chunked, "streams": drill_streams}
+          "trickle": drill_trickle, "chunked": drill_chunked, "streams": drill_streams,
+          "disk": drill_disk}
 
 
 def main() -> None:
