@@ -69,8 +69,11 @@ def pages(key: str) -> dict[str, tuple[str, str]]:
 
 
 def app_on(path: str) -> Any:
+    # A year of nights comes through /import from one client in a minute: the hour's
+    # bounds of one address (companion/store/quotas.py) are lifted.
     return create_app({"DATABASE": path, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
-                       "PUBLIC_URL": "http://table.test:8765"})
+                       "PUBLIC_URL": "http://table.test:8765", "IMPORTS_AN_HOUR": 10**9,
+                       "IMPORT_BYTES_AN_HOUR": 10**12, "NIGHTS_AN_HOUR": 10**9})
 
 
 def a_night(app: Any) -> tuple[Any, bytes]:

@@ -1,6 +1,6 @@
 """What one hostile device on the Wi-Fi can do to the table, measured (docs/security.md).
 
-Three drills against the real server (``companion serve`` on loopback, the same
+Seven drills against the real server (``companion serve`` on loopback, the same
 settings as at a table), each with a phone of another table answering throughout:
 
 * ``import``: a stranger uploads the costliest file the import accepts (the longest
@@ -14,8 +14,20 @@ settings as at a table), each with a phone of another table answering throughout
 * ``uploads``: 16 uploads of one near-limit file of a night already on the machine (each
   one waits for the host's choice). Reported: the database's growth against the file's
   size.
+* ``trickle``: 10,290 POSTs from one address (127.0.0.2) whose bodies come a byte every
+  5 s, with the server's soft limit at 10,240, for 40 s. Reported: the other table's
+  slowest live region, a new phone's slowest claim, how many the server closed.
+* ``chunked``: two connections sending a 2 MB form in one-byte chunks, again and again,
+  for 15 s. Reported: the other table's p99 and the answers the sender got.
+* ``streams``: one address opening 4 streams under each of 1,000 made-up device ids
+  (a night each), while six host screens at another address hold theirs. Reported: the
+  streams it holds at the end, whether a write still reaches each of the six, and
+  whether a new phone's stream opens.
+* ``disk``: one guest at full speed for a minute, uploading new nights of the largest
+  file the import takes and starting new nights, each under a new device id. Reported:
+  what it made and the database's growth (the hour's bounds are spent in that minute).
 
-    .venv/bin/python bench/hostile.py                   # all three drills (~2 min)
+    .venv/bin/python bench/hostile.py                   # all seven drills (~6 min)
     .venv/bin/python bench/hostile.py --drill import --json report.json
 """
 
@@ -125,7 +137,8 @@ class Serve:
     """`companion serve` on loopback with a data folder of its own, as the host runs it
     (``soft_limit``: the open-files soft limit it starts with)."""
 
-    def __init__(self, folder: Path, soft_limit: int | None = None) -> None:
+    def __init__(self, folder: Path, soft_limit: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.folder, self.port = folder, _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -138,7 +151,8 @@ class Serve:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--public-url", self.url, "--quiet", "--data", str(folder)],
-            env={**os.environ, "COMPANION_SECRET_KEY": "hostile"}, preexec_fn=limit,
+            env={**os.environ, "COMPANION_SECRET_KEY": "hostile", **(env or {})},
+            preexec_fn=limit,
             stdout=self.log, stderr=self.log)
         for _ in range(300):
             try:
@@ -342,7 +356,268 @@ def _stored_bytes(database: Path) -> int:
     return sum(p.stat().st_size for p in (database, Path(f"{database}-wal")) if p.exists())
 
 
-DRILLS = {"import": drill_import, "sockets": drill_sockets, "uploads": drill_uploads}
+ATTACKER = "127.0.0.2"  # the hostile device's address; the table's phones are at 127.0.0.1
+
+
+def _from_attacker(port: int) -> socket.socket | None:
+    """A connection from the hostile device's address (None when refused at once)."""
+    sock = socket.socket()
+    try:
+        sock.bind((ATTACKER, 0))
+        sock.connect(("127.0.0.1", port))
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def _closed(sock: socket.socket) -> bool:
+    """Whether the server has closed ``sock`` (its answer, if any, read and dropped)."""
+    sock.setblocking(False)
+    try:
+        while True:
+            if not sock.recv(65536):
+                return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def _p99(timer: dict[str, Any], times: list[float]) -> dict[str, Any]:
+    ordered = sorted(times)
+    timer["p99_ms"] = round(ordered[int(0.99 * (len(ordered) - 1))] * 1000, 1)
+    return timer
+
+
+def drill_trickle(folder: Path, count: int = 10290, seconds: float = 40) -> dict[str, Any]:
+    """``count`` POSTs from one address whose bodies come a byte every 5 s, with the
+    server's open-files soft limit at 10,240, while another table's phone asks for its
+    page and a new phone claims a seat: each answer's time."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, count + 2048), hard))
+    server = Serve(folder / "trickle", soft_limit=min(hard, 10240))
+    held: list[socket.socket] = []
+    report: dict[str, Any] = {"connections": count}
+    try:
+        phone = another_table(server)
+        page = Timer(phone, "/me/live", 0.2)
+        page.start()
+        head = (b"POST /lang HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n"
+                b"Content-Type: application/x-www-form-urlencoded\r\n\r\n")
+        for _ in range(count):
+            sock = _from_attacker(server.port)
+            if sock is not None:
+                try:
+                    sock.sendall(head)
+                except OSError:
+                    pass
+                held.append(sock)
+        claims: list[float] = []
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            for sock in held:
+                try:
+                    sock.send(b"a")
+                except OSError:
+                    pass
+            claims.append(_claim_seconds(server))
+            time.sleep(5)
+        report.update(other_table=page.stop(),
+                      new_phone_claim_slowest_ms=round(max(claims) * 1000, 1),
+                      closed_by_server=sum(_closed(s) for s in held),
+                      after_s=seconds)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return report
+
+
+def _claim_seconds(server: Serve) -> float:
+    """A new night's first seat claimed by a new phone: the seconds of the claim."""
+    from tests.test_drills import Device, create_night
+
+    _, _, tokens = create_night(server.url, database=str(server.database))
+    start = time.perf_counter()
+    assert Device(server.url).claim(tokens[0]) == 303
+    return time.perf_counter() - start
+
+
+def drill_chunked(folder: Path, seconds: float = 15, senders: int = 2) -> dict[str, Any]:
+    """``senders`` connections sending a 2 MB form to ``POST /lang`` in one-byte chunks,
+    again and again, while another table's phone asks for its live region every 50 ms."""
+    server = Serve(folder / "chunked")
+    report: dict[str, Any] = {"senders": senders}
+    answers: list[bytes] = []
+    stop = threading.Event()
+
+    def send() -> None:
+        head = (b"POST /lang HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+                b"Content-Type: application/x-www-form-urlencoded\r\n\r\n")
+        body = b"1\r\na\r\n" * (2 * 1024 * 1024)
+        while not stop.is_set():
+            sock = _from_attacker(server.port)
+            if sock is None:
+                continue
+            with sock:
+                try:
+                    sock.sendall(head + body)
+                except OSError:
+                    pass
+                sock.settimeout(5)
+                try:
+                    answers.append(sock.recv(64)[:12])
+                except OSError:
+                    answers.append(b"")
+    try:
+        phone = another_table(server)
+        timer = Timer(phone, "/me/live")
+        timer.start()
+        threads = [threading.Thread(target=send, daemon=True) for _ in range(senders)]
+        for thread in threads:
+            thread.start()
+        time.sleep(seconds)
+        stop.set()
+        report["other_table"] = _p99(timer.stop(), timer.times)
+        for thread in threads:
+            thread.join(10)
+        report["answers"] = sorted({a.decode("latin-1") for a in answers})
+        report["attempts"] = len(answers)
+    finally:
+        server.stop()
+    return report
+
+
+def drill_streams(folder: Path, identities: int = 1000, each: int = 4,
+                  phones: int = 6) -> dict[str, Any]:
+    """One address opening ``each`` streams under each of ``identities`` made-up device
+    ids (a night of its own each), while ``phones`` host screens at another address hold
+    theirs: how many of those were ended, and whether a write still reaches each of them
+    and a new phone's stream opens."""
+    from tests.test_drills import Device, create_night
+
+    # (the made-up identities' thousand nights come from 127.0.0.1, the table's own
+    # address here: the hour's bound on new nights, which would stop them, is lifted)
+    server = Serve(folder / "streams", env={"COMPANION_NIGHTS_AN_HOUR": "100000"})
+    report: dict[str, Any] = {"identities": identities, "each": each}
+    held: list[socket.socket] = []
+    try:
+        tables = [create_night(server.url) for _ in range(phones)]
+        watching = [_stream_from(server.port, host, key, "127.0.0.1") for host, key, _ in tables]
+        made_up = []
+        started = time.perf_counter()
+        for _ in range(identities):
+            device = Device(server.url)
+            device.get("/")
+            status, head, _ = device.post("/nights", {"name": ["A", "B", "C"]})
+            made_up.append((device, head["Location"].rstrip("/").rsplit("/", 1)[1]))
+        report["identities_s"] = round(time.perf_counter() - started, 1)
+        for device, key in made_up:
+            for _ in range(each):
+                sock = _stream_from(server.port, device, key, ATTACKER)
+                if sock is not None:
+                    held.append(sock)
+        time.sleep(1)
+        report["attacker_streams_held"] = sum(_streaming(s) for s in held)
+        for host, key, _ in tables:
+            host.post(f"/n/{key}/seats/0/code", htmx=True)
+        kept = [_told_changed(sock) for sock in watching if sock is not None]
+        report["phones_kept_stream"] = f"{sum(kept)} of {phones}"
+        host, key, _ = create_night(server.url)
+        report["new_phone_stream"] = "open" if _stream_from(
+            server.port, host, key, "127.0.0.1") is not None else "refused (polls)"
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+    return report
+
+
+def _stream_from(port: int, device: Any, key: str, address: str) -> socket.socket | None:
+    """A host stream of night ``key`` opened from ``address`` with ``device``'s cookies;
+    None unless the server answered 200 (a 204 is a page told to poll)."""
+    sock = socket.socket()
+    try:
+        sock.bind((address, 0))
+        sock.connect(("127.0.0.1", port))
+        cookies = "; ".join(f"{c.name}={c.value}" for c in device.jar)
+        sock.sendall(f"GET /n/{key}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     f"Cookie: {cookies}\r\n\r\n".encode())
+        sock.settimeout(5)
+        if sock.recv(4096).startswith(b"HTTP/1.1 200"):
+            return sock
+    except OSError:
+        pass
+    sock.close()
+    return None
+
+
+def _streaming(sock: socket.socket) -> bool:
+    """Whether the stream on ``sock`` is still held: not closed, not told "elsewhere"."""
+    sock.setblocking(False)
+    seen = b""
+    try:
+        while chunk := sock.recv(65536):
+            seen += chunk
+        return False  # closed
+    except BlockingIOError:
+        return b"elsewhere" not in seen
+    except OSError:
+        return False
+
+
+def _told_changed(sock: socket.socket) -> bool:
+    """Whether the stream on ``sock`` tells a change within 5 s (not "elsewhere")."""
+    sock.settimeout(5)
+    seen = b""
+    try:
+        while b"event: changed" not in seen and b"elsewhere" not in seen:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return False
+            seen += chunk
+    except OSError:
+        return False
+    return b"event: changed" in seen
+
+
+def drill_disk(folder: Path, seconds: float = 60) -> dict[str, Any]:
+    """One guest at full speed for ``seconds``: new nights of the largest file the import
+    takes (each a night of its own, by its creation time), and new nights from the start
+    page, each under a new device id. Reported: what it made, what was refused, and the
+    database's growth. The bounds are an hour's, spent in the first seconds: the hour's
+    growth is the minute's."""
+    from tests.test_drills import Device
+
+    server = Serve(folder / "disk")
+    raw = worst_import("pairs")
+    made = {"imports": 0, "nights": 0, "refused": 0}
+    try:
+        before = _stored_bytes(server.database)
+        start, n = time.monotonic(), 0
+        while time.monotonic() - start < seconds:
+            n += 1
+            day = f"2024-{1 + n // 28 % 12:02d}-{1 + n % 28:02d}T19:{n % 60:02d}:00Z"
+            status = upload(server.url, raw.replace(TIME.encode(), day.encode()),
+                            Device(server.url))[0]
+            made["imports" if status == 303 else "refused"] += 1
+            device = Device(server.url)
+            device.get("/")
+            status = device.post("/nights", {"name": ["A", "B", "C"]})[0]
+            made["nights" if status == 303 else "refused"] += 1
+        grown = _stored_bytes(server.database) - before
+    finally:
+        server.stop()
+    return {"seconds": seconds, "file_bytes": len(raw), **made,
+            "database_growth_mb": round(grown / 1e6, 1),
+            "an_hour_mb": round(grown / 1e6, 1)}
+
+
+DRILLS = {"import": drill_import, "sockets": drill_sockets, "uploads": drill_uploads,
+          "trickle": drill_trickle, "chunked": drill_chunked, "streams": drill_streams,
+          "disk": drill_disk}
 
 
 def main() -> None:

@@ -127,9 +127,11 @@ def create_app(test_config: dict[str, Any] | None = None,
         # idle minute wake a phone's radio, and a page whose stream is silent 1.5 times
         # this (and a second) says it can't reach the table (static/app.js).
         PUSH_HEARTBEAT=20,
-        # Streams one device may hold (a phone and a tab or two), and one process in all
-        # (companion/push.py; at most half its open files, companion/connections.py).
+        # Streams one device may hold (a phone and a tab or two), one client address, and
+        # one process in all (companion/push.py; at most half its open files,
+        # companion/connections.py).
         PUSH_STREAMS_PER_DEVICE=4,
+        PUSH_STREAMS_PER_ADDRESS=16,  # one address: a phone or two, a laptop's tabs
         PUSH_STREAMS_MOST=4000,
         PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
         # How long after "Yo-ho-ho!" is recorded every screen opens the bids together

@@ -2,15 +2,13 @@
 
 gunicorn's ``gevent_pywsgi`` worker (gevent's own WSGI server in each worker, as
 ``companion serve`` runs it) with the same hold on connections as ``companion serve``
-(companion/connections.py): a deadline for each request's head, a timeout for each read
-and write, and the open-files soft limit raised to the hard limit in each worker.
+(companion/connections.py): deadlines for each request's head and body, a timeout for
+each write, at most ``PER_ADDRESS`` connections from one client address, and the
+open-files soft limit raised to the hard limit in each worker.
 Needs gunicorn (``pip install 'companion[cafe]'``).
 """
 
 from __future__ import annotations
-
-import socket
-from typing import Any
 
 from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler, PyWSGIServer
 
@@ -22,12 +20,9 @@ class Handler(connections.Handler, PyWSGIHandler):
     access log and environ."""
 
 
-class Server(PyWSGIServer):
-    """Each connection with the read and write timeout of ``companion serve``."""
-
-    def handle(self, sock: socket.socket, address: Any) -> None:
-        sock.settimeout(connections.READ_SECONDS)
-        super().handle(sock, address)
+class Server(connections.Bounded, PyWSGIServer):
+    """Each connection with the timeouts and the bound per client address of
+    ``companion serve``."""
 
 
 class Worker(GeventPyWSGIWorker):

@@ -15,6 +15,7 @@ import sqlite3
 import sys
 import time
 from contextlib import closing
+from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -126,9 +127,8 @@ def host_link(args: argparse.Namespace) -> int:
         return 2
     app = create_app({"PUBLIC_URL": public}, data=folder)
     with app.app_context():
-        night = store.night_by_key(args.night) if args.night else store.latest_night()
+        night = store.night_by_key(args.night) if args.night else _chosen_night()
         if night is None:
-            print("There is no such night yet.", file=sys.stderr)
             return 2
         token = store.invite_host(night["id"])
     link = f"{public}/h/{token}"
@@ -137,6 +137,42 @@ def host_link(args: argparse.Namespace) -> int:
     print(link)
     print(text(link), flush=True)
     return 0
+
+
+#: How many of the latest nights ``host-link`` offers to choose from.
+NIGHTS_OFFERED = 10
+
+
+def _chosen_night() -> store.Row | None:
+    """The night to host again: the only one, or the one the person at the laptop picks
+    from the latest (by time and players; never simply the latest, which any guest on
+    the Wi-Fi can have made a moment ago). None, with the reason said, when there is none
+    or no one to ask."""
+    nights = store.latest_nights(NIGHTS_OFFERED)
+    if not nights:
+        print("There is no such night yet.", file=sys.stderr)
+        return None
+    if len(nights) == 1:
+        return nights[0]
+    rosters = store.rosters([int(n["id"]) for n in nights])
+    print("Which night should this device host again?")
+    for number, night in enumerate(nights, 1):
+        players = ", ".join(str(seat["name"]) for seat in rosters[int(night["id"])])
+        print(f"  {number:>2}. {_local(night['created'])}  {players}  (--night {night['key']})")
+    if not sys.stdin.isatty():
+        print("Choose one with --night KEY.", file=sys.stderr)
+        return None
+    answer = input(f"Number (1-{len(nights)}): ").strip()
+    if not answer.isdigit() or not 1 <= int(answer) <= len(nights):
+        print("No night chosen.", file=sys.stderr)
+        return None
+    return nights[int(answer) - 1]
+
+
+def _local(stamp: str) -> str:
+    """A stored UTC time as the laptop's local date and time."""
+    when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+    return when.strftime("%a %Y-%m-%d %H:%M")
 
 
 # How `companion serve` runs gevent's server (bench/floor.py serves its floor with the

@@ -217,6 +217,18 @@ def screens(db: Database) -> None:
     db.table("screen_invites").create_index(["short"])
 
 
+@migrations()
+def spending(db: Database) -> None:
+    """What each device and client address added in the last hour (new nights, imports:
+    companion/store/quotas.py); older rows are dropped as new ones come."""
+    db.table("spending").create(
+        {"at": str, "what": str, "address": str, "device": str, "bytes": int},
+        not_null={"at", "what", "address", "device", "bytes"})
+    db.table("spending").create_index(["address", "what"])
+    db.table("spending").create_index(["device", "what"])
+    db.table("spending").create_index(["at"])
+
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

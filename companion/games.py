@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 from companion import log, registry, stats, store
 from companion.errors import RuleError
-from companion.lru import LRU
+from companion.lru import Pickled
 from companion.web import (
     bdi,
     device,
@@ -109,11 +109,19 @@ def history(game: store.Game, names: Mapping[int, str], activity: list[store.Row
     return lines
 
 
-#: What a screen shows of a game beyond its page's own parts (its history, the game's
-#: view, its result), by board, game and log position, viewer and language. After a
-#: change a table's screens each ask for the new version within a second; a viewer that
-#: asks again (a reconnect, a second host device) costs no replay, no view, no query.
-_screens = LRU(2048)
+#: What a screen shows of a game beyond its page's own parts (the game's view, its
+#: result), by board, game and log position, viewer and language. After a change a
+#: table's screens each ask for the new version within a second; a viewer that asks
+#: again (a reconnect, a second host device) costs no replay, no view, no query.
+#: Pickled and bounded in bytes, as every cache here.
+_screens = Pickled(2048, 32 * 1024 * 1024)
+
+#: A game's history as its host page lists it, by game and log position, names, the
+#: game's activity and language: all it is made of. Not by the night's version, as the
+#: views are (a view may name the night's other games): a change elsewhere in the night
+#: (a colour, another game) keeps it, so a history is kept once, not once a version (an
+#: 8,000-event one is megabytes).
+_histories = Pickled(512, 64 * 1024 * 1024)
 
 
 def screen(board: store.Board, game: store.Game, viewer: str | int,
@@ -129,6 +137,21 @@ def screen(board: store.Board, game: store.Game, viewer: str | int,
     return model
 
 
+def game_history(board: store.Board, game: store.Game) -> list[dict[str, Any]]:
+    """:func:`history` of ``game`` as ``board`` holds it, worked out once for each game
+    position, names, activity and language."""
+    activity = board.activity_of(game.id)
+    key = (board.database, game.id, game.length, game.last,
+           tuple(sorted(board.names.items())),
+           tuple((r["seat"], r["kind"], r["created"], r["pos"]) for r in activity),
+           str(get_locale()))
+    lines: list[dict[str, Any]] | None = _histories.get(key)
+    if lines is None:
+        lines = history(game, board.names, activity)
+        _histories.put(key, lines)
+    return lines
+
+
 def host_context(night: store.Row, game: store.Game, error: str | None = None
                  ) -> dict[str, Any]:
     """What the host's game page shows, drawn from the night's board at ``night``'s
@@ -137,14 +160,14 @@ def host_context(night: store.Row, game: store.Game, error: str | None = None
     board = store.board(night["id"], night["version"])
     names = board.names
     model = screen(board, game, "host", lambda: {
-        "history": history(game, names, board.activity_of(game.id)),
         "view": registry.get(game.kind).host_view(game, names),
         "seen": board.noted(game.id, "seen"),
     })
     return {
         "night": night, "game": game, "state": game.state, "setup": game.setup,
         "names": names, "colours": board.colours, "title": title(game.kind),
-        "shown": board.current_game(), "error": error, **model,
+        "shown": board.current_game(), "error": error,
+        "history": game_history(board, game), **model,
     }
 
 

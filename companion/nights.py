@@ -172,10 +172,15 @@ def create() -> Answer:
                          chosen=_chosen())
     # parse_names gives names whenever it gives no error
     try:
-        night = store.create_night(cast(list[str], names), device(), form_token(), hues)
+        night = store.create_night(cast(list[str], names), device(), form_token(), hues,
+                                   request.remote_addr or "")
     except store.FormUsed:
         return index(error=_("This form was already sent. Reload the page and try again."),
                      status=409, typed=names, chosen=hues)
+    except store.OverQuota:
+        return index(error=_("This device has started many nights in the last hour. "
+                             "Continue one of them, or try again later."),
+                     status=429, typed=names, chosen=hues)
     return redirect(url_for("nights.night", key=night["key"]), 303)
 
 

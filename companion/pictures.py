@@ -27,7 +27,7 @@ from companion.web import hosted_night, local_date, my_seat, ngettext
 
 bp = Blueprint("pictures", __name__)
 
-_pictures = LRU(32)
+_pictures = LRU(32, 32 * 1024 * 1024, len)  # at most 32 MB of PNG
 
 
 WORDS = recap.Words(_, ngettext, local_date)

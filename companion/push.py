@@ -27,11 +27,13 @@ own, and none needs to agree with another.
 from __future__ import annotations
 
 import random
+import socket
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import gevent
 from flask import Blueprint, Response, abort, current_app, request
 from gevent import monkey
 
@@ -50,6 +52,7 @@ class Stream:
     to end (``ended``: its device opened more than ``per_device`` streams since)."""
 
     device: str
+    address: str = ""
     woken: threading.Event = field(default_factory=threading.Event)
     ended: bool = False
 
@@ -66,48 +69,60 @@ class _Night:
 class Watcher:
     """Wakes the streams of a night when its version moves (one per process and
     database; the loop runs only while some stream watches). It also holds the count of
-    open streams: at most ``per_device`` for one device (opening another ends its oldest:
-    a phone that lost its Wi-Fi and came back has a stream the server still thinks open)
-    and ``most`` in all, so that no device can hold the process's connections."""
+    open streams: at most ``per_device`` for one device and ``per_address`` for one
+    client address (opening another ends the oldest: a phone that lost its Wi-Fi and
+    came back has a stream the server still thinks open), and ``most`` in all, so that
+    no device — nor one address under a thousand made-up device ids — can hold the
+    process's streams."""
 
-    def __init__(self, path: str, tick: float, per_device: int = 4, most: int = 4000
-                 ) -> None:
+    def __init__(self, path: str, tick: float, per_device: int = 4, most: int = 4000,
+                 per_address: int = 16) -> None:
         self.path, self.tick = path, tick
-        self.per_device, self.most = per_device, most
+        self.per_device, self.most, self.per_address = per_device, most, per_address
         self._lock = threading.Lock()
         self._nights: dict[int, _Night] = {}
         self._new: set[int] = set()  # nights first watched since the last look
         self._devices: dict[str, list[Stream]] = {}
+        self._addresses: dict[str, list[Stream]] = {}
         self._open = 0
         self._running = False
 
-    def open(self, device: str) -> Stream | None:
-        """A new stream for ``device``, ending its oldest beyond ``per_device``; None
-        when ``most`` streams are open (the page polls instead)."""
+    def open(self, device: str, address: str = "") -> Stream | None:
+        """A new stream for ``device`` at ``address``, ending the oldest beyond
+        ``per_device`` and ``per_address``; None when ``most`` streams are open (the
+        page polls instead)."""
         with self._lock:
             if self._open >= self.most:
                 return None
-            streams = self._devices.setdefault(device, [])
-            while len(streams) >= self.per_device:
-                oldest = streams.pop(0)
-                oldest.ended = True
-                oldest.woken.set()
-                self._open -= 1
-            stream = Stream(device)
-            streams.append(stream)
+            for streams, most in ((self._devices.get(device, []), self.per_device),
+                                  (self._addresses.get(address, []), self.per_address)):
+                while len(streams) >= most:
+                    self._end(streams[0])
+            stream = Stream(device, address)
+            self._devices.setdefault(device, []).append(stream)
+            self._addresses.setdefault(address, []).append(stream)
             self._open += 1
             return stream
 
     def close(self, stream: Stream) -> None:
         """The stream's connection is closed (called again, it does nothing)."""
         with self._lock:
-            streams = self._devices.get(stream.device, [])
-            if stream in streams:
-                streams.remove(stream)
-                self._open -= 1
-                if not streams:
-                    del self._devices[stream.device]
-            stream.ended = True
+            self._end(stream)
+
+    def _end(self, stream: Stream) -> None:
+        """Its place given back, and the stream told to end (under the lock)."""
+        streams = self._devices.get(stream.device, [])
+        if stream in streams:
+            streams.remove(stream)
+            self._open -= 1
+            if not streams:
+                del self._devices[stream.device]
+            held = self._addresses[stream.address]
+            held.remove(stream)
+            if not held:
+                del self._addresses[stream.address]
+        stream.ended = True
+        stream.woken.set()
 
     def wait(self, stream: Stream, night_id: int, seen: int, timeout: float
              ) -> int | None:
@@ -192,7 +207,8 @@ def watcher() -> Watcher:
         if path not in _watchers:
             most = min(config["PUSH_STREAMS_MOST"], open_files_soft_limit() // 2)
             _watchers[path] = Watcher(path, config["PUSH_TICK"],
-                                      config["PUSH_STREAMS_PER_DEVICE"], most)
+                                      config["PUSH_STREAMS_PER_DEVICE"], most,
+                                      config["PUSH_STREAMS_PER_ADDRESS"])
         return _watchers[path]
 
 
@@ -242,15 +258,41 @@ def _stream(night_id: int, version: int) -> Response:
         seen = version
     config = current_app.config
     watch = watcher()
-    stream = watch.open(device())
+    stream = watch.open(device(), request.remote_addr or "")
     if stream is None:
         return Response(status=204)  # as many streams as the process holds: poll
     body = _events(watch, stream, night_id, seen, config["PUSH_HEARTBEAT"],
                    life(config["PUSH_STREAM_SECONDS"]))
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: watch.close(stream))
+    sock = request.environ.get("companion.socket")
+    hangup = gevent.spawn(_hung_up, sock, watch, stream) if sock is not None else None
+
+    def closed() -> None:
+        if hangup is not None:
+            hangup.kill()  # before the connection reads its next request
+        watch.close(stream)
+
+    response.call_on_close(closed)
     return response
+
+
+def _hung_up(sock: socket.socket, watch: Watcher, stream: Stream) -> None:
+    """End ``stream`` as soon as its client closes the connection, rather than at the
+    next heartbeat that fails to go (up to ``PUSH_HEARTBEAT`` seconds later): a device
+    that opens streams and drops them at once would otherwise hold their places. A
+    stream's client sends nothing more on its connection until the stream ends, so a
+    read that returns no bytes is its end."""
+    while not stream.ended:
+        try:
+            if sock.recv(1, socket.MSG_PEEK) == b"":
+                break
+            return  # the client sent more: not a hang-up, and not ours to read
+        except TimeoutError:
+            continue  # (the connection's read timeout): still there
+        except OSError:
+            break
+    watch.close(stream)
 
 
 def now_ms() -> int:

@@ -125,12 +125,14 @@ def _refused(token: str | None) -> Answer:
 
 
 def _cannot_be_a_screen(night: store.Row) -> Answer | None:
-    """A device of the table (a host, a seat) stays what it is: a screen records
-    nothing, and would stop the host's controls or the player's phone."""
+    """A device of a table (a host, a seat, of this night or any other) stays what it
+    is: a screen records nothing, and would stop the host's controls or the player's
+    phone. The night's own host is shown the screen as a host."""
     if store.is_host(night, device()):
         return redirect(url_for("screens.page", key=night["key"]), 303)
-    if store.seat_in_night(night["id"], device()) is not None:
-        return render_template("screens/seat_device.html"), 409
+    role = store.table_role(device())
+    if role is not None:
+        return render_template("screens/seat_device.html", role=role), 409
     return None
 
 

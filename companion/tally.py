@@ -368,10 +368,15 @@ def import_night() -> Answer:
         return history(error=import_message(error), status=422)
     copies = store.nights_like(document["created"], document["players"])
     if copies:
-        token = store.keep_import(device(), document)
         mine = [n for n in copies if store.is_host(n, device())]
-        return _import_question(token, document, (mine or copies)[0])
-    key = store.import_night(document, device())
+        if not mine:  # nothing to choose, and nothing of the night here to show
+            return _import_question(None, document, copies[0])
+        return _import_question(store.keep_import(device(), document), document, mine[0])
+    try:
+        key = store.import_night(document, device(), request.remote_addr or "", len(raw))
+    except store.OverQuota:
+        return history(error=_("This device has imported many nights in the last hour. "
+                               "Try again later."), status=429)
     return redirect(url_for("tally.tally", key=key), 303)
 
 
@@ -382,14 +387,15 @@ def _game_lines(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for g in games]
 
 
-def _import_question(token: str, document: dict[str, Any], copy: store.Row) -> Answer:
-    """The night in the file is already here: keep the copy here, or replace it with the
-    file (only a host of that night may)."""
+def _import_question(token: str | None, document: dict[str, Any], copy: store.Row
+                     ) -> Answer:
+    """The night in the file is already here: its host keeps the copy here, or replaces
+    it with the file (``token``: the file kept meanwhile). Anyone else is told so, and
+    shown nothing of the night here but what their own file holds."""
     return render_template(
-        "tally/import_question.html", token=token, copy=copy,
-        players=document["players"], here=_game_lines(_games(copy["id"])),
-        incoming=_game_lines(document["games"]),
-        can_replace=store.is_host(copy, device()))
+        "tally/import_question.html", token=token, copy=copy, players=document["players"],
+        here=_game_lines(_games(copy["id"])) if token else None,
+        incoming=_game_lines(document["games"]), can_replace=token is not None)
 
 
 @bp.post("/import/<token>")

@@ -349,7 +349,7 @@ def _ngettext(context: Context, singular: str, plural: str, num: int, **variable
 
 _ = gettext
 
-_shared = LRU(1024)
+_shared = LRU(1024, 32 * 1024 * 1024, len)  # at most 32 MB of HTML
 
 
 @pass_context

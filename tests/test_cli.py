@@ -50,3 +50,26 @@ def test_host_link_says_so_when_there_is_no_night(capsys, monkeypatch, tmp_path)
     monkeypatch.setenv("COMPANION_SECRET_KEY", "cli")
     assert cli.main(["host-link", "--public-url", "http://t"]) == 2
     assert "no such night" in capsys.readouterr().err
+
+
+def test_host_link_asks_which_night_and_never_takes_the_latest_by_itself(
+        app, capsys, monkeypatch):
+    """Any guest on the Wi-Fi can make a night a moment before the host runs it: the
+    latest nights are listed by time and players, and one is chosen."""
+    ours = make_night(app, ["민수", "Jo", "지혜"])
+    make_night(app, ["Guest", "Made", "This"])
+    monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "test")
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    assert cli.main(["host-link", "--public-url", "http://t"]) == 2
+    said = capsys.readouterr()
+    assert "Guest, Made, This" in said.out and "민수, Jo, 지혜" in said.out
+    assert f"--night {ours.key}" in said.out and "/h/" not in said.out
+    assert "--night KEY" in said.err
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: "2")
+    assert cli.main(["host-link", "--public-url", "http://t"]) == 0
+    link = re.search(r"http://t(/h/[A-Za-z0-9_-]+)", capsys.readouterr().out).group(1)
+    laptop = app.test_client()
+    assert laptop.post(link).status_code == 303
+    assert laptop.get(ours.url).status_code == 200

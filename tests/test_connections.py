@@ -124,7 +124,8 @@ def test_a_low_hard_limit_is_told_to_the_host_with_what_to_do():
 def test_a_thousand_idle_connections_leave_another_tables_phone_its_page(server_process):
     """1,100 connections from one client that never finish a request, with the server
     started at a soft limit of 1,024 open files: another device still gets its page
-    (the figure, with its time, is bench/hostile.py's; docs/security.md)."""
+    (the figure, with its time, is bench/hostile.py's; docs/security.md). The client
+    is at 127.0.0.2: all but PER_ADDRESS of its connections are closed at once."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 2400:
         pytest.skip("the client and the server need 2,400 open files here")
@@ -136,9 +137,12 @@ def test_a_thousand_idle_connections_leave_another_tables_phone_its_page(server_
     idle = []
     try:
         for n in range(1100):
-            sock = socket.create_connection(("127.0.0.1", server_process.port))
+            sock = from_address("127.0.0.2", server_process.port)
             if n % 2:
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                try:
+                    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                except OSError:
+                    pass  # closed by the server already
             idle.append(sock)
         page = urllib.request.urlopen(server_process.url + "/", timeout=5)
         assert page.status == 200 and b"<html" in page.read()
@@ -146,3 +150,107 @@ def test_a_thousand_idle_connections_leave_another_tables_phone_its_page(server_
         for sock in idle:
             sock.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def from_address(address, port):
+    """A connection to the server from another client address of the loopback range."""
+    sock = socket.socket()
+    sock.bind((address, 0))
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def answer_to(raw, port, wait=5):
+    """The server's answer (its status line and headers) to the bytes ``raw``."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(wait)
+        sock.sendall(raw)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+        return answer
+
+
+def test_a_chunked_body_is_refused_with_411_before_it_is_read(server_process):
+    """Browsers never send one; gevent would read it on the loop a chunk at a time."""
+    server_process.start()
+    answer = answer_to(b"POST /lang HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       + b"1\r\na\r\n" * 1000, server_process.port)
+    assert answer.startswith(b"HTTP/1.1 411 ")
+
+
+def test_a_head_gevent_cannot_take_is_a_400_and_no_line_in_the_hosts_terminal(server_process):
+    server_process.start()
+    many = b"".join(b"X-%d: 1\r\n" % i for i in range(120))
+    for raw in (b"GET / HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n",
+                b"POST /lang HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+                b"POST /lang HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n"):
+        assert answer_to(raw, server_process.port).startswith(b"HTTP/1.1 400 ")
+    server_process.process.terminate()
+    _, err = server_process.process.communicate(timeout=10)
+    assert b"Traceback" not in err and b"Invalid" not in err and b"headers" not in err
+
+
+def test_a_body_that_trickles_is_answered_408_at_its_deadline(tmp_path):
+    """Each byte comes well within the read timeout: only the body's own deadline (set to
+    3 s here) ends it."""
+    server = ServerProcess(database=str(tmp_path / "s.sqlite"),
+                           env={"COMPANION_REQUEST_BODY_SECONDS": "3"})
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as slow:
+            slow.sendall(b"POST /lang HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n"
+                         b"Content-Type: application/x-www-form-urlencoded\r\n\r\n")
+            slow.settimeout(0.5)
+            start, answer = time.monotonic(), b""
+            while not answer and time.monotonic() - start < 15:
+                try:
+                    slow.sendall(b"a")
+                    answer = slow.recv(4096)
+                except TimeoutError:
+                    pass
+                except OSError:
+                    break
+            took = time.monotonic() - start
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert 2 <= took <= 8
+    finally:
+        server.kill()
+
+
+def test_a_whole_body_in_time_reaches_the_app(server_process):
+    """The body read ahead is the one the app reads: a language chosen by a form."""
+    server_process.start()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    page = opener.open(server_process.url + "/", timeout=5).read().decode()
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    body = f"csrf_token={token}&lang=en&next=/".encode()
+    answer = opener.open(urllib.request.Request(server_process.url + "/lang", data=body),
+                         timeout=5)
+    assert answer.status == 200 and 'lang="en"' in answer.read().decode()
+
+
+def test_one_address_holds_at_most_its_share_of_connections(server_process):
+    """Past PER_ADDRESS, a client address's connections are closed unanswered, and another
+    address's page still comes."""
+    server_process.start()
+    held = [from_address("127.0.0.2", server_process.port)
+            for _ in range(connections.PER_ADDRESS + 6)]
+    try:
+        time.sleep(0.5)
+        closed = 0
+        for sock in held:
+            sock.settimeout(0.05)
+            try:
+                closed += sock.recv(10) == b""
+            except TimeoutError:
+                pass
+        assert closed == 6
+        page = urllib.request.urlopen(server_process.url + "/", timeout=5)
+        assert page.status == 200
+    finally:
+        for sock in held:
+            sock.close()

@@ -38,6 +38,7 @@ def import_copies(host, body, count, start=0):
 
 @pytest.fixture
 def history(app):
+    app.config["IMPORTS_AN_HOUR"] = 100  # the same night on 24 days, in a second
     night = finished_night(app)
     body = night.host.get(f"/n/{night.key}/export.json").data
     import_copies(night.host, body, store.HISTORY_PAGE + 4)

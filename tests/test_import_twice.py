@@ -132,14 +132,25 @@ def test_a_device_that_does_not_host_the_copy_cannot_replace_it(app, evening):
     raw = export(evening)
     other = app.test_client()
     make_night(app, ["X", "Y", "Z"]).host  # noqa: B018  (another host on this machine)
+    before = counts(app)
     html = text(upload(other, raw))
     assert "This night is already here" in html
-    assert 'value="replace"' not in html
+    assert 'value="replace"' not in html and "/import/" not in html  # nothing to answer
     assert "Only a host device of that night can replace it" in html
-    before = counts(app)
-    response = other.post(choice_url(html), data={"choice": "replace"})
-    assert response.status_code == 303 and response.headers["Location"] == "/history"
-    assert counts(app) == before
+    assert counts(app) == before and waiting(app) == 0  # the file is not kept
+
+
+def test_a_device_that_does_not_host_the_copy_is_shown_nothing_of_the_night_here(
+        app, evening):
+    """A seated phone has its night's creation time (its file could be made up): the
+    answer shows what the file holds, never the games and event counts here."""
+    raw = export(evening)
+    evening.host.post(f"{evening.url}/seats/0/code")  # a change here the file lacks
+    document = json.loads(raw)
+    document["games"] = []
+    html = text(upload(evening.phone(1), json.dumps(document, ensure_ascii=False).encode()))
+    assert "This night is already here" in html
+    assert "Here now" not in html and "Game #1" not in html
 
 
 def test_importing_twice_on_another_machine_asks_the_second_time(evening, tmp_path):
@@ -181,17 +192,21 @@ def test_the_home_page_and_the_history_list_nights_with_date_and_time(app):
 
 
 def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
-    """Anyone on the Wi-Fi may upload: each device's newest upload waits, and at most
-    PENDING_IMPORTS_KEPT in all, so uploads cannot fill the disk."""
-    from companion import store
+    """Anyone on the Wi-Fi may upload: a stranger's copy of a night here is not kept,
+    each host device's newest upload waits, and at most PENDING_IMPORTS_KEPT in all, so
+    uploads cannot fill the disk."""
+    from companion import exchange, store
 
     raw = export(evening)
     for _ in range(3):
         upload(evening.host, raw)
     assert waiting(app) == 1  # the host's newest only
-    strangers = [app.test_client() for _ in range(16)]
-    for stranger in strangers:
-        assert upload(stranger, raw).status_code == 200  # asked, nothing imported
+    for stranger in [app.test_client() for _ in range(16)]:
+        assert upload(stranger, raw).status_code == 200  # told, nothing imported
+    assert waiting(app) == 1
+    with app.test_request_context():
+        for n in range(16):
+            store.keep_import(f"device-{n}", exchange.parse_import(raw))
     assert waiting(app) == store.PENDING_IMPORTS_KEPT
     # the newest ones wait; the host's, pushed out, says so and changes nothing
     html = text(upload(evening.host, raw))
@@ -200,11 +215,12 @@ def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
 
 def test_expired_uploads_are_forgotten_without_another_upload(app, evening, monkeypatch):
     from companion import db as companion_db
-    from companion import store
+    from companion import exchange, store
 
     html = text(upload(evening.host, export(evening)))
-    stranger_html = text(upload(app.test_client(), export(evening)))
-    assert waiting(app) == 2 and stranger_html
+    with app.test_request_context():
+        store.keep_import("another host", exchange.parse_import(export(evening)))
+    assert waiting(app) == 2
     real_now = companion_db.now
     monkeypatch.setattr(store.imports, "now", lambda later=0: real_now(later + 31 * 60))
     response = evening.host.post(choice_url(html), data={"choice": "replace"})

@@ -255,3 +255,52 @@ def test_a_stream_of_a_device_past_its_four_is_told_elsewhere_by_the_route(push_
             answer.close()
     with push_app.app_context():
         assert push.watcher()._open == 0  # each closed connection gave its place back
+
+
+def test_one_address_holds_at_most_its_share_of_streams_under_any_number_of_device_ids(
+        push_app):
+    """A device id is any token a client makes up: one address opening streams under a
+    thousand ids holds ``per_address`` of them (its oldest end), and a phone at another
+    address keeps its own."""
+    with push_app.app_context():
+        watcher = push.Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=100,
+                               per_address=16)
+    phone = watcher.open("a real phone", "192.168.0.21")
+    made_up = [watcher.open(f"made-up {n}", "192.168.0.66") for n in range(1000)]
+    assert sum(not s.ended for s in made_up) == 16
+    assert [s.ended for s in made_up[-16:]] == [False] * 16
+    assert not phone.ended
+    assert watcher.open("another real phone", "192.168.0.22") is not None
+
+
+@pytest.mark.slow
+def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
+    """With room for two streams in all and heartbeats a minute apart, two streams opened
+    and dropped leave room for a third device at once (not only when a heartbeat fails to
+    go, a minute later)."""
+    import socket
+
+    from tests.conftest import ServerProcess
+    from tests.test_drills import create_night
+
+    server = ServerProcess(database=str(tmp_path / "s.sqlite"),
+                           env={"COMPANION_PUSH_STREAMS_MOST": "2",
+                                "COMPANION_PUSH_HEARTBEAT": "60"})
+    server.start()
+    try:
+        host, key, _ = create_night(server.url)
+        cookies = "; ".join(f"{c.name}={c.value}" for c in host.jar)
+        head = (f"GET /n/{key}/stream HTTP/1.1\r\nHost: x\r\n"
+                f"Cookie: {cookies}\r\n\r\n").encode()
+        for _ in range(2):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(head)
+                assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        time.sleep(0.5)
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.settimeout(5)
+            sock.sendall(head)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+    finally:
+        server.kill()
+

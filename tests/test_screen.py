@@ -142,6 +142,22 @@ def test_a_seat_phone_stays_a_seat_and_the_host_just_looks(night):
     assert night.app.test_client().post(f"/t/{token}").status_code == 303
 
 
+def test_a_host_or_a_seat_phone_of_another_night_cannot_become_a_screen(night, app):
+    """Either would lose its forms (a screen records nothing), in its own night too."""
+    from tests.conftest import make_night
+
+    other = make_night(app, ["Mia", "Noa", "Oli"])
+    phone = other.phone(0)
+    token, _ = show_code(night)
+    answer = other.host.post(f"/t/{token}")
+    assert answer.status_code == 409 and "so this device stays a host" in answer.data.decode()
+    assert other.host.get(f"/t/{token}").status_code == 409
+    assert phone.post(f"/t/{token}").status_code == 409
+    assert other.host.post(f"{other.url}/seats/1/code").status_code in (200, 303)
+    assert phone.get("/me").status_code == 200
+    assert night.app.test_client().post(f"/t/{token}").status_code == 303  # code unused
+
+
 def test_the_host_removes_a_screen_and_it_reads_nothing_more(night):
     tv = screen_device(night)
     with night.app.test_request_context():

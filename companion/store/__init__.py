@@ -58,6 +58,7 @@ from companion.store.nights import (
     create_night,
     last_change,
     latest_night,
+    latest_nights,
     my_seat,
     names,
     night,
@@ -88,6 +89,7 @@ from companion.store.played import (
     set_current_game,
     start_game,
 )
+from companion.store.quotas import OverQuota
 from companion.store.screens import (
     SCREEN_CODE_MINUTES,
     invite_screen,
@@ -99,6 +101,7 @@ from companion.store.screens import (
     screen_token,
     screens,
     short_code,
+    table_role,
     use_screen_invite,
 )
 from companion.store.sql import Row
@@ -116,6 +119,7 @@ from companion.store.statistics import (
 from companion.store.tallied import night_games, outcomes, tallied
 
 __all__ = [
+    "OverQuota",
     "HISTORY_PAGE", "history_stamp", "hosted_count", "hosted_page", "hosts_any",
     "keep_statistics", "kept_statistics", "rosters", "statistics_nights",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
@@ -124,7 +128,8 @@ __all__ = [
     "colours", "create_night", "current_game", "drop_import", "game", "games", "get_db",
     "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
     "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",
-    "latest_night", "logs", "merge_alias", "my_seat", "names", "night", "night_by_key",
+    "latest_night", "latest_nights", "logs", "merge_alias", "my_seat", "names", "night",
+    "night_by_key",
     "night_games", "night_versions", "nights_like", "note", "noted", "outcomes",
     "read_log", "record", "reissue_code",
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
@@ -132,5 +137,5 @@ __all__ = [
     "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
     "SCREEN_CODE_MINUTES", "invite_screen", "is_screen", "remove_screen", "screen_invite",
     "screen_invite_known", "screen_night", "screen_token", "screens", "short_code",
-    "use_screen_invite",
+    "table_role", "use_screen_invite",
 ]

@@ -15,8 +15,10 @@ from companion.lru import Pickled
 #: once written, and neither does the state they replay to. Each process keeps its own;
 #: a miss is just a replay. Kept pickled: every reader gets its own copy. Sized for the
 #: newest few versions of 200 tables' games (a view reads only its own game's state, and a
-#: Kraken series its own games'): a larger cache only fills for longer.
-states = Pickled(2048)
+#: Kraken series its own games'): a larger cache only fills for longer. At most
+#: ``CACHE_BYTES`` of pickles, whatever the games' lengths.
+CACHE_BYTES = 64 * 1024 * 1024
+states = Pickled(2048, CACHE_BYTES)
 
 #: Each game's log as this process has read it: (database, game, its creation) → the
 #: events in order. A log only grows (its first n events never change once written), so
@@ -24,7 +26,7 @@ states = Pickled(2048)
 #: the few events written since, not the whole log. Kept pickled, as the states: each
 #: reader gets its own copy (tests/test_log_cache.py checks a whole night). A game a table
 #: plays is one entry: 1,024 hold the games of 200 tables several times over.
-logs = Pickled(1024)
+logs = Pickled(1024, CACHE_BYTES)
 
 
 def _log_key(game_id: int, created: str) -> tuple[Any, ...]:

@@ -11,6 +11,7 @@ from companion.db import get_db, now, write
 from companion.store.histories import settle
 from companion.store.nights import _insert_night, night
 from companion.store.played import rules_for
+from companion.store.quotas import spend
 from companion.store.results import keep
 from companion.store.sql import Row
 from companion.tokens import new_token, night_fingerprint
@@ -42,11 +43,15 @@ def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> 
              len(game_["events"]), state)
 
 
-def import_night(document: dict[str, Any], device: str) -> str:
+def import_night(document: dict[str, Any], device: str, address: str | None = None,
+                 size: int = 0) -> str:
     """Store a checked night (companion.exchange.parse_import) in one transaction; the
-    device hosts it and every seat gets a new link. Returns the new night's key."""
+    device hosts it and every seat gets a new link. Returns the new night's key. It
+    counts against ``device`` and the client ``address`` with its file's ``size``
+    (raises ``OverQuota`` past their bound, and nothing is stored)."""
     db = get_db()
     with write(db):
+        spend(db, "import", device, address, size)
         night_id = _insert_night(db, document["created"], document["players"], device,
                                  document.get("colours"))
         _insert_games(db, night_id, document["games"])

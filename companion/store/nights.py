@@ -11,6 +11,7 @@ from companion.colours import default as default_colour
 from companion.db import get_db, now, write
 from companion.store.form_tokens import FormUsed, _made_with, _use_token
 from companion.store.histories import settle
+from companion.store.quotas import spend
 from companion.store.sql import Row, _first
 from companion.tokens import new_token, night_fingerprint
 
@@ -38,11 +39,13 @@ def _insert_night(db: Database, created: str, names: Iterable[str], device: str,
 
 
 def create_night(names: Iterable[str], device: str, form_token: str | None = None,
-                 colours: Iterable[str] | None = None) -> Row:
+                 colours: Iterable[str] | None = None, address: str | None = None) -> Row:
     """A new night with these players in seat order, hosted by ``device``.
 
     With a one-time ``form_token`` it is made once: the same token again (back and send
-    again, a double tap, posts at once) gives the night the first one made."""
+    again, a double tap, posts at once) gives the night the first one made. A new one
+    counts against ``device`` and the client ``address`` (raises ``OverQuota`` past
+    their bound, and nothing is made)."""
     db = get_db()
     with write(db):
         made = _made_with(db, form_token)
@@ -51,6 +54,7 @@ def create_night(names: Iterable[str], device: str, form_token: str | None = Non
         if made is not None:
             night_id = int(made["night_id"])
         else:
+            spend(db, "night", device, address)
             night_id = _insert_night(db, now(), names, device, colours)
             _use_token(db, form_token, night_id, None)
     return night(night_id)
@@ -69,6 +73,11 @@ def night_by_key(key: str) -> Row | None:
 
 def latest_night() -> Row | None:
     return next(get_db().query("select * from nights order by id desc limit 1"), None)
+
+
+def latest_nights(count: int) -> list[Row]:
+    """The ``count`` latest nights, the latest first."""
+    return list(get_db().query("select * from nights order by id desc limit ?", [count]))
 
 
 def night_versions(db: Database, night_ids: list[int]) -> dict[int, int]:

@@ -114,6 +114,18 @@ def remove_screen(night_id: int, screen_id: int) -> bool:
     return bool(removed)
 
 
+def table_role(device: str) -> str | None:
+    """"host" when ``device`` hosts a night, "seat" when it holds a seat in one (any
+    night, then or now), else None. Such a device never becomes a screen: a screen
+    records nothing, and would lose its host's controls or its player's forms."""
+    db = get_db()
+    if next(db.query("select 1 from hosts where device = ? limit 1", [device]), None):
+        return "host"
+    if next(db.query("select 1 from seats where device = ? limit 1", [device]), None):
+        return "seat"
+    return None
+
+
 def is_screen(device: str) -> bool:
     """Whether ``device`` is the screen of some night (then it records nothing)."""
     return _first(get_db(), "select 1 from screens where device = ?", [device]) is not None

@@ -1,0 +1,62 @@
+"""The per-process caches are bounded by what they hold (companion/lru.py): a count
+alone let one guest's two 8,000-event games fill a cache with gigabytes."""
+
+from companion.lru import LRU, Pickled
+
+
+def test_a_cache_past_its_bytes_drops_its_least_recently_used():
+    cache = Pickled(100, most_bytes=3000)
+    for n in range(10):
+        cache.put(n, b"x" * 900)
+    assert len(cache) == 3 and cache.weight <= 3000
+    assert cache.get(9) is not None and cache.get(6) is None
+
+
+def test_an_entry_put_again_is_weighed_once():
+    cache = LRU(10, most_bytes=100, weigh=len)
+    for _ in range(5):
+        cache.put("same", "y" * 60)
+    assert cache.weight == 60 and cache.get("same") == "y" * 60
+
+
+def test_one_entry_larger_than_the_bound_is_kept_alone():
+    """The newest answer is kept (the next asker of the same is the table's next
+    screen), and nothing else."""
+    cache = LRU(10, most_bytes=100, weigh=len)
+    cache.put("small", "s")
+    cache.put("large", "l" * 500)
+    assert len(cache) == 1 and cache.get("large") and cache.weight == 500
+
+
+def test_a_count_still_bounds_an_unweighed_cache():
+    cache = LRU(3)
+    for n in range(5):
+        cache.put(n, n + 1)
+    assert len(cache) == 3 and cache.weight == 0 and cache.get(0) is None
+
+
+def test_clearing_forgets_the_weight():
+    cache = Pickled(10, most_bytes=10**6)
+    cache.put(1, list(range(1000)))
+    cache.clear()
+    assert cache.weight == 0 and len(cache) == 0
+
+
+def test_a_games_history_is_worked_out_once_whatever_else_changes_in_the_night(
+        app, monkeypatch):
+    """A change elsewhere in the night (a seat's colour, again and again) keeps the
+    game's history: it is kept once, not once a night's version (two 8,000-event
+    games and a loop of colour changes filled the old cache with gigabytes)."""
+    from companion import games
+    from tests.conftest import make_night
+
+    night = make_night(app, ["민수", "Jo", "지혜"])
+    url = night.start("skullking", seat0="on", seat1="on", seat2="on")
+    made = []
+    real = games.history
+    monkeypatch.setattr(games, "history", lambda *a: made.append(1) or real(*a))
+    assert night.host.get(url).status_code == 200
+    for colour in ("blue", "green", "blue", "green"):
+        night.host.post(f"{night.url}/seats/0/colour", data={"colour": colour})
+        assert night.host.get(url).status_code == 200
+    assert len(made) == 1
