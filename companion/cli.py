@@ -21,7 +21,7 @@ from typing import Any
 
 from gevent import monkey
 
-from companion import connections, create_app, ready, store
+from companion import connections, create_app, ready, server_started, store
 from companion.places import DataFolderError, data_folder, prepare
 from companion.qr import text
 
@@ -155,7 +155,7 @@ def serve(args: argparse.Namespace) -> int:
     else:
         host = lan_address() if args.host in ("0.0.0.0", "") else args.host
         public = f"http://{host}:{args.port}"
-    app = ready(create_app({"PUBLIC_URL": public}, data=folder))
+    app = ready(server_started(create_app({"PUBLIC_URL": public}, data=folder)))
     server = connections.Server((args.host, args.port), app, **SERVE_SETTINGS)
     try:
         server.init_socket()
