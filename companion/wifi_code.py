@@ -40,14 +40,15 @@ def save(key: str) -> Answer:
     """The host's network: checked, then shown from now on (nothing kept when refused)."""
     night = hosted_night(key)
     form = request.form
-    typed = {"ssid": form.get("ssid", ""), "open": bool(form.get("open")),
-             "hidden": bool(form.get("hidden")), "remember": bool(form.get("remember"))}
+    ssid, password = form.get("ssid", ""), form.get("password", "")
+    ticked = {name: bool(form.get(name)) for name in ("open", "hidden", "remember")}
     try:
-        net = wifi.network(typed["ssid"], form.get("password", ""),
-                           open_network=typed["open"], hidden=typed["hidden"])
+        net = wifi.network(ssid, password, open_network=ticked["open"],
+                           hidden=ticked["hidden"])
     except RuleError as err:
-        return _answer(key, error=_(err.message, **err.params), typed=typed, status=422)
-    store.set_wifi(night["id"], device(), net, remembered=typed["remember"])
+        return _answer(key, error=_(err.message, **err.params),
+                       typed={"ssid": ssid, **ticked}, status=422)
+    store.set_wifi(night["id"], device(), net, remembered=ticked["remember"])
     return _answer(key)
 
 
