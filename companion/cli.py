@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gevent import monkey
+from sqlite_utils import Database
 
 from companion import connections, create_app, ready, server_started, store
 from companion.places import DataFolderError, data_folder, prepare
@@ -85,8 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def backup(args: argparse.Namespace) -> int:
     """A consistent copy of the database while the server may be writing to it (SQLite's
-    online backup: the copy is the database as of one moment). Restoring is putting the
-    copy back as ``companion.sqlite`` while the server is stopped (README.md)."""
+    online backup: the copy is the database as of one moment), without the Wi-Fi codes:
+    a backup is a file that travels, and no password goes with it. Restoring is putting
+    the copy back as ``companion.sqlite`` while the server is stopped (README.md)."""
     folder = data_folder(args.data)
     source = Path(os.environ.get("COMPANION_DATABASE") or folder / "companion.sqlite")
     if not source.is_file():
@@ -102,6 +104,7 @@ def backup(args: argparse.Namespace) -> int:
         with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src, \
                 closing(sqlite3.connect(target)) as copy:
             src.backup(copy)
+            store.forget_unremembered(Database(copy), everything=True)
     except (OSError, sqlite3.Error) as error:
         print(f"Could not write the backup to {target}: {error}", file=sys.stderr)
         return 2

@@ -81,12 +81,14 @@ def forget_wifi(night_id: int) -> bool:
     return bool(gone)
 
 
-def forget_unremembered(db: Database) -> int:
+def forget_unremembered(db: Database, *, everything: bool = False) -> int:
     """Delete every network its host did not ask this laptop to remember (a server
-    starts: "only while the server runs"), on ``db``, a connection of the caller's (no
+    starts: "only while the server runs"), or ``everything`` (a backup's copy: a file
+    that travels carries no password), on ``db``, a connection of the caller's (no
     request is running); returns how many."""
     with _overwriting(db), write(db):
-        return int(db.execute("delete from wifi where remembered = 0").rowcount)
+        return int(db.execute("delete from wifi where remembered = 0 or ?",
+                              [everything]).rowcount)
 
 
 @contextmanager
