@@ -56,7 +56,11 @@ def save(key: str) -> Answer:
 def shown(key: str) -> Answer:
     """Hide the code from the table page and the room's screen, or show it again."""
     night = hosted_night(key)
-    store.show_wifi(night["id"], request.form.get("shown") == "1")
+    asked = request.form.get("shown")
+    if asked not in ("0", "1"):
+        return _answer(key, error=_("That request could not be read. Reload the page and "
+                                    "try again."), status=422)
+    store.show_wifi(night["id"], asked == "1")
     return _answer(key)
 
 
