@@ -158,7 +158,7 @@ def serve(args: argparse.Namespace) -> int:
     else:
         host = lan_address() if args.host in ("0.0.0.0", "") else args.host
         public = f"http://{host}:{args.port}"
-    app = ready(server_started(create_app({"PUBLIC_URL": public}, data=folder)))
+    app = ready(create_app({"PUBLIC_URL": public}, data=folder))
     server = connections.Server((args.host, args.port), app, **SERVE_SETTINGS)
     try:
         server.init_socket()
@@ -168,6 +168,9 @@ def serve(args: argparse.Namespace) -> int:
                   f"another port: companion serve --port {args.port + 1}", file=sys.stderr)
             return 2
         raise
+    # Only once the port is this server's: a second `companion serve` started by
+    # mistake, refused its port, must not forget the running server's Wi-Fi code.
+    server_started(app)
     print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
     print(f"The group's data is kept in {folder}", flush=True)
     note = connections.open_files_note(connections.raise_open_files())

@@ -6,7 +6,10 @@ café's gunicorn master and its workers)."""
 import os
 import re
 import signal
+import socket
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -360,3 +363,20 @@ def test_the_cafe_keeps_the_code_when_a_worker_restarts_and_forgets_it_when_it_r
     conn = sqlite3.connect(database)
     assert conn.execute("select count(*) from wifi").fetchone()[0] == 0
     conn.close()
+
+
+def test_a_second_serve_refused_its_port_forgets_nothing(app, night, tmp_path):
+    """Started by mistake beside the running server, on the same data: it says the port
+    is taken and leaves the running server's Wi-Fi code alone."""
+    set_wifi(night.host, night)
+    env = {**os.environ, "COMPANION_DATABASE": app.config["DATABASE"],
+           "COMPANION_SECRET_KEY": "test"}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--quiet"], env=env, capture_output=True, timeout=60)
+    assert done.returncode == 2
+    assert len(rows(app)) == 1
