@@ -12,7 +12,19 @@ from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
-from companion import db, games, nights, pictures, push, registry, screens, tally, web
+from companion import (
+    db,
+    games,
+    nights,
+    pictures,
+    push,
+    registry,
+    screens,
+    store,
+    tally,
+    web,
+    wifi_code,
+)
 from companion.places import asset_folder, data_folder
 
 LANGUAGES = web.LANGUAGES
@@ -92,6 +104,27 @@ def ready(app: Flask) -> Flask:
     return app
 
 
+def server_started(app: Flask) -> Flask:
+    """What a server does once as it starts, before anything is served; returns the app.
+
+    It forgets every Wi-Fi code the host did not ask this laptop to remember
+    (companion/store/wifi.py): such a code is kept "only while the server runs". This
+    is not in :func:`ready`, which every worker process runs: gunicorn starts a worker
+    again whenever one dies, mid-night, and the workers of the café setup start at
+    different moments, so a worker's start would wipe the code a host showed an hour
+    before. ``companion serve`` (one process) calls it before serving; the café setup
+    calls it once in gunicorn's master process, before any worker is made
+    (``companion.cafe.Worker.check_config``). A connection of its own, closed at once:
+    the master forks the workers, and a connection must not cross a fork.
+    """
+    conn = db.connect(app.config["DATABASE"])
+    try:
+        store.forget_unremembered(conn)
+    finally:
+        conn.close()
+    return app
+
+
 #: The garbage collector's thresholds in a served process (:func:`ready`): young,
 #: middle, full (Python's defaults: 700, 10, 10).
 COLLECTOR_THRESHOLDS = (5000, 10, 10)
@@ -160,6 +193,7 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.register_blueprint(pictures.bp)
     app.register_blueprint(push.bp)
     app.register_blueprint(screens.bp)
+    app.register_blueprint(wifi_code.bp)
     app.jinja_env.globals["live_push"] = push.enabled
     for game in registry.load(tuple(app.config["GAMES"])).values():
         app.register_blueprint(game.blueprint)

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from gevent import monkey
+from sqlite_utils import Database
 
-from companion import connections, create_app, ready, store
+from companion import connections, create_app, ready, server_started, store
 from companion.places import DataFolderError, data_folder, prepare
 from companion.qr import text
 
@@ -86,8 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def backup(args: argparse.Namespace) -> int:
     """A consistent copy of the database while the server may be writing to it (SQLite's
-    online backup: the copy is the database as of one moment). Restoring is putting the
-    copy back as ``companion.sqlite`` while the server is stopped (README.md)."""
+    online backup: the copy is the database as of one moment), without the Wi-Fi codes:
+    a backup is a file that travels, and no password goes with it. Restoring is putting
+    the copy back as ``companion.sqlite`` while the server is stopped (README.md)."""
     folder = data_folder(args.data)
     source = Path(os.environ.get("COMPANION_DATABASE") or folder / "companion.sqlite")
     if not source.is_file():
@@ -103,6 +105,7 @@ def backup(args: argparse.Namespace) -> int:
         with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src, \
                 closing(sqlite3.connect(target)) as copy:
             src.backup(copy)
+            store.forget_unremembered(Database(copy), everything=True)
     except (OSError, sqlite3.Error) as error:
         print(f"Could not write the backup to {target}: {error}", file=sys.stderr)
         return 2
@@ -201,6 +204,9 @@ def serve(args: argparse.Namespace) -> int:
                   f"another port: companion serve --port {args.port + 1}", file=sys.stderr)
             return 2
         raise
+    # Only once the port is this server's: a second `companion serve` started by
+    # mistake, refused its port, must not forget the running server's Wi-Fi code.
+    server_started(app)
     print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
     print(f"The group's data is kept in {folder}", flush=True)
     note = connections.open_files_note(connections.raise_open_files())

@@ -229,6 +229,19 @@ def spending(db: Database) -> None:
     db.table("spending").create_index(["at"])
 
 
+@migrations()
+def wifi_codes(db: Database) -> None:
+    """The Wi-Fi join code a host device shows (companion/store/wifi.py): one network a
+    device, its password kept only here; a row not ``remembered`` is deleted when a
+    server starts (``companion.server_started``)."""
+    db.table("wifi").create(
+        {"device": str, "ssid": str, "password": str, "security": str, "hidden": int,
+         "remembered": int, "shown": int, "stamp": str, "created": str},
+        pk="device",
+        not_null={"device", "ssid", "password", "security", "hidden", "remembered",
+                  "shown", "stamp", "created"})
+
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

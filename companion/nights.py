@@ -191,6 +191,7 @@ def night_context(night: store.Row) -> dict[str, Any]:
         "games_known": registry.games(), "hosts": store.hosts(night["id"]),
         "screens": store.screens(night["id"]),
         "this_device": device(),
+        "wifi": store.night_wifi(night["id"]),  # never its password (wifi_code.py)
     }
 
 

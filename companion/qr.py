@@ -1,9 +1,11 @@
-"""QR codes as SVG (no Pillow needed), cached: the same link always makes the same code."""
+"""QR codes: as SVG, cached (the same link always makes the same code), and as PNG for a
+code that must not stay in memory (the Wi-Fi join code, which holds a password)."""
 
 import io
 from functools import lru_cache
 
 import qrcode
+import qrcode.image.pil
 import qrcode.image.svg
 
 #: Error correction levels: M (15 %) for codes that may be printed, L (7 %) where a code
@@ -21,6 +23,18 @@ def svg(data: str, correction: int = MEDIUM) -> str:
     out = io.BytesIO()
     code.make_image().save(out)
     return out.getvalue().decode()
+
+
+def png(data: str, correction: int = MEDIUM) -> bytes:
+    """A PNG image of a QR code that encodes ``data``: 10 px a module, with the four
+    modules of white around it that a camera wants. Never cached: ``data`` may be a
+    secret that must be gone from the process once it is forgotten."""
+    code = qrcode.QRCode(border=4, box_size=10, error_correction=correction,
+                         image_factory=qrcode.image.pil.PilImage)
+    code.add_data(data)
+    out = io.BytesIO()
+    code.make_image().save(out)
+    return out.getvalue()
 
 
 def text(data: str) -> str:

@@ -68,7 +68,8 @@ def screen_context(night: store.Row) -> dict[str, Any]:
         **({} if running else tally_context(night)), "night": night, "game": game,
         "state": game.state if game else None, "setup": game.setup if game else None,
         "names": names, "colours": board.colours, "running": running,
-        "title": title(game.kind) if game else None, **context,
+        "title": title(game.kind) if game else None,
+        "wifi": store.night_wifi(night["id"]), **context,
     }
 
 

@@ -19,7 +19,8 @@ PURE = [name for name in MODULES
         if name.endswith((".rules", ".results", ".recap")) and name not in STORE
         or name in ("companion.stats", "companion.exchange", "companion.charts",
                     "companion.errors", "companion.forms", "companion.ranking",
-                    "companion.bgstats", "companion.figures", "companion.drawing")]
+                    "companion.bgstats", "companion.figures", "companion.drawing",
+                    "companion.wifi")]
 
 
 def imports(name):

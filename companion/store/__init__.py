@@ -18,7 +18,8 @@ Its modules are named for what they hold:
 - ``results``: what each game came to, kept beside its log whenever the log changes;
 - ``tallied``: the games of nights as the tallies read them, from their kept results;
 - ``histories``: each host device's history version (what its statistics read moved);
-- ``statistics``: a host's history in pages, and its statistics kept with a stamp.
+- ``statistics``: a host's history in pages, and its statistics kept with a stamp;
+- ``wifi``: the Wi-Fi join code each host device shows (its password lives only there).
 
 Callers use the package (``store.board(...)``, ``store.record(...)``): every public name
 is here.
@@ -117,6 +118,14 @@ from companion.store.statistics import (
     statistics_nights,
 )
 from companion.store.tallied import night_games, outcomes, tallied
+from companion.store.wifi import (
+    forget_unremembered,
+    forget_wifi,
+    night_network,
+    night_wifi,
+    set_wifi,
+    show_wifi,
+)
 
 __all__ = [
     "OverQuota",
@@ -138,4 +147,6 @@ __all__ = [
     "SCREEN_CODE_MINUTES", "invite_screen", "is_screen", "remove_screen", "screen_invite",
     "screen_invite_known", "screen_night", "screen_token", "screens", "short_code",
     "table_role", "use_screen_invite",
+    "forget_unremembered", "forget_wifi", "night_network", "night_wifi", "set_wifi",
+    "show_wifi",
 ]
