@@ -1,5 +1,9 @@
 """Companion: a light Flask app in the middle of a real board-game table."""
 
+# First, before any other import: gevent patches the standard library here when this
+# process is `companion serve` (companion/gevent_first.py says why).
+from companion import gevent_first  # noqa: F401, I001
+
 import contextlib
 import gc
 import os
