@@ -12,7 +12,7 @@ serve`` and ``python -m companion serve``. Any other use of the package (the tes
 """
 
 import sys
-from pathlib import Path
+from pathlib import PureWindowsPath
 
 from gevent import monkey
 
@@ -26,7 +26,7 @@ def serving(argv: list[str]) -> bool:
     companion serve …`` (while ``-m`` looks for its module, ``argv[0]`` is ``"-m"``)."""
     if argv[1:2] != ["serve"]:
         return False
-    return argv[0] == "-m" or Path(argv[0]).name in SCRIPT_NAMES
+    return argv[0] == "-m" or PureWindowsPath(argv[0]).name in SCRIPT_NAMES  # "/" or "\\" (Windows)
 
 
 if serving(sys.argv):
