@@ -7,6 +7,8 @@ import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -139,3 +141,34 @@ def test_host_link_says_so_when_there_is_no_night(capsys, monkeypatch, tmp_path)
     monkeypatch.setenv("COMPANION_SECRET_KEY", "cli")
     assert cli.main(["host-link", "--public-url", "http://t"]) == 2
     assert "no such night" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_cafe_setup_stops_on_ctrl_c_with_the_saved_line_and_no_traceback(tmp_path):
+    """Ctrl+C in a terminal reaches gunicorn's master and every worker (one process
+    group): each worker ends without gevent's traceback, the master with the line."""
+    database = tmp_path / "cafe.sqlite"
+    env = {**os.environ, "COMPANION_DATABASE": str(database), "COMPANION_SECRET_KEY": "cli"}
+    port = free_port()
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "-w", "2", "-c", "python:companion.cafe", "-b", f"127.0.0.1:{port}",
+         "companion.wsgi:app"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the café setup did not start"
+                time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert out.strip() == f"Companion stopped. Every night is saved in {database}"
