@@ -150,14 +150,15 @@ SERVE_SETTINGS: dict[str, Any] = {"log": None, "backlog": 2048}
 OTHER_URLS_SHOWN = 5
 
 
-def _addresses(args: argparse.Namespace) -> tuple[str, list[str]]:
+def _addresses(args: argparse.Namespace,
+               found: list[addresses.Interface]) -> tuple[str, list[str]]:
     """The base URL printed and put in the QR codes, and the other candidates (none
     when the host gave ``--public-url`` or a ``--host`` to listen on)."""
     if args.public_url:
         return args.public_url.rstrip("/"), []
     if args.host not in ("0.0.0.0", ""):
         return f"http://{args.host}:{args.port}", []
-    return addresses.urls(addresses.interfaces(), args.port)
+    return addresses.urls(found, args.port)
 
 
 def _stop_on_signals(server: connections.Server) -> None:
@@ -175,18 +176,19 @@ def _stop_on_signals(server: connections.Server) -> None:
 
 
 def _print_start(args: argparse.Namespace, public: str, others: list[str],
-                 folder: Path) -> None:
+                 found: list[addresses.Interface], folder: Path) -> None:
     print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
     print(f"The group's data is kept in {folder}", flush=True)
     if args.quiet:
         return
     print(text(public), flush=True)
     if others:
-        print("If phones cannot open it, this computer's other addresses (the table page "
-              "shows their QR codes; companion doctor says why phones may not reach it):",
+        print("If phones cannot open it, this computer's other addresses (their QR codes "
+              "are on the table page; companion doctor says why phones may not reach it):",
               flush=True)
-        for url in others:
-            print(f"  {url}", flush=True)
+        for interface in addresses.offered(found):
+            if f"http://{interface.address}:{args.port}" in others:
+                print(doctor.address_line(interface, args.port), flush=True)
     print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
 
 
@@ -195,7 +197,8 @@ def serve(args: argparse.Namespace) -> int:
     if folder is None:
         return 2
     monkey.patch_all()  # done already (companion/gevent_first.py) unless called in-process
-    public, others = _addresses(args)
+    found = addresses.interfaces()
+    public, others = _addresses(args, found)
     app = ready(create_app({"PUBLIC_URL": public, "OTHER_URLS": others[:OTHER_URLS_SHOWN]},
                            data=folder))
     server = connections.Server((args.host, args.port), app, **SERVE_SETTINGS)
@@ -207,12 +210,12 @@ def serve(args: argparse.Namespace) -> int:
                   f"another port: companion serve --port {args.port + 1}", file=sys.stderr)
             return 2
         raise
-    _print_start(args, public, others, folder)
+    _stop_on_signals(server)  # before the address is printed: a stop may follow at once
+    _print_start(args, public, others, found, folder)
     note = connections.open_files_note(connections.raise_open_files())
     if note:
         print(note, file=sys.stderr, flush=True)
     gevent.spawn(doctor.windows_networks)  # PowerShell's second, before a page needs it
-    _stop_on_signals(server)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -163,16 +163,20 @@ def _listening_line(facts: Facts) -> str:
             f"companion serve --port {facts.port}")
 
 
+def address_line(interface: Interface, port: int, chosen: str = "") -> str:
+    """One address for the terminal: its URL, its interface and what that is."""
+    mark = "  <- printed by companion serve" if interface.address == chosen else ""
+    state = "" if interface.up else ", down"
+    return (f"  http://{interface.address}:{port}  {interface.name}: "
+            f"{KIND_NAMES[addresses.kind(interface)]}{state}{mark}")
+
+
 def report(facts: Facts) -> str:
     """The diagnosis for the terminal, in English (``companion doctor``)."""
     ranked = addresses.rank(list(facts.interfaces))
     chosen = facts.chosen or addresses.best(list(facts.interfaces))
     lines = [f"Addresses of this computer, best first (companion serve prints {chosen}):"]
-    for i in ranked:
-        mark = "  <- printed by companion serve" if i.address == chosen else ""
-        state = "" if i.up else ", down"
-        lines.append(f"  http://{i.address}:{facts.port}  {i.name}: "
-                     f"{KIND_NAMES[addresses.kind(i)]}{state}{mark}")
+    lines += [address_line(i, facts.port, chosen) for i in ranked]
     if not ranked:
         lines.append("  none: this computer is on no network.")
     lines.append(_listening_line(facts))
