@@ -275,22 +275,25 @@ def firewall(system: str) -> tuple[str, ...]:
     return tuple(line for line in lines if line)
 
 
-def listening(port: int) -> bool:
-    """Whether something accepts a connection on this machine's own port (no packet
-    leaves the machine)."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
+def listening(port: int, hosts: tuple[str, ...] = ("127.0.0.1",)) -> bool:
+    """Whether something accepts a connection on this machine's own port, at one of
+    its own addresses (no packet leaves the machine)."""
+    for host in hosts:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def facts(port: int) -> Facts:
     """Everything :func:`report` says, read from this machine now."""
     system = platform.system()
-    return Facts(system=system, port=port, interfaces=tuple(addresses.interfaces()),
+    found = addresses.interfaces()
+    return Facts(system=system, port=port, interfaces=tuple(found),
                  networks=windows_networks(), firewall=firewall(system),
-                 listening=listening(port))
+                 listening=listening(port, ("127.0.0.1", addresses.best(found))))
 
 
 def page_facts(port: int) -> Facts:

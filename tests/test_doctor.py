@@ -1,6 +1,8 @@
 """`companion doctor`: the same diagnosis as the table page, in the terminal, from facts
 the tests make up (no firewall or PowerShell is asked here)."""
 
+import socket
+
 from companion import cli, doctor
 from companion.addresses import Interface
 from companion.doctor import Facts, Network
@@ -87,3 +89,12 @@ def test_companion_doctor_prints_the_report_of_this_machines_facts(capsys, monke
 
 def test_a_missing_command_is_no_answer_rather_than_an_error():
     assert doctor._run(["companion-no-such-command-here"]) is None
+
+
+def test_listening_is_a_connection_to_this_machines_own_port():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        assert doctor.listening(port)
+    assert not doctor.listening(port)
