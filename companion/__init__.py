@@ -114,6 +114,10 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "companion.sqlite"),
         PUBLIC_URL=None,
+        # The laptop's other addresses, best first, as base URLs: the table page offers
+        # a QR code of each under "Phones can't open it?" (`companion serve` finds them;
+        # none with --public-url, nor in the café setup unless COMPANION_OTHER_URLS='[…]').
+        OTHER_URLS=[],
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         BABEL_DEFAULT_LOCALE="ko",
         LANGUAGE="ko",  # for a browser that names neither Korean nor English

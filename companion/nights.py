@@ -179,6 +179,13 @@ def create() -> Answer:
     return redirect(url_for("nights.night", key=night["key"]), 303)
 
 
+def other_urls() -> list[str]:
+    """The laptop's other base URLs (``OTHER_URLS``: a list, whatever the environment
+    gave)."""
+    found = current_app.config["OTHER_URLS"]
+    return [u for u in found if isinstance(u, str)] if isinstance(found, list) else []
+
+
 def reach_context(night: store.Row, seats: list[store.Row],
                   screens: list[store.Row]) -> dict[str, Any]:
     """What "Phones can't open it?" shows (templates/nights/_reach.html): the laptop's
@@ -187,7 +194,7 @@ def reach_context(night: store.Row, seats: list[store.Row],
     reached = bool(night["reached"] or screens or any(s["device"] for s in seats))
     port = int(request.environ.get("SERVER_PORT") or 80)
     return {
-        "others": current_app.config.get("OTHER_URLS") or [],
+        "others": other_urls(),
         "steps": doctor.advice(doctor.page_facts(port)),
         "waiting": not reached and any(not s["tablet"] for s in seats),
     }
@@ -241,7 +248,7 @@ def reach_qr(key: str, index: int) -> Answer:
     """The QR code of one of the laptop's other addresses (``OTHER_URLS``, by its
     place: never a text from the request), for the host's page only."""
     hosted_night(key)
-    others = current_app.config.get("OTHER_URLS") or []
+    others = other_urls()
     if index >= len(others):
         abort(404)
     return Response(qr.svg(others[index] + "/"), mimetype="image/svg+xml")
