@@ -1,5 +1,9 @@
 """Companion: a light Flask app in the middle of a real board-game table."""
 
+# First, before any other import: gevent patches the standard library here when this
+# process is `companion serve` (companion/gevent_first.py says why).
+from companion import gevent_first  # noqa: F401, I001
+
 import contextlib
 import gc
 import os
@@ -143,6 +147,10 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "companion.sqlite"),
         PUBLIC_URL=None,
+        # The laptop's other addresses, best first, as base URLs: the table page offers
+        # a QR code of each under "Phones can't open it?" (`companion serve` finds them;
+        # none with --public-url, nor in the café setup unless COMPANION_OTHER_URLS='[…]').
+        OTHER_URLS=[],
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         BABEL_DEFAULT_LOCALE="ko",
         LANGUAGE="ko",  # for a browser that names neither Korean nor English

@@ -1,16 +1,18 @@
 """`companion serve`: run the app for the table under gevent, on the LAN; `companion
-backup`: a copy of the group's data while it runs.
+backup`: a copy of the group's data while it runs; `companion doctor`: why phones may
+not reach the laptop.
 
 gevent's server gives each connection a greenlet, not a thread: it holds every phone's
 open live-push stream (companion/push.py) at the cost of a little memory each, on
-Windows, macOS and Linux alike. ``serve`` patches the standard library for gevent first
-thing (sockets, threads, sleep), before the app is made.
+Windows, macOS and Linux alike. ``companion serve`` has the standard library patched for
+gevent (sockets, threads, sleep) before anything else is imported
+(companion/gevent_first.py).
 """
 
 import argparse
 import errno
 import os
-import socket
+import signal
 import sqlite3
 import sys
 import time
@@ -20,10 +22,20 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import gevent
 from gevent import monkey
 from sqlite_utils import Database
 
-from companion import connections, create_app, ready, server_started, store
+from companion import (
+    addresses,
+    connections,
+    create_app,
+    db,
+    doctor,
+    ready,
+    server_started,
+    store,
+)
 from companion.places import DataFolderError, data_folder, prepare
 from companion.qr import text
 
@@ -31,16 +43,9 @@ DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
 
 
 def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent to find it)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.254.254.254", 1))
-        address = probe.getsockname()[0]
-    except OSError:
-        address = "127.0.0.1"
-    finally:
-        probe.close()
-    return address
+    """The address phones most likely reach this machine at (companion/addresses.py:
+    read from its interfaces, no packet sent)."""
+    return addresses.best(addresses.interfaces())
 
 
 def installed_version() -> str:
@@ -82,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     backup.add_argument("file", nargs="?",
                         help="where to write the copy (default: backups/ in the data folder)")
     _data_option(backup)
+    check = sub.add_parser(
+        "doctor", help="say why phones may not reach this computer, and what to do")
+    check.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"the port `companion serve` listens on (default {DEFAULT_PORT})")
     return parser
 
 
@@ -184,17 +193,62 @@ def _local(stamp: str) -> str:
 SERVE_SETTINGS: dict[str, Any] = {"log": None, "backlog": 2048}
 
 
+#: How many other addresses the table page offers (with a QR code each); `companion
+#: doctor` lists them all.
+OTHER_URLS_SHOWN = 5
+
+
+def _addresses(args: argparse.Namespace,
+               found: list[addresses.Interface]) -> tuple[str, list[str]]:
+    """The base URL printed and put in the QR codes, and the other candidates (none
+    when the host gave ``--public-url`` or a ``--host`` to listen on)."""
+    if args.public_url:
+        return args.public_url.rstrip("/"), []
+    if args.host not in ("0.0.0.0", ""):
+        return f"http://{args.host}:{args.port}", []
+    return addresses.urls(found, args.port)
+
+
+def _stop_on_signals(server: connections.Server) -> None:
+    """Ctrl+C (SIGINT) and SIGTERM stop the server: ``serve_forever`` returns, and no
+    KeyboardInterrupt crosses gevent's loop (which prints it as a failure of its hub).
+    Where gevent cannot watch a signal, Ctrl+C still arrives as KeyboardInterrupt, and
+    the hub is told it is no error to print."""
+    hub = gevent.get_hub()
+    hub.NOT_ERROR = (*hub.NOT_ERROR, KeyboardInterrupt)
+    for name in ("SIGINT", "SIGTERM"):
+        try:
+            gevent.signal_handler(getattr(signal, name), server.stop)
+        except (AttributeError, ValueError, OSError, NotImplementedError):
+            continue
+
+
+def _print_start(args: argparse.Namespace, public: str, others: list[str],
+                 found: list[addresses.Interface], folder: Path) -> None:
+    print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
+    print(f"The group's data is kept in {folder}", flush=True)
+    if args.quiet:
+        return
+    print(text(public), flush=True)
+    if others:
+        print("If phones cannot open it, this computer's other addresses (their QR codes "
+              "are on the table page; companion doctor says why phones may not reach it):",
+              flush=True)
+        for interface in addresses.offered(found):
+            if f"http://{interface.address}:{args.port}" in others:
+                print(doctor.address_line(interface, args.port), flush=True)
+    print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
+
+
 def serve(args: argparse.Namespace) -> int:
     folder = _data_or_exit(args.data)
     if folder is None:
         return 2
-    monkey.patch_all()  # before anything opens a socket or a thread-local
-    if args.public_url:
-        public = args.public_url.rstrip("/")
-    else:
-        host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-        public = f"http://{host}:{args.port}"
-    app = ready(create_app({"PUBLIC_URL": public}, data=folder))
+    monkey.patch_all()  # done already (companion/gevent_first.py) unless called in-process
+    found = addresses.interfaces()
+    public, others = _addresses(args, found)
+    app = ready(create_app({"PUBLIC_URL": public, "OTHER_URLS": others[:OTHER_URLS_SHOWN]},
+                           data=folder))
     server = connections.Server((args.host, args.port), app, **SERVE_SETTINGS)
     try:
         server.init_socket()
@@ -207,18 +261,25 @@ def serve(args: argparse.Namespace) -> int:
     # Only once the port is this server's: a second `companion serve` started by
     # mistake, refused its port, must not forget the running server's Wi-Fi code.
     server_started(app)
-    print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
-    print(f"The group's data is kept in {folder}", flush=True)
+    _stop_on_signals(server)  # before the address is printed: a stop may follow at once
+    _print_start(args, public, others, found, folder)
     note = connections.open_files_note(connections.raise_open_files())
     if note:
         print(note, file=sys.stderr, flush=True)
-    if not args.quiet:
-        print(text(public), flush=True)
-        print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
+    gevent.spawn(doctor.windows_networks)  # PowerShell's second, before a page needs it
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        pass
+        server.stop()
+    database = app.config["DATABASE"]
+    db.checkpoint(database)  # the file alone holds every night: ready to copy
+    print(f"Companion stopped. Every night is saved in {database}", flush=True)
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    """`companion doctor`: the addresses, the port, the firewall and the steps."""
+    print(doctor.report(doctor.facts(args.port)), flush=True)
     return 0
 
 
@@ -230,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         return host_link(args)
     if args.command == "backup":
         return backup(args)
+    if args.command == "doctor":
+        return check(args)
     return 1
 
 

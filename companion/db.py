@@ -242,6 +242,14 @@ def wifi_codes(db: Database) -> None:
                   "shown", "stamp", "created"})
 
 
+@migrations()
+def reached(db: Database) -> None:
+    """Whether a device other than the night's hosts has opened one of its seat or
+    screen codes (``reached``): until one has, the host's table page may say that no
+    phone reaches the laptop (templates/nights/_reach.html)."""
+    db.table("nights").add_column("reached", int, not_null_default=0)
+
+
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
     shared-memory files the same mode)."""

@@ -20,7 +20,7 @@ from flask import (
     url_for,
 )
 
-from companion import colours, qr, registry, stats, store
+from companion import colours, doctor, qr, registry, stats, store
 from companion.games import Answer, seat_context, seat_response
 from companion.sealed import stored
 from companion.web import (
@@ -184,12 +184,34 @@ def create() -> Answer:
     return redirect(url_for("nights.night", key=night["key"]), 303)
 
 
-def night_context(night: store.Row) -> dict[str, Any]:
+def other_urls() -> list[str]:
+    """The laptop's other base URLs (``OTHER_URLS``: a list, whatever the environment
+    gave)."""
+    found = current_app.config["OTHER_URLS"]
+    return [u for u in found if isinstance(u, str)] if isinstance(found, list) else []
+
+
+def reach_context(night: store.Row, seats: list[store.Row],
+                  screens: list[store.Row]) -> dict[str, Any]:
+    """What "Phones can't open it?" shows (templates/nights/_reach.html): the laptop's
+    other addresses, the steps for its OS and network, and whether a device other than
+    the host's has reached the night yet (a seat's code opened or claimed, a screen)."""
+    reached = bool(night["reached"] or screens or any(s["device"] for s in seats))
+    port = int(request.environ.get("SERVER_PORT") or 80)
     return {
-        "night": night, "seats": store.seats(night["id"]), "games": store.games(night["id"]),
+        "others": other_urls(),
+        "steps": doctor.advice(doctor.page_facts(port)),
+        "waiting": not reached and any(not s["tablet"] for s in seats),
+    }
+
+
+def night_context(night: store.Row) -> dict[str, Any]:
+    seats, screens = store.seats(night["id"]), store.screens(night["id"])
+    return {
+        "night": night, "seats": seats, "games": store.games(night["id"]),
         "shown": store.current_game(night["id"]),
         "games_known": registry.games(), "hosts": store.hosts(night["id"]),
-        "screens": store.screens(night["id"]),
+        "screens": screens, "reach": reach_context(night, seats, screens),
         "this_device": device(),
         "wifi": store.night_wifi(night["id"]),  # never its password (wifi_code.py)
     }
@@ -225,6 +247,24 @@ def seat_qr(key: str, position: int) -> Answer:
         abort(404)
     return Response(qr.svg(public_url(url_for("nights.claim", token=seat["token"]))),
                     mimetype="image/svg+xml")
+
+
+@bp.get("/n/<key>/reach/<int:index>.svg")
+def reach_qr(key: str, index: int) -> Answer:
+    """The QR code of one of the laptop's other addresses (``OTHER_URLS``, by its
+    place: never a text from the request), for the host's page only."""
+    hosted_night(key)
+    others = other_urls()
+    if index >= len(others):
+        abort(404)
+    return Response(qr.svg(others[index] + "/"), mimetype="image/svg+xml")
+
+
+def note_arrival(night: store.Row) -> None:
+    """A device opened one of the night's codes: unless it is a host of the night, it
+    reached the laptop (recorded once a night: store.note_reached)."""
+    if not night["reached"] and not store.is_host(night, device()):
+        store.note_reached(night["id"])
 
 
 @bp.get("/n/<key>/sheet")
@@ -379,8 +419,11 @@ def _seat_refusal(seat: store.Row | None, token: str) -> Answer | None:
 @bp.get("/s/<token>")
 def claim_page(token: str) -> Answer:
     """A seat's QR link opens a question: "Are you …?" Nothing changes until the player
-    answers it (a GET or HEAD, a link previewer, takes nothing)."""
+    answers it (a GET or HEAD, a link previewer, takes nothing; it only tells the host's
+    page that a device reaches the laptop)."""
     seat = store.seat_by_token(token)
+    if seat is not None:
+        note_arrival(store.night(seat["night_id"]))
     refusal = _seat_refusal(seat, token)
     if refusal is not None:
         return refusal

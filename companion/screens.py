@@ -14,7 +14,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from companion import qr, registry, store
 from companion.games import Answer, screen, title
-from companion.nights import public_url
+from companion.nights import note_arrival, public_url
 from companion.pictures import night_picture
 from companion.tally import tally_context
 from companion.web import device, error_page, hosted_night, unchanged
@@ -145,6 +145,7 @@ def code(token: str) -> Answer:
     if invite is None:
         return _refused(token)
     night = store.night(invite["night_id"])
+    note_arrival(night)
     refusal = _cannot_be_a_screen(night)
     if refusal is not None:
         return refusal

@@ -133,6 +133,18 @@ def set_colour(night_id: int, position: int, colour: str) -> None:
         log.bump(db, night_id)
 
 
+def note_reached(night_id: int) -> None:
+    """A device other than a host has opened one of the night's codes: it reaches the
+    laptop. One write per night (a night already reached is left alone), and the
+    night's version moves so that the host's page drops its "no phone has reached the
+    laptop yet" by push."""
+    db = get_db()
+    with write(db):
+        if db.execute("update nights set reached = 1 where id = ? and reached = 0",
+                      [night_id]).rowcount:
+            log.bump(db, night_id)
+
+
 def seat_by_token(token: str) -> Row | None:
     return next(get_db().query("select * from seats where token = ?", [token]), None)
 
