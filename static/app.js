@@ -473,7 +473,7 @@
    ("poll-now"): the stream says only that something changed, the refresh fetches what
    this device may see. While the stream is open the region's own timer asks at most once
    a minute (a safety net); while it is not, every POLL_SECONDS as before. A page that
-   comes back (wake, below) reopens its stream and refreshes at once.
+   comes back (woke, below) reopens its stream and refreshes at once.
 
    No change is ever missed: the page remembers the newest version it was told of (a
    stream's "changed", or the version an answer shows) and asks again until its region

@@ -181,7 +181,10 @@ def test_a_phone_locked_while_the_table_moves_on_shows_it_at_once_and_keeps_its_
     pick_rabbit(host, "Ann")
     time.sleep(max(0.0, ASLEEP_S - (time.monotonic() - phone.locked_at)))
     phone.unlock()
+    unlocked = time.monotonic()
     ann.wait_for_function(RABBIT, timeout=SHOWN_MS)
+    print(f"asleep {unlocked - phone.locked_at:.0f} s: the change showed "
+          f"{(time.monotonic() - unlocked) * 1000:.0f} ms after unlocking")
 
     field = ann.locator(LAW_FIELD)
     assert field.input_value() == "Half a la"
