@@ -238,3 +238,28 @@ def test_a_page_gone_back_to_shows_the_table_as_it_is(browser, phone_browser, pu
     ann.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                           timeout=WAIT)
     assert opened
+
+
+def test_a_page_whose_timers_slept_asks_at_once_and_says_nothing_of_the_silence(
+        browser, pushing):
+    """A browser that says nothing when it sleeps (no resume, no visibilitychange): the
+    page's own timers find they are 70 s late, as its clock jumped."""
+    host = browser.new_context(locale="en-US").new_page()
+    create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    context.clock.install()  # the page's time flows as ever, until it jumps
+    ann = context.new_page()
+    ann.goto(seat_link(host, 0))
+    claim(ann)
+    ann.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                          timeout=WAIT)
+    watch(ann)
+    opened = streams_opened(ann)
+    asked = []
+    ann.on("request", lambda r: asked.append(r.url) if "/me/live" in r.url else None)
+    ann.clock.fast_forward(ASLEEP_S * 1000)
+    ann.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                          timeout=WAIT)
+    ann.wait_for_timeout(500)
+    assert opened and asked  # a new stream, and the region refreshed
+    assert ann.evaluate("window.__offline") == 0
