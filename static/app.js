@@ -140,14 +140,9 @@
     if (event.target.closest && event.target.closest("[data-hold]")) { event.preventDefault(); }
   });
 
-  /* Hidden again whenever the page is hidden or comes back from the back/forward cache. */
-  document.addEventListener("visibilitychange", function () {
-    hideAll();
-    if (document.visibilityState === "visible" && window.htmx) {
-      var region = live();
-      if (region) { window.htmx.trigger(region, "poll-now"); }
-    }
-  });
+  /* Hidden again whenever the page is hidden or comes back from the back/forward cache
+     (the live-push block below refreshes a page that comes back). */
+  document.addEventListener("visibilitychange", hideAll);
   window.addEventListener("pageshow", hideAll);
   window.addEventListener("pagehide", hideAll);
 
@@ -478,9 +473,8 @@
    Events stream of its night, and each "changed" refreshes the region at once
    ("poll-now"): the stream says only that something changed, the refresh fetches what
    this device may see. While the stream is open the region's own timer asks at most once
-   a minute (a safety net); while it is not, every POLL_SECONDS as before. A phone woken
-   (visibilitychange) or a page back from the back/forward cache (pageshow) reopens its
-   stream and refreshes at once.
+   a minute (a safety net); while it is not, every POLL_SECONDS as before. A page that
+   comes back (woke, below) reopens its stream and refreshes at once.
 
    No change is ever missed: the page remembers the newest version it was told of (a
    stream's "changed", or the version an answer shows) and asks again until its region
@@ -509,6 +503,9 @@
   var ending = false;  /* the server said "bye": its stream's life is over, not the laptop */
   var lastRefresh = 0;
   var lastCheck = 0;
+  /* The interval below ticks every 400 ms; a tick this late means the page slept. */
+  var SLEPT_MS = 5000;
+  var ticked = Date.now();
   var retry = null;
   /* The newest version told, when it was told, and the region's refresh in flight. */
   var wanted = -1;
@@ -628,6 +625,10 @@
   }
 
   setInterval(function () {
+    /* A tick long overdue: the page slept (its timers stopped), and a browser that says
+       nothing of it (no "resume") is caught here. */
+    if (Date.now() - ticked > SLEPT_MS) { woke(); }
+    ticked = Date.now();
     /* A stream that fell silent: the laptop is asleep or gone. Say so, poll again as
        without a stream (those polls clear the mark when they are answered), and open a
        new stream. */
@@ -680,12 +681,26 @@
     if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
   });
 
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { connect(); lastCheck = Date.now(); refresh(); }
-  });
-  window.addEventListener("pageshow", function (event) {
-    if (event.persisted) { connect(); lastCheck = Date.now(); refresh(); }
-  });
+  /* A page that comes back: a phone unlocked (visibilitychange), a page the browser
+     froze and resumed (resume: Chromium freezes a hidden page's timers, network and
+     events, for minutes), or one restored from the back/forward cache (pageshow; a
+     page leaving closes its stream, which would keep it out of that cache and hold one
+     of its device's streams on the server). Its stream may have ended on the server
+     meanwhile, or be a dead connection the phone's Wi-Fi dropped: a new one is opened,
+     and the region refreshes at once, through the one-at-a-time path, keeping what was
+     typed (the refresh's swap keeps fields and focus, above). The silence while it
+     slept says nothing of the laptop: it is not taken for a laptop gone. */
+  function woke() {
+    heard = ticked = Date.now();
+    if (document.visibilityState !== "visible") { return; }  /* when it is */
+    connect();
+    lastCheck = Date.now();
+    refresh();
+  }
+
+  document.addEventListener("visibilitychange", woke);
+  document.addEventListener("resume", woke);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { woke(); } });
   window.addEventListener("pagehide", close);
 
   function ready() {
