@@ -22,8 +22,8 @@ from flask_babel import get_locale
 from companion import colours, drawing, recap, store
 from companion.games import Answer
 from companion.lru import LRU
+from companion.web import costly, hosted_night, local_date, my_seat, ngettext
 from companion.web import gettext as _
-from companion.web import hosted_night, local_date, my_seat, ngettext
 
 bp = Blueprint("pictures", __name__)
 
@@ -84,21 +84,25 @@ def _seat_night() -> store.Row:
 
 
 @bp.get("/n/<key>/recap.png")
+@costly
 def night_png(key: str) -> Answer:
     return night_picture(hosted_night(key))
 
 
 @bp.get("/n/<key>/g/<int:number>/recap.png")
+@costly
 def game_png(key: str, number: int) -> Answer:
     return game_picture(hosted_night(key), number)
 
 
 @bp.get("/me/recap.png")
+@costly
 def my_night_png() -> Answer:
     """The night's picture on a phone that holds a seat in it."""
     return night_picture(_seat_night())
 
 
 @bp.get("/me/g/<int:number>/recap.png")
+@costly
 def my_game_png(number: int) -> Answer:
     return game_picture(_seat_night(), number)

@@ -17,7 +17,7 @@ from companion.games import Answer, screen, title
 from companion.nights import note_arrival, public_url
 from companion.pictures import night_picture
 from companion.tally import tally_context
-from companion.web import device, error_page, hosted_night, unchanged
+from companion.web import costly, device, error_page, hosted_night, unchanged
 from companion.web import gettext as _
 
 bp = Blueprint("screens", __name__)
@@ -88,6 +88,7 @@ def live(key: str) -> Answer:
 
 
 @bp.get("/n/<key>/screen/recap.png")
+@costly
 def picture(key: str) -> Answer:
     """Tonight's picture on the screen (finished games only, as on the phones)."""
     return night_picture(viewed_night(key))

@@ -10,14 +10,25 @@ import io
 import unicodedata
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from companion import bgstats, exchange, qr, registry, stats, store
 from companion.charts import bar_chart
 from companion.games import Answer
+from companion.lru import LRU
 from companion.web import (
     beside_the_loop,
     cacheable,
+    costly,
     device,
     hosted_night,
     my_seat,
@@ -84,6 +95,7 @@ def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str,
 # --- tonight's tally ------------------------------------------------------------------
 
 @bp.get("/n/<key>/tally")
+@costly
 def tally(key: str) -> Answer:
     night = hosted_night(key)
     return render_template("tally/tally.html", live_url=url_for("tally.tally_live", key=key),
@@ -95,11 +107,18 @@ def tally_live(key: str) -> Answer:
     night = hosted_night(key)
     if unchanged(night["version"]):
         return "", 204
-    return render_template("tally/_live.html", live_url=url_for("tally.tally_live", key=key),
-                           phone=False, **tally_context(night))
+    return _tally_region(night, url_for("tally.tally_live", key=key), phone=False)
+
+
+@costly
+def _tally_region(night: store.Row, live_url: str, **viewer: Any) -> str:
+    """The tally's live region, once it changed (its one costly part)."""
+    return render_template("tally/_live.html", live_url=live_url, **viewer,
+                           **tally_context(night, viewer.get("phone", False)))
 
 
 @bp.get("/me/tally")
+@costly
 def my_tally() -> Answer:
     """The same tally on a phone of the night: finished games only, never a secret."""
     seat = my_seat()
@@ -118,8 +137,8 @@ def my_tally_live() -> Answer:
     if seat is None:
         abort(404)
     night = store.night(seat["night_id"])
-    return render_template("tally/_live.html", live_url=url_for("tally.my_tally_live"),
-                           phone=True, me=seat["position"], **tally_context(night, True))
+    return _tally_region(night, url_for("tally.my_tally_live"), phone=True,
+                         me=seat["position"])
 
 
 # --- history --------------------------------------------------------------------------
@@ -203,6 +222,7 @@ def _versus(met: dict[tuple[str, str], dict[str, Any]],
 
 
 @bp.get("/stats")
+@costly
 def statistics(error: str | None = None, status: int = 200) -> Answer:
     _host_only()
     aliases = store.aliases(device())
@@ -227,6 +247,7 @@ def _csv(rows: list[list[Any]], name: str) -> Response:
 
 
 @bp.get("/stats.csv")
+@costly
 def statistics_csv() -> Answer:
     """The statistics page's table: one row per player, each game's wins and games, and
     each game's own figures as the page shows them (docs/rules.md#statistics)."""
@@ -247,6 +268,7 @@ def statistics_csv() -> Answer:
 
 
 @bp.get("/stats/head-to-head.csv")
+@costly
 def head_to_head_csv() -> Answer:
     """Every pair of players who met in a finished game: games together, wins of each,
     who finished ahead (docs/rules.md#stat-head-to-head)."""
@@ -301,11 +323,21 @@ def _attachment(body: bytes, mimetype: str, night: store.Row, extension: str) ->
     return response
 
 
+#: Exports by night and version: asked again (a second tap, another host device), the
+#: same bytes. At most 32 MB of them in a process.
+_exports = LRU(64, 32 * 1024 * 1024, len)
+
+
 @bp.get("/n/<key>/export.json")
+@costly
 def export_json(key: str) -> Answer:
     night = hosted_night(key)
-    return _attachment(exchange.dumps(export_document(night)), "application/json", night,
-                       "json")
+    cached = (current_app.config["DATABASE"], night["id"], night["version"])
+    body: bytes | None = _exports.get(cached)
+    if body is None:
+        body = exchange.dumps(export_document(night))
+        _exports.put(cached, body)
+    return _attachment(body, "application/json", night, "json")
 
 
 def _cell(text: Any) -> str:
@@ -318,6 +350,7 @@ def _cell(text: Any) -> str:
 
 
 @bp.get("/n/<key>/export.csv")
+@costly
 def export_csv(key: str) -> Answer:
     """One row per player per game: game, kind, date, player, result, score, place.
 

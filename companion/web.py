@@ -5,9 +5,12 @@ import gzip
 import hashlib
 import re
 import sqlite3
+import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import partial, wraps
 from pathlib import Path
 from typing import Any, TypeVar, cast
 from urllib.parse import unquote
@@ -493,6 +496,48 @@ def beside_the_loop(work: Callable[..., T], *args: Any) -> T:
     if not done:
         raise value
     return cast(T, value)
+
+
+#: The client addresses with a costly answer under way in this process, each with its
+#: lock and how many of its requests hold or wait for it. Touched only on the loop (a
+#: greenlet never yields inside these few lines), like the spare connections of db.py.
+_turns: dict[str, list[Any]] = {}
+
+
+@contextmanager
+def one_at_a_time(key: str) -> Iterator[None]:
+    """Hold ``key``'s turn (a client address's): a second costly request from it waits
+    for the first to be answered. Its lock is made when first asked for, so that under
+    gevent it is gevent's (a lock made before ``companion serve`` patched would stop
+    the loop while it waits)."""
+    turn = _turns.setdefault(key, [threading.Lock(), 0])
+    turn[1] += 1
+    try:
+        with turn[0]:
+            yield
+    finally:
+        turn[1] -= 1
+        if not turn[1]:
+            del _turns[key]
+
+
+def costly(view: Callable[..., T]) -> Callable[..., T]:
+    """A view whose answer may take a tenth of a second or more on a long night (an
+    export, a picture, the tally, the statistics): worked out beside the loop, so other
+    tables' requests go on meanwhile, and one at a time for each client address, so that
+    four requests at once from one guest cost four turns, not four threads at once
+    (docs/security.md)."""
+    @wraps(view)
+    def answer(*args: Any, **kwargs: Any) -> T:
+        if g.get("costly"):  # called by another costly view: already its turn
+            return view(*args, **kwargs)
+        g.costly = True
+        try:
+            with one_at_a_time(request.remote_addr or ""):
+                return beside_the_loop(partial(view, *args, **kwargs))
+        finally:
+            g.costly = False
+    return answer
 
 
 def off_the_loop(work: Callable[..., Any], *args: Any) -> None:

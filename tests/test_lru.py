@@ -60,3 +60,37 @@ def test_a_games_history_is_worked_out_once_whatever_else_changes_in_the_night(
         night.host.post(f"{night.url}/seats/0/colour", data={"colour": colour})
         assert night.host.get(url).status_code == 200
     assert len(made) == 1
+
+
+def test_one_address_has_one_costly_answer_under_way_at_a_time():
+    """Four requests at once from one address take their turns; another address does
+    not wait for them (companion/web.py, ``costly``)."""
+    import threading
+    import time
+
+    from companion import web
+
+    inside, most, lock = [0], [0], threading.Lock()
+
+    def ask(address):
+        with web.one_at_a_time(address):
+            with lock:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+            time.sleep(0.05)
+            with lock:
+                inside[0] -= 1
+
+    guests = [threading.Thread(target=ask, args=("192.168.0.66",)) for _ in range(4)]
+    for thread in guests:
+        thread.start()
+    for thread in guests:
+        thread.join()
+    assert most[0] == 1 and web._turns == {}
+    inside[0] = most[0] = 0
+    both = [threading.Thread(target=ask, args=(a,)) for a in ("10.0.0.1", "10.0.0.2")]
+    for thread in both:
+        thread.start()
+    for thread in both:
+        thread.join()
+    assert most[0] == 2
