@@ -1,6 +1,6 @@
 """What one hostile device on the Wi-Fi can do to the table, measured (docs/security.md).
 
-Seven drills against the real server (``companion serve`` on loopback, the same
+Nine drills against the real server (``companion serve`` on loopback, the same
 settings as at a table), each with a phone of another table answering throughout:
 
 * ``import``: a stranger uploads the costliest file the import accepts (the longest
@@ -26,8 +26,13 @@ settings as at a table), each with a phone of another table answering throughout
 * ``disk``: one guest at full speed for a minute, uploading new nights of the largest
   file the import takes and starting new nights, each under a new device id. Reported:
   what it made and the database's growth (the hour's bounds are spent in that minute).
+* ``memory``: a guest's two 8,000-event games, a seat's colour changed and both game
+  pages opened in a loop for a minute. Reported: the server's growth in memory and the
+  other table's p99.
+* ``costly``: four connections asking ``export.json`` of a 90-game night again and
+  again, its version moving twice a second. Reported: the other table's p99.
 
-    .venv/bin/python bench/hostile.py                   # all seven drills (~6 min)
+    .venv/bin/python bench/hostile.py                   # all nine drills (~8 min)
     .venv/bin/python bench/hostile.py --drill import --json report.json
 """
 
@@ -118,6 +123,22 @@ def worst_import(shape: str = "pairs", players: int = 8) -> bytes:
         else:
             high = middle - 1
     raw = exchange.dumps(document(count + 1, low) if low >= 2 else document(count, 0))
+    assert len(raw) <= exchange.MAX_BYTES
+    return raw
+
+
+def long_night(games: int = 90, events: int = 150, players: int = 8) -> bytes:
+    """A night of ``games`` Kraken games of ``events`` events each: the long night whose
+    export, tally and pictures the "costly" drill asks for."""
+    names = [f"Player {n}" for n in range(1, players + 1)]
+    setup = kraken.start(list(range(players)), {}, rng=random.Random(7))
+    document = {"format": exchange.FORMAT, "version": exchange.FORMAT_VERSION,
+                "night": {"created": "2025-06-01T19:00:00Z", "players": names},
+                "games": [{"number": n, "kind": "kraken", "created": TIME, "finished": False,
+                           "secrets_removed": False, "setup": copy.deepcopy(setup),
+                           "events": kraken_log(events, "pairs")}
+                          for n in range(1, games + 1)]}
+    raw = exchange.dumps(document)
     assert len(raw) <= exchange.MAX_BYTES
     return raw
 
@@ -615,9 +636,114 @@ def drill_disk(folder: Path, seconds: float = 60) -> dict[str, Any]:
             "an_hour_mb": round(grown / 1e6, 1)}
 
 
+def _imported(server: Serve, raw: bytes) -> tuple[Any, str]:
+    """A stranger imports ``raw`` and so hosts it: (that device, the night's key)."""
+    from tests.test_drills import Device
+
+    guest = Device(server.url)
+    guest.get("/")
+    boundary = "hostile" + secrets.token_hex(8)
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n"
+            f"{guest.csrf}\r\n--{boundary}\r\nContent-Disposition: form-data; "
+            f"name=\"file\"; filename=\"night.json\"\r\nContent-Type: application/json"
+            f"\r\n\r\n").encode() + raw + f"\r\n--{boundary}--\r\n".encode()
+    request = urllib.request.Request(server.url + "/import", data=body, method="POST",
+                                     headers={"Content-Type": f"multipart/form-data; "
+                                                              f"boundary={boundary}",
+                                              "X-CSRFToken": guest.csrf})
+    try:
+        guest.opener.open(request, timeout=120)
+    except urllib.error.HTTPError as answer:
+        assert answer.code == 303, answer.code
+        return guest, answer.headers["Location"].split("/n/")[1].split("/")[0]
+    raise AssertionError("the import was not answered with a redirect")
+
+
+def _rss_mb(pid: int) -> float:
+    """A process's resident memory in MB (Linux)."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def drill_memory(folder: Path, seconds: float = 60) -> dict[str, Any]:
+    """A guest imports two 8,000-event games, then changes a seat's colour and opens both
+    game pages in a loop for ``seconds``, while another table's phone asks for its live
+    region every 50 ms: the server's growth."""
+    server = Serve(folder / "memory")
+    report: dict[str, Any] = {"seconds": seconds}
+    try:
+        phone = another_table(server)
+        guest, key = _imported(server, worst_import("pairs"))
+        guest.get(f"/n/{key}/g/1")
+        report["rss_before_mb"] = round(_rss_mb(server.process.pid), 1)
+        timer = Timer(phone, "/me/live")
+        timer.start()
+        colours, rounds, start = ("blue", "green"), 0, time.monotonic()
+        while time.monotonic() - start < seconds:
+            guest.post(f"/n/{key}/seats/0/colour", {"colour": colours[rounds % 2]},
+                       htmx=True)
+            guest.get(f"/n/{key}/g/1")
+            guest.get(f"/n/{key}/g/2")
+            rounds += 1
+        report.update(rounds=rounds, other_table=_p99(timer.stop(), timer.times),
+                      rss_after_mb=round(_rss_mb(server.process.pid), 1))
+        report["growth_mb"] = round(report["rss_after_mb"] - report["rss_before_mb"], 1)
+    finally:
+        server.stop()
+    return report
+
+
+def drill_costly(folder: Path, seconds: float = 20, askers: int = 4) -> dict[str, Any]:
+    """``askers`` connections of the night's guest host asking ``export.json`` of a
+    90-game night again and again (a colour change between rounds, so each version is
+    new), while another table's phone asks for its live region every 50 ms."""
+    server = Serve(folder / "costly")
+    report: dict[str, Any] = {"askers": askers}
+    stop = threading.Event()
+    answered: list[float] = []
+    try:
+        phone = another_table(server)
+        raw = long_night()
+        guest, key = _imported(server, raw)
+        report["night_bytes"] = len(raw)
+
+        def ask() -> None:
+            while not stop.is_set():
+                begun = time.perf_counter()
+                status = guest.get(f"/n/{key}/export.json", timeout=60)[0]
+                if status == 200:
+                    answered.append(time.perf_counter() - begun)
+
+        def change() -> None:
+            n = 0
+            while not stop.is_set():
+                guest.post(f"/n/{key}/seats/0/colour", {"colour": ("blue", "green")[n % 2]},
+                           htmx=True)
+                n += 1
+                stop.wait(0.5)
+
+        timer = Timer(phone, "/me/live")
+        timer.start()
+        threads = [threading.Thread(target=ask, daemon=True) for _ in range(askers)]
+        threads.append(threading.Thread(target=change, daemon=True))
+        for thread in threads:
+            thread.start()
+        time.sleep(seconds)
+        stop.set()
+        for thread in threads:
+            thread.join(60)
+        report.update(other_table=_p99(timer.stop(), timer.times), exports=len(answered),
+                      export_median_ms=round(statistics.median(answered) * 1000, 1))
+    finally:
+        server.stop()
+    return report
+
+
 DRILLS = {"import": drill_import, "sockets": drill_sockets, "uploads": drill_uploads,
           "trickle": drill_trickle, "chunked": drill_chunked, "streams": drill_streams,
-          "disk": drill_disk}
+          "disk": drill_disk, "memory": drill_memory, "costly": drill_costly}
 
 
 def main() -> None:
