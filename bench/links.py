@@ -142,6 +142,8 @@ class Links:
         self.writers |= {back, there}
         try:
             await asyncio.gather(_pump(down, there, pacer), _pump(up, back, pacer))
+        except asyncio.CancelledError:
+            pass  # the links are closing (a cancelled handler is logged as an error)
         finally:
             for w in (back, there):
                 w.close()
