@@ -96,7 +96,8 @@ RECORD = """(() => {
 
 FLIP = """() => { const d = document.documentElement.dataset;
   return {flipped: Number(d.revealFlipped), done: d.revealDone || null,
-          late: Number(d.revealLate), rtt: Number(d.clockRtt)}; }"""
+          late: Number(d.revealLate), rtt: Number(d.clockRtt),
+          samples: Number(d.clockSamples)}; }"""
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -210,6 +211,7 @@ def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
             "flip_ms": round(flip["flipped"] - moment, 1) if counted else None,
             "own_late_ms": flip["late"] if counted else None,
             "clock_rtt_ms": flip["rtt"] if flip["rtt"] == flip["rtt"] else None,
+            "clock_samples": flip["samples"] if flip["samples"] == flip["samples"] else None,
             "spare_ms": round(moment - arrived) if arrived is not None else None,
             # bids visible before this screen's own flip (1 ms for the clocks' grain)
             "bids_before_count": bool(counted and shown and shown[0] < flip["flipped"] - 1),
@@ -312,7 +314,10 @@ def run(profiles: list[str], rounds: int, phones: int, seed: int) -> dict[str, A
                                            if k != "each_reveal"}), flush=True)
                 for r in figures["each_reveal"]:
                     print(f"  reveal: spread {r['spread_ms']} ms; each screen's flip - moment, "
-                          f"spare (ms): {[(s['flip_ms'], s['spare_ms']) for s in r['screens']]}",
+                          "its own lateness, its clock sample's round trip, its samples, "
+                          "spare (ms): " + str([(s['flip_ms'], s['own_late_ms'],
+                                                 s['clock_rtt_ms'], s['clock_samples'],
+                                                 s['spare_ms']) for s in r['screens']]),
                           flush=True)
         finally:
             browser.close()

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Blueprint, Response, abort, current_app, g, request
 from gevent import monkey
 
 from companion import store
@@ -259,14 +259,41 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+#: An answer's clock stamps: when the laptop received its request and when it answered.
+CLOCK_HEADER = "X-Laptop-Clock"
+
+
 @bp.get("/clock")
 def clock() -> Response:
     """The laptop's time in ms, for a page to estimate how far its own clock is from it
-    (static/app.js: several samples, the one with the shortest round trip kept). A
-    phone's clock may be seconds off; the table's moments are told in the laptop's
-    time. Nothing here is anyone's: no seat or host is asked for."""
+    (static/app.js: samples kept through the night, the one with the shortest round trip
+    used). A phone's clock may be seconds off; the table's moments are told in the
+    laptop's time. Nothing here is anyone's: no seat or host is asked for. Its stamps
+    are in its header too (:func:`stamp_clock`)."""
     return Response(str(now_ms()), mimetype="text/plain",
                     headers={"Cache-Control": "no-store"})
+
+
+@bp.before_app_request
+def _received() -> None:
+    g.clock_received = now_ms()
+
+
+@bp.after_app_request
+def stamp_clock(response: Response) -> Response:
+    """Every answer to htmx (a live refresh, a form's answer) and to /clock says when
+    the laptop received its request and when it answered, in its time (ms):
+    ``X-Laptop-Clock: received,answered``. With the page's own times of sending and
+    receiving, that is one clock sample as NTP takes it (static/app.js): the laptop's
+    work between the two stamps is not counted in the round trip, and the answers a
+    night brings anyway keep sampling the clock through it, with no request of its own
+    (no phone's radio woken for nothing). Both stamps are 13 digits: the answer's size
+    tells nothing."""
+    received = g.get("clock_received")
+    if received is not None and (request.headers.get("HX-Request")
+                                 or request.endpoint == "push.clock"):
+        response.headers[CLOCK_HEADER] = f"{received},{now_ms()}"
+    return response
 
 
 @bp.get("/n/<key>/stream")
