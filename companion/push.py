@@ -98,6 +98,10 @@ class Watcher:
             self._open += 1
             return stream
 
+    def carrying(self) -> int:
+        """How many streams the process holds open."""
+        return self._open
+
     def close(self, stream: Stream) -> None:
         """The stream's connection is closed (called again, it does nothing)."""
         with self._lock:
@@ -196,9 +200,26 @@ def watcher() -> Watcher:
         return _watchers[path]
 
 
+#: A change wakes every screen of its night at once: each waits a moment at random, up
+#: to ``SPREAD_MOST_MS``, before it asks for its fragment, so that a full process's
+#: screens do not all reach it in the same instant (where a host's next write would
+#: queue behind them). The wait grows with the streams the process carries and is whole
+#: from ``SPREAD_FULL_AT`` on: a table of six screens alone needs none (the wait was
+#: most of what a phone on café Wi-Fi waited to see a write, docs/performance.md).
+SPREAD_MOST_MS = 150
+SPREAD_FULL_AT = 500
+
+
+def spread_ms(streams: int) -> int:
+    """The longest wait before a refresh (ms) with ``streams`` open in the process."""
+    return round(SPREAD_MOST_MS * min(1.0, streams / SPREAD_FULL_AT))
+
+
 def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat: float,
-            life: float) -> Iterator[str]:
-    """The stream: "changed" with the new version after each change; "alive" after
+            life: float, spread: int = SPREAD_MOST_MS) -> Iterator[str]:
+    """The stream: first the browser's reconnection delay and "spread", the longest
+    random wait (ms) before a refresh on a change (:func:`spread_ms`, as the stream
+    opens; one frame); "changed" with the new version after each change; "alive" after
     ``heartbeat`` seconds without one, which keeps it open through idle Wi-Fi, lets the
     server notice a phone that went away (that write fails) and lets the page notice a
     laptop that fell silent (static/app.js); "bye" and an end after ``life`` seconds, so
@@ -209,7 +230,7 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
 
     Every frame wakes an idle phone's Wi-Fi radio from power save, so the heartbeat is
     as long as a silent laptop may go unnoticed allows (docs/performance.md#live-push)."""
-    yield "retry: 1000\n\n"
+    yield f"retry: 1000\nevent: spread\ndata: {spread}\n\n"
     deadline = time.monotonic() + life
     while (left := deadline - time.monotonic()) > 0 and not stream.ended:
         version = watch.wait(stream, night_id, seen, min(heartbeat, left))
@@ -246,7 +267,7 @@ def _stream(night_id: int, version: int) -> Response:
     if stream is None:
         return Response(status=204)  # as many streams as the process holds: poll
     body = _events(watch, stream, night_id, seen, config["PUSH_HEARTBEAT"],
-                   life(config["PUSH_STREAM_SECONDS"]))
+                   life(config["PUSH_STREAM_SECONDS"]), spread_ms(watch.carrying()))
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(lambda: watch.close(stream))

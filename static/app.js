@@ -500,8 +500,11 @@
   var heard = 0;
   /* A change wakes every screen of the table at once: each waits a moment (at random,
      up to this long) before it asks, so they do not all reach the server in the same
-     instant, where a host's next action would queue behind them. */
+     instant, where a host's next action would queue behind them. The stream says how
+     long as it opens ("spread"): the longer, the more streams the server carries (a
+     table alone waits none; companion/push.py, spread_ms). */
   var SPREAD_MS = 150;
+  var spread = SPREAD_MS;
   var pending = null;
   var source = null;
   var streaming = false;
@@ -594,6 +597,10 @@
       hear();
     });
     source.addEventListener("alive", hear);
+    source.addEventListener("spread", function (event) {
+      var ms = Number(event.data);
+      spread = isFinite(ms) && ms >= 0 ? Math.min(ms, SPREAD_MS) : SPREAD_MS;
+    });
     source.addEventListener("bye", function () { ending = true; hear(); });
     /* This device opened more streams since (other tabs): this page polls, and asks
        for a stream again later. */
@@ -605,7 +612,7 @@
     source.addEventListener("changed", function (event) {
       hear();
       want(event.data);
-      if (behind()) { later(Math.random() * SPREAD_MS); }
+      if (behind()) { later(Math.random() * spread); }
     });
     source.addEventListener("error", function () {
       streaming = false;
@@ -673,7 +680,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     var el = region();
     want(shown(el));
-    if (behind()) { later(Math.random() * SPREAD_MS); }
+    if (behind()) { later(Math.random() * spread); }
     var wantedStream = el && el.dataset.stream;
     if (!wantedStream) { close(); return; }
     if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
