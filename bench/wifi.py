@@ -108,14 +108,16 @@ def percentile(values: list[float], q: float) -> float | None:
     return round(ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))], 1)
 
 
-def serve(database: str, port: int) -> subprocess.Popen[bytes]:
-    """`companion serve` on loopback, as a host runs it, once it answers."""
+def serve(database: str, port: int, checkout: str | None) -> subprocess.Popen[bytes]:
+    """`companion serve` on loopback, as a host runs it, once it answers; from another
+    ``checkout`` of the repository when one is given (its app, templates and static
+    files)."""
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_SECRET_KEY": "wifi-bench"}
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--public-url", url, "--quiet"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=checkout)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
@@ -221,10 +223,13 @@ def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
             "screens": each}
 
 
-def write_figures(records: list[dict[str, Any]]) -> tuple[list[float], int]:
+def write_figures(records: list[dict[str, Any]], setup: list[str]
+                  ) -> tuple[dict[str, list[float]], int]:
     """From each write's answer, on the screen that made it, until each other screen shows
-    its version: the lags (ms), and the screens still behind after BEHIND_MS."""
-    lags, behind = [], 0
+    its version: the lags (ms) by the link of the screen that shows it, and the screens
+    still behind after BEHIND_MS."""
+    lags: dict[str, list[float]] = {}
+    behind = 0
     for i, rec in enumerate(records):
         for write in rec["writes"]:
             for j, other in enumerate(records):
@@ -235,12 +240,19 @@ def write_figures(records: list[dict[str, Any]]) -> tuple[list[float], int]:
                 if lag is None or lag > BEHIND_MS:
                     behind += 1
                 else:
-                    lags.append(max(0.0, lag))
+                    lags.setdefault(setup[j], []).append(max(0.0, lag))
     return lags, behind
 
 
-def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]]) -> dict[str, Any]:
-    lags, behind = write_figures(records)
+def lag_figures(lags: list[float]) -> dict[str, Any]:
+    return {"n": len(lags), "p50": percentile(lags, 50), "p95": percentile(lags, 95),
+            "max": round(max(lags), 1) if lags else None}
+
+
+def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup: list[str]
+            ) -> dict[str, Any]:
+    by_link, behind = write_figures(records, setup)
+    lags = [lag for each in by_link.values() for lag in each]
     spreads = [r["spread_ms"] for r in reveals if r["spread_ms"] is not None]
     screens = [s for r in reveals for s in r["screens"]]
     early = [s["flip_ms"] for s in screens if s["flip_ms"] is not None and s["flip_ms"] < 0]
@@ -252,9 +264,9 @@ def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]]) -> dic
                       "over_50": sum(1 for s in spreads if s > 50)},
         "flips": sum(1 for s in screens if s["counted"]),
         "early_flips": len(early), "earliest_ms": min(early, default=None),
-        "write_to_visible_ms": {"n": len(lags), "p50": percentile(lags, 50),
-                                "p95": percentile(lags, 95),
-                                "max": round(max(lags), 1) if lags else None},
+        "write_to_visible_ms": lag_figures(lags),
+        "write_to_visible_by_link_ms": {link: lag_figures(each)
+                                        for link, each in sorted(by_link.items())},
         "false_banners": sum(r["offline"] for r in records),
         "bids_before_count": sum(1 for s in screens if s["bids_before_count"]),
         "behind_5s": behind,
@@ -264,13 +276,15 @@ def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]]) -> dic
     }
 
 
-def night(browser: Any, profile: str, rounds: int, phones: int, seed: int) -> dict[str, Any]:
-    """One profile: a fresh server, its links, the walk, the figures."""
+def night(browser: Any, profile: str, rounds: int, phones: int, seed: int,
+          checkout: str | None = None) -> dict[str, Any]:
+    """One profile: a fresh server (of ``checkout``, or this one), its links, the walk,
+    the figures."""
     names = ["host", *(f"phone {i + 1}" for i in range(phones))]
     setup = SETUPS[profile][:phones + 1]
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = serve(str(Path(folder) / "wifi.sqlite"), port)
+        server = serve(str(Path(folder) / "wifi.sqlite"), port, checkout)
         carrier, ports = links(port, setup, seed)
         try:
             started = time.monotonic()
@@ -287,7 +301,7 @@ def night(browser: Any, profile: str, rounds: int, phones: int, seed: int) -> di
     figures = [reveal_figures(r, records, names) for r in reveals]
     return {"links": dict(zip(names, setup, strict=True)),
             "seconds": round(time.monotonic() - started, 1),
-            **summary(figures, records), "each_reveal": figures}
+            **summary(figures, records, setup), "each_reveal": figures}
 
 
 def machine() -> dict[str, Any]:
@@ -295,11 +309,26 @@ def machine() -> dict[str, Any]:
             "cpu_ms": cpu_ms(), "date": time.strftime("%Y-%m-%d %H:%M %Z")}
 
 
-def run(profiles: list[str], rounds: int, phones: int, seed: int) -> dict[str, Any]:
+def show(label: str, figures: dict[str, Any]) -> None:
+    print(label, json.dumps({k: v for k, v in figures.items() if k != "each_reveal"}),
+          flush=True)
+    for r in figures["each_reveal"]:
+        print(f"  reveal: spread {r['spread_ms']} ms; each screen's flip - moment, its own "
+              "lateness, its clock's uncertainty, its samples, spare (ms): "
+              + str([(s['flip_ms'], s['own_late_ms'], s['clock_rtt_ms'], s['clock_samples'],
+                      s['spare_ms']) for s in r['screens']]), flush=True)
+
+
+def run(profiles: list[str], rounds: int, phones: int, seed: int,
+        before: str | None = None) -> dict[str, Any]:
+    """Each profile's night; with ``before`` (another checkout), that checkout's night of
+    the same profile first, in the same run."""
     from playwright.sync_api import sync_playwright
 
     report: dict[str, Any] = {"machine_at_start": machine(), "rounds": rounds,
                               "phones": phones, "seed": seed, "profiles": {}}
+    if before:
+        report["before"] = {"checkout": before, "profiles": {}}
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path="/usr/bin/chromium",
@@ -308,17 +337,13 @@ def run(profiles: list[str], rounds: int, phones: int, seed: int) -> dict[str, A
                   "--disable-component-update", "--disable-sync"])
         try:
             for profile in profiles:
+                if before:
+                    figures = night(browser, profile, rounds, phones, seed, before)
+                    report["before"]["profiles"][profile] = figures
+                    show(f"{profile} (before)", figures)
                 report["profiles"][profile] = figures = night(browser, profile, rounds,
                                                               phones, seed)
-                print(profile, json.dumps({k: v for k, v in figures.items()
-                                           if k != "each_reveal"}), flush=True)
-                for r in figures["each_reveal"]:
-                    print(f"  reveal: spread {r['spread_ms']} ms; each screen's flip - moment, "
-                          "its own lateness, its clock sample's round trip, its samples, "
-                          "spare (ms): " + str([(s['flip_ms'], s['own_late_ms'],
-                                                 s['clock_rtt_ms'], s['clock_samples'],
-                                                 s['spare_ms']) for s in r['screens']]),
-                          flush=True)
+                show(profile, figures)
         finally:
             browser.close()
     report["machine_at_end"] = machine()
@@ -331,13 +356,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--phones", type=int, default=5, choices=range(3, 6))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", metavar="CHECKOUT",
+                        help="another checkout of the repository (e.g. `git worktree add` "
+                             "of an earlier commit): its night of each profile first")
     parser.add_argument("--json", help="write the report here")
     args = parser.parse_args(argv)
     profiles = args.profiles.split(",")
     for name in profiles:
         if name not in SETUPS:
             parser.error(f"no profile {name!r}: {', '.join(SETUPS)}")
-    report = run(profiles, args.rounds, args.phones, args.seed)
+    report = run(profiles, args.rounds, args.phones, args.seed, args.before)
     print("speed sample (cpu_ms, lower is faster):", report["machine_at_start"]["cpu_ms"],
           "at the start,", report["machine_at_end"]["cpu_ms"], "at the end; load average",
           report["machine_at_start"]["loadavg"], "at the start")
