@@ -219,7 +219,12 @@ def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
             "bids_before_count": bool(counted and shown and shown[0] < flip["flipped"] - 1),
         })
     flips = [e["flip_ms"] for e in each if e["flip_ms"] is not None]
+    # each page's clock error alone: its flip less the lateness it saw itself (a timer
+    # fired late on a starved processor), which is what is left when the page's estimate
+    # of the laptop's time was wrong, and what the page cannot see
+    errors = [e["flip_ms"] - e["own_late_ms"] for e in each if e["flip_ms"] is not None]
     return {"moment": moment, "spread_ms": round(max(flips) - min(flips), 1) if flips else None,
+            "clock_spread_ms": round(max(errors) - min(errors), 1) if errors else None,
             "screens": each}
 
 
@@ -254,6 +259,7 @@ def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup:
     by_link, behind = write_figures(records, setup)
     lags = [lag for each in by_link.values() for lag in each]
     spreads = [r["spread_ms"] for r in reveals if r["spread_ms"] is not None]
+    clock = [r["clock_spread_ms"] for r in reveals if r["clock_spread_ms"] is not None]
     screens = [s for r in reveals for s in r["screens"]]
     early = [s["flip_ms"] for s in screens if s["flip_ms"] is not None and s["flip_ms"] < 0]
     spares = [s["spare_ms"] for s in screens if s["spare_ms"] is not None]
@@ -262,6 +268,8 @@ def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup:
         "spread_ms": {"median": statistics.median(spreads) if spreads else None,
                       "max": max(spreads, default=None),
                       "over_50": sum(1 for s in spreads if s > 50)},
+        "clock_spread_ms": {"median": statistics.median(clock) if clock else None,
+                            "max": max(clock, default=None)},
         "flips": sum(1 for s in screens if s["counted"]),
         "early_flips": len(early), "earliest_ms": min(early, default=None),
         "write_to_visible_ms": lag_figures(lags),
@@ -309,6 +317,20 @@ def machine() -> dict[str, Any]:
             "cpu_ms": cpu_ms(), "date": time.strftime("%Y-%m-%d %H:%M %Z")}
 
 
+def attempt(browser: Any, profile: str, rounds: int, phones: int, seed: int,
+            checkout: str | None = None) -> dict[str, Any]:
+    """A night, or what stopped it (a page that waited past WAIT: on a machine shared
+    and loaded, a phone's page can take that long), said in the report."""
+    from playwright.sync_api import Error
+
+    try:
+        return night(browser, profile, rounds, phones, seed, checkout)
+    except Error as error:
+        for context in browser.contexts:  # its pages would go on asking a server gone
+            context.close()
+        return {"error": str(error).splitlines()[0], "each_reveal": []}
+
+
 def show(label: str, figures: dict[str, Any]) -> None:
     print(label, json.dumps({k: v for k, v in figures.items() if k != "each_reveal"}),
           flush=True)
@@ -338,11 +360,11 @@ def run(profiles: list[str], rounds: int, phones: int, seed: int,
         try:
             for profile in profiles:
                 if before:
-                    figures = night(browser, profile, rounds, phones, seed, before)
+                    figures = attempt(browser, profile, rounds, phones, seed, before)
                     report["before"]["profiles"][profile] = figures
                     show(f"{profile} (before)", figures)
-                report["profiles"][profile] = figures = night(browser, profile, rounds,
-                                                              phones, seed)
+                report["profiles"][profile] = figures = attempt(browser, profile, rounds,
+                                                                phones, seed)
                 show(profile, figures)
         finally:
             browser.close()
