@@ -748,7 +748,7 @@
   /* A timer can fire late, most when the device is busy: the last 30 ms before each word
      are waited out (12 ms gave flips up to 27 ms late with six pages on two cores). */
   var SPIN_MS = 30;
-  var clock = { samples: [], offset: null, left: 0, asking: false, waiting: [] };
+  var clock = { samples: [], offset: null, left: 0, asking: false, asked: 0, waiting: [] };
   var shown = null;    /* {at, timers, box, said, words, next}: the count under way */
 
   function clockUrl() { return document.body && document.body.dataset.clock; }
@@ -811,19 +811,48 @@
     return both.length === 2 && isFinite(both[0]) && isFinite(both[1]) ? both : null;
   }
 
+  /* When a request just answered left and when its answer began to come, by this
+     page's clock, as the browser's network stack saw them (Resource Timing): without the
+     hops between the page and the browser's network process, which a busy phone makes
+     longer one way than the other. ``sent`` and ``back`` (the page's own times) when the
+     browser has no such record. */
+  function wire(url, since, sent, back) {
+    var entries = performance.getEntriesByName(new URL(url, location.href).href, "resource");
+    var base = wall();
+    for (var i = entries.length - 1; i >= 0; i--) {
+      var e = entries[i];
+      if (e.startTime >= since && e.requestStart > 0 && e.responseStart >= e.requestStart) {
+        return [base + e.requestStart, base + e.responseStart];
+      }
+    }
+    return [sent, back];
+  }
+
+  /* The browser keeps 250 records: older ones go, so that new ones are kept. */
+  function tidy() {
+    if (performance.getEntriesByType("resource").length > 200) {
+      performance.clearResourceTimings();
+    }
+  }
+
   /* Every answer htmx gets is a sample: sent when htmx sends it, received when its
      headers came. */
   document.addEventListener("htmx:beforeSend", function (event) {
     var xhr = event.detail.xhr;
     if (!xhr) { return; }
+    var since = performance.now();
     var sent = Date.now();
-    var done = false;
+    var back = null;
     xhr.addEventListener("readystatechange", function () {
-      if (done || xhr.readyState < 2) { return; }
-      done = true;
-      var back = Date.now();
+      if (back === null && xhr.readyState >= 2) { back = Date.now(); }
+    });
+    xhr.addEventListener("loadend", function () {
       var laptop = stamps(xhr.getResponseHeader("X-Laptop-Clock"));
-      if (laptop) { note(sent, laptop[0], laptop[1], back); settled(); }
+      if (!laptop || back === null || !xhr.responseURL) { return; }
+      var times = wire(xhr.responseURL, since, sent, back);
+      note(times[0], laptop[0], laptop[1], times[1]);
+      settled();
+      tidy();
     });
   });
 
@@ -838,15 +867,20 @@
     }
     clock.asking = true;
     clock.left -= 1;
+    clock.asked += 1;
+    var mine = url + (url.indexOf("?") === -1 ? "?" : "&") + "n=" + clock.asked;  /* its own record */
+    var since = performance.now();
     var sent = Date.now();
-    fetch(url, { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+    fetch(mine, { cache: "no-store", credentials: "same-origin" }).then(function (r) {
       var back = Date.now();
       var laptop = stamps(r.headers.get("X-Laptop-Clock"));
       return r.text().then(function (text) {
         var server = Number(text);
+        var times = wire(mine, since, sent, back);
         if (!isFinite(server)) { clock.left = 0; }  /* not the laptop's clock: keep ours */
-        else { note(sent, laptop ? laptop[0] : server, laptop ? laptop[1] : server, back); }
+        else { note(times[0], laptop ? laptop[0] : server, laptop ? laptop[1] : server, times[1]); }
         settled();
+        tidy();
         ask();
       });
     }).catch(function () { clock.left = 0; clock.asking = false; settled(); });
