@@ -49,7 +49,7 @@ from tests.conftest import free_port
 from tests.test_reveal_browser import SKEW
 from tests.test_skullking_browser import start_game, trick_chip
 
-WAIT = 30000
+WAIT = 60000
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 SKEWS = [0, 7000, -5000, 2500, -1200]
 #: Each profile: the host's link, then each phone's.
