@@ -714,12 +714,14 @@
    it during the count joins the count where it stands.
 
    The laptop's clock, as NTP keeps one. Each exchange with the laptop is a sample: this
-   page's times of sending and receiving, and the laptop's of receiving and answering
-   (its X-Laptop-Clock header, companion/push.py). A sample is off by half the
-   difference between its trip there and its trip back, which no one can see; only its
-   round trip bounds it. So the page keeps the samples of the last minutes and counts by
-   the one with the shortest round trip (a sample's worth fades with its age, as a
-   phone's clock drifts). Samples come from every answer htmx gets (the refreshes a
+   page's times of sending and receiving (the network stack's, from Resource Timing),
+   and the laptop's of receiving and answering (its X-Laptop-Clock header,
+   companion/push.py). A sample's middle is off by half the difference between its trip
+   there and its trip back, which no one can see; but since neither trip takes less than
+   nothing, each sample bounds the laptop's clock from both sides. The page keeps the
+   best samples of the last minutes and counts by the middle of what they all allow
+   (each bound loosened with its age, as a phone's clock drifts), which is narrower than
+   any one sample's round trip. Samples come from every answer htmx gets (the refreshes a
    night's changes bring anyway: no request of its own, no radio woken for nothing), from
    a few asks of /clock (data-clock on <body>) at load and when the page comes back into
    view, and from a burst of asks when a reveal comes with time to spare: the count is
