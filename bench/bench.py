@@ -73,6 +73,7 @@ PY = sys.executable
 POLL_SECONDS = 2.0
 SAFETY_SECONDS = 60.0  # static/app.js: with a stream open, a page still asks once a minute
 SPREAD_SECONDS = 0.15  # static/app.js: after a change, each page waits up to this long
+# (or as long as its stream's "spread" says, companion/push.py: less for fewer streams)
 PLAYERS = 8
 REQUEST_TIMEOUT = 10.0
 
@@ -390,6 +391,7 @@ class Screen:
         self.path, self.version = live_path, version
         self.on_change, self.screen = on_change, screen
         self.seen_upto = len(table.write_done) if table else 0
+        self.spread = SPREAD_SECONDS
 
     def credit(self, now: float | None) -> None:
         """Count each write of the table now on this screen, from its answer until now
@@ -458,7 +460,7 @@ async def push_loop(screen: Screen, stream_path: str) -> None:
         while not screen.run.stop:
             try:
                 await asyncio.wait_for(wake.wait(), SAFETY_SECONDS)
-                await asyncio.sleep(random.uniform(0, SPREAD_SECONDS))  # as static/app.js
+                await asyncio.sleep(random.uniform(0, screen.spread))  # as static/app.js
             except TimeoutError:
                 pass
             wake.clear()
@@ -509,6 +511,8 @@ async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event,
         chunk = await reader.readexactly(size + 2)
         if screen.run.measuring:
             screen.run.frames += chunk.count(b"\n\n")
+        for told in re.findall(rb"event: spread\ndata: (\d+)", chunk):
+            screen.spread = min(SPREAD_SECONDS, int(told) / 1000)
         for version in re.findall(rb"event: changed\ndata: (\d+)", chunk):
             if int(version) != screen.shown():
                 wake.set()

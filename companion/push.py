@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import gevent
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Blueprint, Response, abort, current_app, g, request
 from gevent import monkey
 
 from companion import store
@@ -103,6 +103,10 @@ class Watcher:
             self._addresses.setdefault(address, []).append(stream)
             self._open += 1
             return stream
+
+    def carrying(self) -> int:
+        """How many streams the process holds open."""
+        return self._open
 
     def close(self, stream: Stream) -> None:
         """The stream's connection is closed (called again, it does nothing)."""
@@ -212,9 +216,26 @@ def watcher() -> Watcher:
         return _watchers[path]
 
 
+#: A change wakes every screen of its night at once: each waits a moment at random, up
+#: to ``SPREAD_MOST_MS``, before it asks for its fragment, so that a full process's
+#: screens do not all reach it in the same instant (where a host's next write would
+#: queue behind them). The wait grows with the streams the process carries and is whole
+#: from ``SPREAD_FULL_AT`` on: a table of six screens alone needs none (the wait was
+#: most of what a phone on café Wi-Fi waited to see a write, docs/performance.md).
+SPREAD_MOST_MS = 150
+SPREAD_FULL_AT = 500
+
+
+def spread_ms(streams: int) -> int:
+    """The longest wait before a refresh (ms) with ``streams`` open in the process."""
+    return round(SPREAD_MOST_MS * min(1.0, streams / SPREAD_FULL_AT))
+
+
 def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat: float,
-            life: float) -> Iterator[str]:
-    """The stream: "changed" with the new version after each change; "alive" after
+            life: float, spread: int = SPREAD_MOST_MS) -> Iterator[str]:
+    """The stream: first the browser's reconnection delay and "spread", the longest
+    random wait (ms) before a refresh on a change (:func:`spread_ms`, as the stream
+    opens; one frame); "changed" with the new version after each change; "alive" after
     ``heartbeat`` seconds without one, which keeps it open through idle Wi-Fi, lets the
     server notice a phone that went away (that write fails) and lets the page notice a
     laptop that fell silent (static/app.js); "bye" and an end after ``life`` seconds, so
@@ -225,7 +246,7 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
 
     Every frame wakes an idle phone's Wi-Fi radio from power save, so the heartbeat is
     as long as a silent laptop may go unnoticed allows (docs/performance.md#live-push)."""
-    yield "retry: 1000\n\n"
+    yield f"retry: 1000\nevent: spread\ndata: {spread}\n\n"
     deadline = time.monotonic() + life
     while (left := deadline - time.monotonic()) > 0 and not stream.ended:
         version = watch.wait(stream, night_id, seen, min(heartbeat, left))
@@ -262,7 +283,7 @@ def _stream(night_id: int, version: int) -> Response:
     if stream is None:
         return Response(status=204)  # as many streams as the process holds: poll
     body = _events(watch, stream, night_id, seen, config["PUSH_HEARTBEAT"],
-                   life(config["PUSH_STREAM_SECONDS"]))
+                   life(config["PUSH_STREAM_SECONDS"]), spread_ms(watch.carrying()))
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     sock = request.environ.get("companion.socket")
@@ -301,14 +322,41 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+#: An answer's clock stamps: when the laptop received its request and when it answered.
+CLOCK_HEADER = "X-Laptop-Clock"
+
+
 @bp.get("/clock")
 def clock() -> Response:
     """The laptop's time in ms, for a page to estimate how far its own clock is from it
-    (static/app.js: several samples, the one with the shortest round trip kept). A
-    phone's clock may be seconds off; the table's moments are told in the laptop's
-    time. Nothing here is anyone's: no seat or host is asked for."""
+    (static/app.js: samples kept through the night, the one with the shortest round trip
+    used). A phone's clock may be seconds off; the table's moments are told in the
+    laptop's time. Nothing here is anyone's: no seat or host is asked for. Its stamps
+    are in its header too (:func:`stamp_clock`)."""
     return Response(str(now_ms()), mimetype="text/plain",
                     headers={"Cache-Control": "no-store"})
+
+
+@bp.before_app_request
+def _received() -> None:
+    g.clock_received = now_ms()
+
+
+@bp.after_app_request
+def stamp_clock(response: Response) -> Response:
+    """Every answer to htmx (a live refresh, a form's answer) and to /clock says when
+    the laptop received its request and when it answered, in its time (ms):
+    ``X-Laptop-Clock: received,answered``. With the page's own times of sending and
+    receiving, that is one clock sample as NTP takes it (static/app.js): the laptop's
+    work between the two stamps is not counted in the round trip, and the answers a
+    night brings anyway keep sampling the clock through it, with no request of its own
+    (no phone's radio woken for nothing). Both stamps are 13 digits: the answer's size
+    tells nothing."""
+    received = g.get("clock_received")
+    if received is not None and (request.headers.get("HX-Request")
+                                 or request.endpoint == "push.clock"):
+        response.headers[CLOCK_HEADER] = f"{received},{now_ms()}"
+    return response
 
 
 @bp.get("/n/<key>/stream")

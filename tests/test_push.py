@@ -16,7 +16,7 @@ from tests.test_tally import ROLES, kraken_kraken_first, play
 
 #: Every line a stream may send: the reconnect delay, a heartbeat, a change, its end.
 STREAM_LINE = re.compile(
-    r"^(retry: 1000|event: alive|data: |event: changed|data: \d+|event: bye|)$")
+    r"^(retry: 1000|event: spread|event: alive|data: |event: changed|data: \d+|event: bye|)$")
 
 
 @pytest.fixture
@@ -204,7 +204,8 @@ def test_an_idle_phone_gets_at_most_four_frames_a_minute(monkeypatch, app):
                                  app.config["PUSH_HEARTBEAT"], lifetime))
         frames += len(sent)
         streams += 1
-        assert sent[0] == "retry: 1000\n\n" and sent[-1] == "event: bye\ndata: \n\n"
+        assert sent[0] == "retry: 1000\nevent: spread\ndata: 150\n\n"
+        assert sent[-1] == "event: bye\ndata: \n\n"
     assert streams > 1  # the hour saw streams end and reopen
     assert frames / (idle.now / 60) <= 4
 
@@ -214,7 +215,7 @@ def test_a_stream_ends_with_bye_once_its_life_is_over(monkeypatch):
     idle = IdleNight()
     monkeypatch.setattr(push.time, "monotonic", idle.monotonic)
     sent = list(push._events(idle, push.Stream("phone"), 1, 0, 20, 50))
-    assert sent == ["retry: 1000\n\n", "event: alive\ndata: \n\n",
+    assert sent == ["retry: 1000\nevent: spread\ndata: 150\n\n", "event: alive\ndata: \n\n",
                     "event: alive\ndata: \n\n", "event: bye\ndata: \n\n"]
     assert idle.now == 50  # no wait past the stream's life
 
@@ -229,7 +230,7 @@ def test_a_device_holds_at_most_four_streams_and_a_fifth_ends_its_oldest(push_ap
     assert watcher.open("another phone") is not None
     idle = IdleNight()
     sent = list(push._events(idle, streams[0], 1, 0, 20, 50))
-    assert sent == ["retry: 1000\n\n", "event: elsewhere\ndata: \n\n"]
+    assert sent == ["retry: 1000\nevent: spread\ndata: 150\n\n", "event: elsewhere\ndata: \n\n"]
 
 
 def test_a_full_process_answers_a_new_stream_204_and_the_page_polls(push_app):
@@ -248,7 +249,7 @@ def test_a_stream_of_a_device_past_its_four_is_told_elsewhere_by_the_route(push_
     answers = [night.host.get(f"{night.url}/stream") for _ in range(5)]
     try:
         first = answers[0].response
-        assert next(first) == b"retry: 1000\n\n"
+        assert next(first).startswith(b"retry: 1000\nevent: spread\ndata: ")
         assert next(first) == b"event: elsewhere\ndata: \n\n"
     finally:
         for answer in answers:
@@ -304,3 +305,21 @@ def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
     finally:
         server.kill()
 
+
+def test_the_refresh_spread_follows_the_streams_the_process_carries():
+    """Six screens of one table need no spread; a full process spreads a change's
+    refreshes over SPREAD_MOST_MS."""
+    assert push.spread_ms(6) <= 2
+    assert push.spread_ms(0) == 0
+    assert [push.spread_ms(n) for n in (10, 100, 250, 499)] == sorted(
+        push.spread_ms(n) for n in (10, 100, 250, 499))
+    assert push.spread_ms(push.SPREAD_FULL_AT) == push.spread_ms(40000) == push.SPREAD_MOST_MS
+
+
+def test_a_stream_tells_its_spread_as_it_opens(push_app):
+    night = make_night(push_app, ["A", "B", "C"])
+    answer = night.host.get(f"{night.url}/stream")
+    try:
+        assert next(answer.response) == b"retry: 1000\nevent: spread\ndata: 0\n\n"
+    finally:
+        answer.close()

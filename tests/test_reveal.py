@@ -150,6 +150,30 @@ def test_the_clock_is_the_laptop_time_never_cached(app):
     assert 'data-clock="/clock"' in night.phone(0).get("/me").data.decode()
 
 
+def stamps(response):
+    received, answered = response.headers["X-Laptop-Clock"].split(",")
+    assert len(received) == len(answered) == 13  # a fixed width: the size tells nothing
+    return int(received), int(answered)
+
+
+def test_the_clock_and_every_answer_to_htmx_say_when_the_laptop_received_and_answered(
+        app):
+    """(static/app.js: each such answer is a sample of the laptop's clock, as NTP's.)"""
+    before = time.time() * 1000
+    received, answered = stamps(app.test_client().get("/clock"))
+    assert before - 5 <= received <= answered <= time.time() * 1000 + 5
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    received, answered = stamps(phone.get("/me/live", headers=HX))
+    assert received <= answered <= time.time() * 1000 + 5
+    stamps(night.host.get(f"{game}/live", headers=HX))
+    stamps(night.host.post(f"{game}/skullking/reveal", headers=HX,
+                           data={"round": 1, "pos": night.pos(game)}))
+    # a page drawn whole is no sample: its scripts start after it came
+    assert "X-Laptop-Clock" not in phone.get("/me").headers
+
+
 def test_a_night_with_a_timed_reveal_exports_and_imports(app, tmp_path):
     night = make_night(app)
     game = start(night, way="custom", rounds="1")

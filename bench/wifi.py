@@ -1,0 +1,399 @@
+"""A night on real Wi-Fi: `companion serve`, the host's screen and five phones in Chromium,
+each behind a link of its own (bench/links.py), through Skull King rounds with the
+synchronised reveal ("Yo-ho-ho!").
+
+    .venv/bin/python -m bench.wifi [--profiles home,cafe,none] [--rounds 3] [--json out.json]
+
+Profiles: ``home`` (every screen on home Wi-Fi), ``cafe`` (café Wi-Fi, and the fifth phone
+a bad one: ``bad`` in bench/links.py), ``none`` (no delay: the walk's own floor). Each
+profile is a night of its own on a fresh server. Phones' wall clocks are set seconds off,
+as in tests/test_reveal_browser.py: only their difference from the laptop's counts.
+
+Every page records, in true time (``performance.timeOrigin + performance.now()``, which a
+wrong wall clock leaves alone), when its live region first showed each version, when
+each write's answer came and the version it made, when a reveal's moment arrived, when
+its bids first became visible, and every "can't reach the table" it put up. After each
+reveal the bench reads each screen's flip (``data-reveal-flipped``). It prints, and
+writes as JSON, per profile:
+
+- the reveal's flip spread (every screen, host included), and the flips before the moment;
+- write→visible: from a write's answer on the screen that made it until each other
+  screen shows its version (p50, p95, max);
+- false "can't reach the table" marks (the laptop never goes away here);
+- bids visible before a screen's count ended (must be 0);
+- screens left behind: not showing a write's version 5 s after its answer;
+- screens whose reveal came with less than 500 ms to spare (or after the moment).
+
+Timings here are figures, never assertions (tests/test_wifi_bench.py runs it tiny and
+checks only its shape). The machine's speed sample (bench/bench.py's ``cpu_ms``) and its
+load average are in the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from bench.bench import cpu_ms  # the bench's speed sample (lower is faster)
+from tests.browsing import claim, create_night, seat_link
+from tests.conftest import free_port
+from tests.test_reveal_browser import SKEW
+from tests.test_skullking_browser import start_game, trick_chip
+
+WAIT = 60000
+NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
+SKEWS = [0, 7000, -5000, 2500, -1200]
+#: Each profile: the host's link, then each phone's.
+SETUPS = {"home": ["home"] * 6, "cafe": ["cafe"] * 5 + ["bad"], "none": ["none"] * 6}
+SPARE_MS = 500
+BEHIND_MS = 5000
+
+#: In every page: a record of what the page showed and when, in true time.
+RECORD = """(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  const rec = window.__wifi = {seen: {}, offline: 0, writes: [], reveals: {}, bids: []};
+  let marked = false, bidsOn = false;
+  function shown() {
+    const el = document.getElementById('live');
+    const m = el && /[?&]v=(-?\\d+)/.exec(el.getAttribute('hx-get') || '');
+    return m ? Number(m[1]) : -1;
+  }
+  function look() {
+    const t = now();
+    const v = shown();
+    if (v >= 0 && !(v in rec.seen)) { rec.seen[v] = t; }
+    const mark = !!document.querySelector('[data-offline-mark]');
+    if (mark && !marked) { rec.offline += 1; }
+    marked = mark;
+    const at = document.querySelector('[data-reveal-at]');
+    if (at && !(at.dataset.revealAt in rec.reveals)) {
+      rec.reveals[at.dataset.revealAt] = {arrived: t};
+    }
+    const bids = document.querySelector('.sk-bids');
+    const on = !!bids && bids.getClientRects().length > 0 &&
+      getComputedStyle(bids).visibility === 'visible';
+    if (on && !bidsOn) { rec.bids.push(t); }
+    bidsOn = on;
+  }
+  new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                 attributes: true});
+  document.addEventListener('htmx:afterRequest', (e) => {
+    const verb = ((e.detail.requestConfig || {}).verb || '').toLowerCase();
+    if (verb === 'get' || !e.detail.xhr) { return; }
+    const m = /id="live"[^>]*hx-get="[^"]*[?]v=(\\d+)"/.exec(e.detail.xhr.responseText || '');
+    if (m) { rec.writes.push({t: now(), v: Number(m[1])}); }
+  });
+})();"""
+
+FLIP = """() => { const d = document.documentElement.dataset;
+  return {flipped: Number(d.revealFlipped), done: d.revealDone || null,
+          late: Number(d.revealLate), rtt: Number(d.clockRtt),
+          samples: Number(d.clockSamples)}; }"""
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """The q-th percentile (nearest rank) of ``values``, or None for none."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))], 1)
+
+
+def serve(database: str, port: int, checkout: str | None) -> subprocess.Popen[bytes]:
+    """`companion serve` on loopback, as a host runs it, once it answers; from another
+    ``checkout`` of the repository when one is given (its app, templates and static
+    files)."""
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_SECRET_KEY": "wifi-bench"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--public-url", url, "--quiet"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=checkout)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "/", timeout=1)
+            return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def links(port: int, profiles: list[str], seed: int) -> tuple[subprocess.Popen[str], list[int]]:
+    """The links (bench/links.py) in a process of their own, and their ports."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.links", "--target", str(port), "--seed", str(seed),
+         *profiles], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    return process, json.loads(process.stdout.readline())["ports"]
+
+
+def through(url: str, port: int) -> str:
+    """``url`` (the server's own address) as reached through the link at ``port``."""
+    path = url.split("/", 3)[3] if url.count("/") >= 3 else ""
+    return f"http://127.0.0.1:{port}/{path}"
+
+
+def screen(browser: Any, skew: int, viewport: dict[str, int]) -> Any:
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    context.add_init_script(SKEW % skew)  # a wrong wall clock
+    context.add_init_script(RECORD)
+    return context.new_page()
+
+
+def walk(browser: Any, server_url: str, ports: list[int], rounds: int, phones: int
+         ) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The night: the host makes it, phones join, ``rounds`` rounds of bids, each with its
+    reveal; each reveal's moment and each screen's flip."""
+    host = screen(browser, 0, {"width": 768, "height": 1024})
+    night_url = create_night(host, f"http://127.0.0.1:{ports[0]}", NAMES[:phones])
+    pages = []
+    for seat in range(phones):
+        page = screen(browser, SKEWS[seat], {"width": 390, "height": 844})
+        page.goto(through(seat_link(host, seat), ports[seat + 1]))
+        claim(page)
+        page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                               timeout=WAIT)
+        pages.append(page)
+    start_game(host, night_url, way="custom", rounds=",".join(["1"] * rounds))
+    reveals = []
+    for number in range(1, rounds + 1):
+        host.locator("#sk-round-title", has_text=f"Round {number} of {rounds}").wait_for(
+            timeout=WAIT)
+        for seat, page in enumerate(pages):
+            page.locator(f".sk-my-bid-form input[name=round][value='{number}']").wait_for(
+                state="attached", timeout=WAIT)
+            page.locator(f".sk-my-bid-form button[name=bid][value='{(seat + number) % 2}']"
+                         ).click()
+            page.locator(".sk-sent").wait_for(timeout=WAIT)
+        host.locator(".sk-bids-in", has_text=f"{phones} of {phones} bids in").wait_for(
+            timeout=WAIT)
+        host.locator(".sk-yoho").click()
+        moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at",
+                                                                 timeout=WAIT)
+        flips = []
+        for page in [host, *pages]:
+            # a screen that got the reveal after the moment shows the bids without a count
+            page.wait_for_function(
+                "m => document.documentElement.dataset.revealDone === m || "
+                "!document.querySelector('[data-reveal-at]') && "
+                "!!document.querySelector('.sk-bids, .sk-bid-total')", arg=moment,
+                timeout=WAIT)
+            flips.append(page.evaluate(FLIP))
+        reveals.append({"moment": int(moment), "flips": flips})
+        for seat in range(phones):
+            trick_chip(host, seat, 1 if seat == 0 else 0).click()
+        host.locator(".sk-score-btn").click()
+    time.sleep(BEHIND_MS / 1000 + 0.5)  # the last write's five seconds
+    return [host, *pages], reveals
+
+
+def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
+                   names: list[str]) -> dict[str, Any]:
+    """One reveal: each screen's flip against the moment, the spread, the time to spare,
+    bids seen before the count."""
+    moment = reveal["moment"]
+    each = []
+    for flip, rec, name in zip(reveal["flips"], records, names, strict=True):
+        counted = flip["done"] == str(moment)
+        arrived = rec["reveals"].get(str(moment), {}).get("arrived")
+        shown = [t for t in rec["bids"] if t >= (arrived or 0)]
+        each.append({
+            "screen": name, "counted": counted,
+            "flip_ms": round(flip["flipped"] - moment, 1) if counted else None,
+            "own_late_ms": flip["late"] if counted else None,
+            "clock_rtt_ms": flip["rtt"] if flip["rtt"] == flip["rtt"] else None,
+            "clock_samples": flip["samples"] if flip["samples"] == flip["samples"] else None,
+            "spare_ms": round(moment - arrived) if arrived is not None else None,
+            # bids visible before this screen's own flip (1 ms for the clocks' grain)
+            "bids_before_count": bool(counted and shown and shown[0] < flip["flipped"] - 1),
+        })
+    flips = [e["flip_ms"] for e in each if e["flip_ms"] is not None]
+    # each page's clock error alone: its flip less the lateness it saw itself (a timer
+    # fired late on a starved processor), which is what is left when the page's estimate
+    # of the laptop's time was wrong, and what the page cannot see
+    errors = [e["flip_ms"] - e["own_late_ms"] for e in each if e["flip_ms"] is not None]
+    return {"moment": moment, "spread_ms": round(max(flips) - min(flips), 1) if flips else None,
+            "clock_spread_ms": round(max(errors) - min(errors), 1) if errors else None,
+            "screens": each}
+
+
+def write_figures(records: list[dict[str, Any]], setup: list[str]
+                  ) -> tuple[dict[str, list[float]], int]:
+    """From each write's answer, on the screen that made it, until each other screen shows
+    its version: the lags (ms) by the link of the screen that shows it, and the screens
+    still behind after BEHIND_MS."""
+    lags: dict[str, list[float]] = {}
+    behind = 0
+    for i, rec in enumerate(records):
+        for write in rec["writes"]:
+            for j, other in enumerate(records):
+                if i == j:
+                    continue
+                times = [t for v, t in other["seen"].items() if int(v) >= write["v"]]
+                lag = min(times) - write["t"] if times else None
+                if lag is None or lag > BEHIND_MS:
+                    behind += 1
+                else:
+                    lags.setdefault(setup[j], []).append(max(0.0, lag))
+    return lags, behind
+
+
+def lag_figures(lags: list[float]) -> dict[str, Any]:
+    return {"n": len(lags), "p50": percentile(lags, 50), "p95": percentile(lags, 95),
+            "max": round(max(lags), 1) if lags else None}
+
+
+def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup: list[str]
+            ) -> dict[str, Any]:
+    by_link, behind = write_figures(records, setup)
+    lags = [lag for each in by_link.values() for lag in each]
+    spreads = [r["spread_ms"] for r in reveals if r["spread_ms"] is not None]
+    clock = [r["clock_spread_ms"] for r in reveals if r["clock_spread_ms"] is not None]
+    screens = [s for r in reveals for s in r["screens"]]
+    early = [s["flip_ms"] for s in screens if s["flip_ms"] is not None and s["flip_ms"] < 0]
+    spares = [s["spare_ms"] for s in screens if s["spare_ms"] is not None]
+    return {
+        "reveals": len(reveals),
+        "spread_ms": {"median": statistics.median(spreads) if spreads else None,
+                      "max": max(spreads, default=None),
+                      "over_50": sum(1 for s in spreads if s > 50)},
+        "clock_spread_ms": {"median": statistics.median(clock) if clock else None,
+                            "max": max(clock, default=None)},
+        "flips": sum(1 for s in screens if s["counted"]),
+        "early_flips": len(early), "earliest_ms": min(early, default=None),
+        "write_to_visible_ms": lag_figures(lags),
+        "write_to_visible_by_link_ms": {link: lag_figures(each)
+                                        for link, each in sorted(by_link.items())},
+        "false_banners": sum(r["offline"] for r in records),
+        "bids_before_count": sum(1 for s in screens if s["bids_before_count"]),
+        "behind_5s": behind,
+        "short_spare": sum(1 for s in screens if s["spare_ms"] is None or s["spare_ms"] < SPARE_MS),
+        "spare_ms": {"min": min(spares, default=None), "median":
+                     statistics.median(spares) if spares else None},
+    }
+
+
+def night(browser: Any, profile: str, rounds: int, phones: int, seed: int,
+          checkout: str | None = None) -> dict[str, Any]:
+    """One profile: a fresh server (of ``checkout``, or this one), its links, the walk,
+    the figures."""
+    names = ["host", *(f"phone {i + 1}" for i in range(phones))]
+    setup = SETUPS[profile][:phones + 1]
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        server = serve(str(Path(folder) / "wifi.sqlite"), port, checkout)
+        carrier, ports = links(port, setup, seed)
+        try:
+            started = time.monotonic()
+            pages, reveals = walk(browser, f"http://127.0.0.1:{port}", ports, rounds, phones)
+            records = [page.evaluate("() => window.__wifi") for page in pages]
+            for page in pages:
+                page.context.close()
+        finally:
+            assert carrier.stdin is not None
+            carrier.stdin.close()
+            carrier.wait(10)
+            server.kill()
+            server.wait(10)
+    figures = [reveal_figures(r, records, names) for r in reveals]
+    return {"links": dict(zip(names, setup, strict=True)),
+            "seconds": round(time.monotonic() - started, 1),
+            **summary(figures, records, setup), "each_reveal": figures}
+
+
+def machine() -> dict[str, Any]:
+    return {"nproc": os.cpu_count(), "loadavg": [round(x, 2) for x in os.getloadavg()],
+            "cpu_ms": cpu_ms(), "date": time.strftime("%Y-%m-%d %H:%M %Z")}
+
+
+def attempt(browser: Any, profile: str, rounds: int, phones: int, seed: int,
+            checkout: str | None = None) -> dict[str, Any]:
+    """A night, or what stopped it (a page that waited past WAIT: on a machine shared
+    and loaded, a phone's page can take that long), said in the report."""
+    from playwright.sync_api import Error
+
+    try:
+        return night(browser, profile, rounds, phones, seed, checkout)
+    except Error as error:
+        for context in browser.contexts:  # its pages would go on asking a server gone
+            context.close()
+        return {"error": str(error).splitlines()[0], "each_reveal": []}
+
+
+def show(label: str, figures: dict[str, Any]) -> None:
+    print(label, json.dumps({k: v for k, v in figures.items() if k != "each_reveal"}),
+          flush=True)
+    for r in figures["each_reveal"]:
+        print(f"  reveal: spread {r['spread_ms']} ms; each screen's flip - moment, its own "
+              "lateness, its clock's uncertainty, its samples, spare (ms): "
+              + str([(s['flip_ms'], s['own_late_ms'], s['clock_rtt_ms'], s['clock_samples'],
+                      s['spare_ms']) for s in r['screens']]), flush=True)
+
+
+def run(profiles: list[str], rounds: int, phones: int, seed: int,
+        before: str | None = None) -> dict[str, Any]:
+    """Each profile's night; with ``before`` (another checkout), that checkout's night of
+    the same profile first, in the same run."""
+    from playwright.sync_api import sync_playwright
+
+    report: dict[str, Any] = {"machine_at_start": machine(), "rounds": rounds,
+                              "phones": phones, "seed": seed, "profiles": {}}
+    if before:
+        report["before"] = {"checkout": before, "profiles": {}}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"])
+        try:
+            for profile in profiles:
+                if before:
+                    figures = attempt(browser, profile, rounds, phones, seed, before)
+                    report["before"]["profiles"][profile] = figures
+                    show(f"{profile} (before)", figures)
+                report["profiles"][profile] = figures = attempt(browser, profile, rounds,
+                                                                phones, seed)
+                show(profile, figures)
+        finally:
+            browser.close()
+    report["machine_at_end"] = machine()
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--profiles", default="home,cafe,none")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--phones", type=int, default=5, choices=range(3, 6))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", metavar="CHECKOUT",
+                        help="another checkout of the repository (e.g. `git worktree add` "
+                             "of an earlier commit): its night of each profile first")
+    parser.add_argument("--json", help="write the report here")
+    args = parser.parse_args(argv)
+    profiles = args.profiles.split(",")
+    for name in profiles:
+        if name not in SETUPS:
+            parser.error(f"no profile {name!r}: {', '.join(SETUPS)}")
+    report = run(profiles, args.rounds, args.phones, args.seed, args.before)
+    print("speed sample (cpu_ms, lower is faster):", report["machine_at_start"]["cpu_ms"],
+          "at the start,", report["machine_at_end"]["cpu_ms"], "at the end; load average",
+          report["machine_at_start"]["loadavg"], "at the start")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
