@@ -264,6 +264,7 @@ def upload(base: str, raw: bytes, device: Any) -> tuple[int, float]:
             status = answer.status
     except urllib.error.HTTPError as error:
         status = error.code
+        device.location = error.headers.get("Location")  # a redirect, to the new night
     return status, time.perf_counter() - start
 
 
@@ -641,22 +642,9 @@ def _imported(server: Serve, raw: bytes) -> tuple[Any, str]:
     from tests.test_drills import Device
 
     guest = Device(server.url)
-    guest.get("/")
-    boundary = "hostile" + secrets.token_hex(8)
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n"
-            f"{guest.csrf}\r\n--{boundary}\r\nContent-Disposition: form-data; "
-            f"name=\"file\"; filename=\"night.json\"\r\nContent-Type: application/json"
-            f"\r\n\r\n").encode() + raw + f"\r\n--{boundary}--\r\n".encode()
-    request = urllib.request.Request(server.url + "/import", data=body, method="POST",
-                                     headers={"Content-Type": f"multipart/form-data; "
-                                                              f"boundary={boundary}",
-                                              "X-CSRFToken": guest.csrf})
-    try:
-        guest.opener.open(request, timeout=120)
-    except urllib.error.HTTPError as answer:
-        assert answer.code == 303, answer.code
-        return guest, answer.headers["Location"].split("/n/")[1].split("/")[0]
-    raise AssertionError("the import was not answered with a redirect")
+    status, _ = upload(server.url, raw, guest)
+    assert status == 303, status
+    return guest, guest.location.split("/n/")[1].split("/")[0]
 
 
 def _rss_mb(pid: int) -> float:
