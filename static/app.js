@@ -735,9 +735,10 @@
    companion/push.py). A sample's middle is off by half the difference between its trip
    there and its trip back, which no one can see; but since neither trip takes less than
    nothing, each sample bounds the laptop's clock from both sides. The page keeps the
-   best samples of the last minutes and counts by the middle of what they all allow
-   (each bound loosened with its age, as a phone's clock drifts), which is narrower than
-   any one sample's round trip. Samples come from every answer htmx gets (the refreshes a
+   best samples of the last minutes and counts by the earliest time they all allow
+   (each bound loosened with its age, as a phone's clock drifts): what they allow is
+   narrower than any one sample's round trip, and by its earliest end no page flips
+   before the moment. Samples come from every answer htmx gets (the refreshes a
    night's changes bring anyway: no request of its own, no radio woken for nothing), from
    a few asks of /clock (data-clock on <body>) at load and when the page comes back into
    view, and from a burst of asks when a reveal comes with time to spare: the count is
@@ -789,12 +790,11 @@
     choose();
   }
 
-  /* The estimate: the middle of what every kept sample allows (each bound loosened by
-     the drift since its sample). That intersection is narrower than the best sample's
+  /* The estimate: the earliest laptop time every kept sample allows (each bound loosened
+     by the drift since its sample). That intersection is narrower than the best sample's
      round trip: the quickest trip there and the quickest trip back seldom come in one
      sample. Samples that disagree (a phone's clock drifting faster than DRIFT) leave no
-     intersection: then the middle of the sample with the shortest round trip, as
-     Cristian's estimate. The samples kept are the KEEP best of either bound. */
+     intersection: then the sample with the shortest round trip alone. The samples kept are the KEEP best of either bound. */
   function choose() {
     var now = performance.now();
     var w = wall();
@@ -816,10 +816,13 @@
       lo = low(best);
       hi = high(best);
     }
-    /* off by half the width at most, either way */
+    /* Counted by the lower bound: the laptop's clock is surely at or past the moment
+       when this page flips, so no screen opens the bids before it (late by the width
+       at most; by the middle, a page was early by up to half of it: docs/performance.md,
+       "A night on real Wi-Fi"). */
     root().setAttribute("data-clock-rtt", String(Math.round(hi - lo)));
-    if ((lo + hi) / 2 === clock.offset) { return; }
-    clock.offset = (lo + hi) / 2;
+    if (lo === clock.offset) { return; }
+    clock.offset = lo;
     retime();
   }
 
