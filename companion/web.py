@@ -211,19 +211,26 @@ def set_language() -> BaseResponse:
     return response
 
 
-_static_versions: dict[str, str] = {}
+_static_versions: dict[tuple[str, int, int], str] = {}
 
 
 def static_version(filename: str) -> str:
-    """A short hash of a static file, so its URL changes when it does (cached a year)."""
-    version = _static_versions.get(filename)
+    """A short hash of a static file, so its URL changes when it does (cached a year). The
+    hash is worked out again when the file's change time or size moves, as the gzip cache
+    does: under ``flask run --debug`` an edited ``app.js`` gets a new URL at once."""
+    path = Path(cast(str, current_app.static_folder)) / filename  # create_app sets it
+    try:
+        stat = path.stat()
+    except OSError:
+        return "0"
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    version = _static_versions.get(key)
     if version is None:
-        path = Path(cast(str, current_app.static_folder)) / filename  # create_app sets it
         try:
             version = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
         except OSError:
-            version = "0"
-        _static_versions[filename] = version
+            return "0"
+        _static_versions[key] = version
     return version
 
 

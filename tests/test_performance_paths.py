@@ -622,3 +622,22 @@ def test_nothing_a_screen_draws_changes_a_board(table):
     assert kept
     draw_everything()
     assert boards_of(night.app) == kept
+
+
+def test_a_static_files_version_follows_its_change(app, tmp_path):
+    """An edited file gets a new URL at once (under `flask run --debug` too): its version
+    is worked out again when its change time or size moves, as the gzip cache's is."""
+    import os
+
+    from companion import web
+
+    app.static_folder = str(tmp_path)
+    script = tmp_path / "app.js"
+    script.write_text("let a = 1;")
+    with app.test_request_context():
+        first = web.static_version("app.js")
+        assert web.static_version("app.js") == first
+        script.write_text("let a = 2;")  # same size: the change time tells
+        os.utime(script, ns=(1, script.stat().st_mtime_ns + 10**9))
+        assert web.static_version("app.js") not in (first, "0")
+        assert web.static_version("missing.js") == "0"
