@@ -224,9 +224,10 @@ def _stop_on_signals(server: connections.Server) -> None:
 
 
 def _print_start(args: argparse.Namespace, public: str, others: list[str],
-                 found: list[addresses.Interface], folder: Path) -> None:
+                 found: list[addresses.Interface], folder: Path, database: str) -> None:
     print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
-    print(f"The group's data is kept in {folder}", flush=True)
+    kept = folder if Path(database).parent == folder else database  # COMPANION_DATABASE
+    print(f"The group's data is kept in {kept}", flush=True)
     if args.quiet:
         return
     print(text(public), flush=True)
@@ -262,7 +263,7 @@ def serve(args: argparse.Namespace) -> int:
     # mistake, refused its port, must not forget the running server's Wi-Fi code.
     server_started(app)
     _stop_on_signals(server)  # before the address is printed: a stop may follow at once
-    _print_start(args, public, others, found, folder)
+    _print_start(args, public, others, found, folder, app.config["DATABASE"])
     note = connections.open_files_note(connections.raise_open_files())
     if note:
         print(note, file=sys.stderr, flush=True)
