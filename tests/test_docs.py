@@ -1,17 +1,30 @@
 """The docs checked against the code; each of these fails here:
 
-- a `GameDef` field or a game's template missing from docs/adding-a-game.md.
+- a `GameDef` field or a game's template missing from docs/adding-a-game.md;
+- a setting the code reads missing from docs/settings.md (or one it names that
+  nothing reads, or a default that is not the code's).
 """
 
+import ast
 import dataclasses
+import importlib
+import os
 import re
 from pathlib import Path
+from typing import Any
 
-from companion import registry
+import pytest
+from flask import Flask
+from flask_babel import Babel
+from flask_wtf.csrf import CSRFProtect
+
+from companion import connections, create_app, registry
 from companion.places import asset_folder
+from companion.store import quotas
 
 ROOT = Path(__file__).resolve().parent.parent
 ADDING_A_GAME = ROOT / "docs" / "adding-a-game.md"
+SETTINGS = ROOT / "docs" / "settings.md"
 
 
 def section(path: Path, heading: str) -> str:
@@ -73,3 +86,99 @@ def test_every_template_of_a_game_is_in_the_table():
     found = game_templates()
     assert sorted(found - set(table)) == [], "templates of a game not in the table"
     assert sorted(set(table) - found) == [], "the table names a template no game needs"
+
+
+# --- the app's settings: docs/settings.md -----------------------------------------------
+
+SETTING_READ = re.compile(r"config\s*$")
+
+
+def read_in_source() -> dict[str, list[Any]]:
+    """Each setting a module of companion/ reads (``….config.get("X", default)``,
+    ``….config["X"]``, ``_setting(server, "X", default)``) or a template
+    (``config.X``): {name: the defaults it is read with}."""
+    found: dict[str, list[Any]] = {}
+    for path in sorted((ROOT / "companion").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(
+            ".__init__")
+        for name, default in _reads(ast.parse(path.read_text("utf-8"))):
+            found.setdefault(name, [])
+            if default is not None:
+                found[name].append(eval(ast.unparse(default),  # the repository's own source
+                                        vars(importlib.import_module(module))))
+    for path in asset_folder("templates").rglob("*.html"):
+        for name in re.findall(r"\bconfig\.([A-Z][A-Z0-9_]+)", path.read_text("utf-8")):
+            found.setdefault(name, [])
+    return found
+
+
+def _reads(tree: ast.AST) -> list[tuple[str, ast.expr | None]]:
+    """(name, default expression or None) of each setting read in a module's tree."""
+    reads = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and SETTING_READ.search(ast.unparse(node.value)):
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                reads.append((key.value, None))
+        elif isinstance(node, ast.Call):
+            func, args = node.func, node.args
+            if (isinstance(func, ast.Attribute) and func.attr == "get"
+                    and SETTING_READ.search(ast.unparse(func.value))):
+                name, default = (args[0] if args else None), (args[1:2] or [None])[0]
+            elif isinstance(func, ast.Name) and func.id == "_setting" and len(args) > 1:
+                name, default = args[1], (args[2:3] or [None])[0]
+            else:
+                continue
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                reads.append((name.value, default))
+    return reads
+
+
+@pytest.fixture
+def app_defaults(tmp_path, monkeypatch):
+    """What ``create_app`` sets beyond Flask's and its extensions' own defaults (no
+    ``COMPANION_*`` in the environment, no config.py): {name: default}."""
+    for name in [n for n in os.environ if n.startswith("COMPANION_")]:
+        monkeypatch.delenv(name)
+    app = create_app({}, data=tmp_path)
+    bare = Flask("bare")
+    Babel().init_app(bare)
+    CSRFProtect().init_app(bare)
+    return {name: value for name, value in app.config.items()
+            if name not in bare.config or bare.config[name] != value}
+
+
+def documented_settings() -> dict[str, list[str]]:
+    return rows(section(SETTINGS, "## The table"))
+
+
+def test_the_scan_finds_settings_read_outside_the_factory():
+    """Read with a default where they are used, never set by ``create_app``."""
+    found = read_in_source()
+    assert found["NIGHTS_AN_HOUR"] == [quotas.NIGHTS_AN_HOUR]
+    assert found["REQUEST_BODY_SECONDS"] == [connections.BODY_SECONDS]
+    assert "POLL_SECONDS" in found  # a template's
+
+
+def test_every_setting_the_code_reads_is_in_the_table_and_nothing_else(app_defaults):
+    code = set(app_defaults) | set(read_in_source())
+    table = set(documented_settings())
+    assert sorted(code - table) == [], "settings the code reads, not in docs/settings.md"
+    assert sorted(table - code) == [], "settings in docs/settings.md that nothing reads"
+
+
+def test_every_default_written_as_code_is_the_codes(app_defaults):
+    """A default cell that is one code span is a Python expression of the default; the
+    others (a path, the key) say in words what is made at start."""
+    read = read_in_source()
+    checked = 0
+    for name, cells in documented_settings().items():
+        written = re.fullmatch(r"`([^`]+)`", cells[0])
+        if not written:
+            continue
+        said = eval(written[1], {"__builtins__": {}})  # the repository's own doc
+        code = [app_defaults[name]] if name in app_defaults else read.get(name, [])
+        assert code, f"{name}: the code gives no default, the table says {cells[0]}"
+        assert all(said == value for value in code), f"{name}: {cells[0]} against {code}"
+        checked += 1
+    assert checked >= 20
