@@ -2,9 +2,11 @@
 
 - a `GameDef` field or a game's template missing from docs/adding-a-game.md;
 - a setting the code reads missing from docs/settings.md (or one it names that
-  nothing reads, or a default that is not the code's).
+  nothing reads, or a default that is not the code's);
+- a command or option of `companion` missing from the README.
 """
 
+import argparse
 import ast
 import dataclasses
 import importlib
@@ -19,12 +21,14 @@ from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
 from companion import connections, create_app, registry
+from companion.cli import build_parser
 from companion.places import asset_folder
 from companion.store import quotas
 
 ROOT = Path(__file__).resolve().parent.parent
 ADDING_A_GAME = ROOT / "docs" / "adding-a-game.md"
 SETTINGS = ROOT / "docs" / "settings.md"
+README = ROOT / "README.md"
 
 
 def section(path: Path, heading: str) -> str:
@@ -182,3 +186,40 @@ def test_every_default_written_as_code_is_the_codes(app_defaults):
         assert all(said == value for value in code), f"{name}: {cells[0]} against {code}"
         checked += 1
     assert checked >= 20
+
+
+# --- the command line: README.md --------------------------------------------------------
+
+def commands() -> dict[str, list[str]]:
+    """Each subcommand of ``companion``: its option strings, and its positionals'
+    metavars (``FILE``); ``--help`` aside."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    found = {}
+    for name, command in sub.choices.items():
+        words = []
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            words += action.option_strings or [action.metavar or action.dest.upper()]
+        found[name] = words
+    return found
+
+
+def test_every_command_and_each_of_its_options_is_in_the_readme_table():
+    text = README.read_text("utf-8")
+    lines = {row[1]: row[0] for row in re.finditer(r"^\| `companion ([\w-]+)`.*$", text,
+                                                   re.MULTILINE)}
+    found = commands()
+    assert set(found) <= set(lines), "commands not in the README's table"
+    for name, words in found.items():
+        missing = [w for w in words if not re.search(rf"`{re.escape(w)}\b", lines[name])]
+        assert missing == [], f"companion {name}: options not in its README row"
+
+
+def test_the_parsers_own_options_are_in_the_readme():
+    options = [option for action in build_parser()._actions for option in action.option_strings
+               if not isinstance(action, argparse._HelpAction)]
+    assert options, "the scan finds --version"
+    text = README.read_text("utf-8")
+    assert [o for o in options if f"| `companion {o}" not in text] == [], "not in the table"
