@@ -3,7 +3,9 @@
 - a `GameDef` field or a game's template missing from docs/adding-a-game.md;
 - a setting the code reads missing from docs/settings.md (or one it names that
   nothing reads, or a default that is not the code's);
-- a command or option of `companion` missing from the README.
+- a command or option of `companion` missing from the README;
+- a millisecond figure in the README (those live in docs/performance.md, beside
+  the report they come from).
 """
 
 import argparse
@@ -223,3 +225,11 @@ def test_the_parsers_own_options_are_in_the_readme():
     assert options, "the scan finds --version"
     text = README.read_text("utf-8")
     assert [o for o in options if f"| `companion {o}" not in text] == [], "not in the table"
+
+
+# --- figures: README.md ------------------------------------------------------------------
+
+def test_the_readme_repeats_no_measured_milliseconds():
+    """Timings live in docs/performance.md beside their report and the machine's speed;
+    the README points there instead of copying a figure that the next run changes."""
+    assert re.findall(r"\d[\d.,]*\s?ms\b", README.read_text("utf-8")) == []
