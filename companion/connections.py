@@ -17,9 +17,10 @@ locked every phone of every table out. So:
   on the loop a chunk at a time, and a megabyte of one-byte chunks held every table for
   seconds), and a head gevent cannot parse is a plain 400 with no line in the log;
 * one client address holds at most ``PER_ADDRESS`` connections of a process (the
-  app's ``CONNECTIONS_PER_ADDRESS``; ``REQUEST_BODY_SECONDS`` sets the body's): a
-  phone's browser opens six at most, so one device on the Wi-Fi cannot take the
-  descriptors every other phone needs.
+  app's ``CONNECTIONS_PER_ADDRESS``; ``REQUEST_HEAD_SECONDS`` sets the head's deadline
+  and each read and write's, ``REQUEST_BODY_SECONDS`` the body's): a phone's browser
+  opens six at most, so one device on the Wi-Fi cannot take the descriptors every other
+  phone needs.
   The address is the socket's peer: Companion trusts no proxy's forwarded header;
 * the process raises its open-files soft limit to the hard limit at start
   (:func:`raise_open_files`), and ``companion serve`` says so when even the hard limit
@@ -41,7 +42,8 @@ from gevent.pywsgi import Input, WSGIHandler, WSGIServer
 if sys.platform != "win32":  # (Windows has no such limits)
     import resource
 
-#: How long a request's head, or one read or write of a connection, may take.
+#: How long a request's head, or one read or write of a connection, may take (the app's
+#: ``REQUEST_HEAD_SECONDS``: the tests shorten it, to see a deadline in seconds).
 READ_SECONDS = 10.0
 #: How long a request's whole body may take to arrive once its head is in: a 2 MB import
 #: needs 70 KB/s, a form of a few hundred bytes a single packet (docs/security.md).
@@ -67,7 +69,7 @@ class LengthRequired(ValueError):
 
 class Handler(WSGIHandler):
     """gevent's handler with a deadline for the head of each request (a client that sends
-    nothing, or a byte now and then, is closed after ``READ_SECONDS``), one for its
+    nothing, or a byte now and then, is closed after :func:`read_seconds`), one for its
     body (``BODY_SECONDS``), and no chunked bodies."""
 
     # A write that timed out is a phone gone from the Wi-Fi, as a reset is: the
@@ -76,7 +78,7 @@ class Handler(WSGIHandler):
 
     def handle_one_request(self) -> Any:
         self._head = gevent.Timeout.start_new(
-            READ_SECONDS, TimeoutError("the request did not arrive in time"))
+            read_seconds(self.server), TimeoutError("the request did not arrive in time"))
         try:
             return super().handle_one_request()
         finally:
@@ -162,6 +164,12 @@ def _setting(server: Any, name: str, default: float) -> float:
     return float(config.get(name) or default)
 
 
+def read_seconds(server: Any) -> float:
+    """How long a request's head, or one read or write, may take on ``server``'s
+    connections: the app's ``REQUEST_HEAD_SECONDS``, else ``READ_SECONDS``."""
+    return _setting(server, "REQUEST_HEAD_SECONDS", READ_SECONDS)
+
+
 def _largest_body(server: Any) -> int:
     """The largest body the app takes (Flask's ``MAX_CONTENT_LENGTH``): a larger one is
     left unread and refused by the app."""
@@ -188,7 +196,7 @@ class Bounded:
         counts[client] += 1
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            sock.settimeout(READ_SECONDS)
+            sock.settimeout(read_seconds(self))
             super().handle(sock, address)  # type: ignore[misc]
         finally:
             counts[client] -= 1

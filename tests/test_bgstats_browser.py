@@ -45,8 +45,8 @@ def test_a_game_that_finishes_gets_its_link_and_qr_code_at_390_px(browser, live_
     code = page.locator(".tally-bgstats .bgstats-qr img")
     code.scroll_into_view_if_needed()
     # The code is an image of its own, fetched when it comes into view.
-    page.wait_for_function("(img => img.complete && img.naturalWidth > 0)"
-                           "(document.querySelector('.tally-bgstats .bgstats-qr img'))")
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                           arg=code.element_handle())
     assert code.bounding_box()["width"] <= 390
     assert decode_qr(code.screenshot()) == href
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -18,6 +18,7 @@ from companion.crazytime.rules import (
     start,
 )
 from companion.errors import RuleError
+from tests.refusing import refuses
 
 FIVE = [0, 1, 2, 3, 4]
 FOUR = [0, 1, 2, 3]
@@ -69,10 +70,12 @@ def test_blue_side_has_6_8_10_12_penalty_tokens(match, tokens):
     assert penalty_tokens(match, "blue") == tokens
 
 
-@pytest.mark.parametrize("match, side", [(0, "purple"), (5, "blue"), ("1", "purple"),
-                                         (True, "purple"), (1, "red"), (2, None)])
-def test_no_tokens_for_a_match_or_side_that_does_not_exist(match, side):
-    with pytest.raises(RuleError):
+@pytest.mark.parametrize("match, side, message", [
+    (0, "purple", "There is no match"), (5, "blue", "There is no match"),
+    ("1", "purple", "There is no match"), (True, "purple", "There is no match"),
+    (1, "red", "The board side must be"), (2, None, "The board side must be")])
+def test_no_tokens_for_a_match_or_side_that_does_not_exist(match, side, message):
+    with refuses(message):
         penalty_tokens(match, side)
     with pytest.raises(ValueError):
         penalty_tokens(match, side)
@@ -111,9 +114,11 @@ def test_a_player_with_zero_penalties_wins():
     assert match_winners({0: 0, 1: 4, 2: 4, 3: 4}) == ([0], True)
 
 
-@pytest.mark.parametrize("penalties", [{}, {0: -1, 1: 2}, {0: "2", 1: 2}])
-def test_match_winners_refuses_nonsense(penalties):
-    with pytest.raises(RuleError):
+@pytest.mark.parametrize("penalties, message", [
+    ({}, "A match needs players"), ({0: -1, 1: 2}, "cannot have %(count)s penalties"),
+    ({0: "2", 1: 2}, "cannot have %(count)s penalties")])
+def test_match_winners_refuses_nonsense(penalties, message):
+    with refuses(message):
         match_winners(penalties)
 
 
@@ -127,7 +132,7 @@ def test_hour_tokens_are_1h_2h_3h_after_matches_1_to_3_and_none_after_4(match, h
 
 @pytest.mark.parametrize("match", [0, 5, "2"])
 def test_no_hours_for_a_match_that_does_not_exist(match):
-    with pytest.raises(RuleError):
+    with refuses("There is no match"):
         hours_for_match(match)
 
 
@@ -157,7 +162,7 @@ def test_still_tied_players_share_the_place_and_the_next_place_follows():
 
 
 def test_final_ranking_needs_the_same_players_in_both_maps():
-    with pytest.raises(RuleError):
+    with refuses("Every player needs both their hours and their match 4 penalties"):
         final_ranking({"A": 1, "B": 2}, {"A": 0})
 
 
@@ -201,19 +206,19 @@ def test_start_defaults_to_purple_without_starting_law():
 
 @pytest.mark.parametrize("players", [[0, 1, 2], [0, 1, 2, 3, 4, 5, 6, 7]])
 def test_crazy_time_is_for_4_to_7_players(players):
-    with pytest.raises(RuleError):
+    with refuses("Crazy Time is for 4 to 7 players"):
         start(players, {})
 
 
-@pytest.mark.parametrize("players, options", [
-    (FOUR, {"side": "green"}),
-    (FOUR, {"starting_law": "yes"}),
-    (FOUR, {"speed": 2}),
-    ([0, 0, 1, 2], {}),
-    ([0, 1, 2, "3"], {}),
+@pytest.mark.parametrize("players, options, message", [
+    (FOUR, {"side": "green"}, "The board side must be"),
+    (FOUR, {"starting_law": "yes"}, "Starting with a law is a yes or no choice"),
+    (FOUR, {"speed": 2}, "Crazy Time has no option"),
+    ([0, 0, 1, 2], {}, "A player cannot sit twice"),
+    ([0, 1, 2, "3"], {}, "Players are given by their seat numbers"),
 ])
-def test_start_refuses_bad_options_and_seats(players, options):
-    with pytest.raises(RuleError):
+def test_start_refuses_bad_options_and_seats(players, options, message):
+    with refuses(message):
         start(players, options)
 
 
@@ -323,10 +328,10 @@ def test_a_penalty_s_law_name_must_be_the_law_s_name():
     ok = replay(setup(FIVE, side="blue"),
                 events + [penalty(3, reason="broke_law", law=1, law_name="Moon")])
     assert ok["penalties"]["2"]["3"] == 1
-    with pytest.raises(RuleError):
+    with refuses("is not called"):
         replay(setup(FIVE, side="blue"),
                events + [penalty(3, reason="broke_law", law=1, law_name="Sun")])
-    with pytest.raises(RuleError):
+    with refuses("is not called"):
         replay(setup(FIVE, side="blue"), events[:-1] + [learn(1, 4) | {
             "data": {"law": 1, "seat": 4, "law_name": "Sun"}}])
 
@@ -422,12 +427,12 @@ def test_a_penalty_waits_for_the_starting_law():
 
 
 def test_the_starting_law_is_made_only_once():
-    with pytest.raises(RuleError):
+    with refuses("A new law is made after a match"):
         replay(setup(FIVE, starting_law=True), [law("Echo"), law("Other")])
 
 
 def test_without_the_harder_start_no_law_before_match_1():
-    with pytest.raises(RuleError):
+    with refuses("A new law is made after a match"):
         replay(setup(FIVE), [law("Echo")])
 
 
@@ -438,43 +443,45 @@ def after_match_1(*more):
     return play_match({0: 2, 1: 2, 2: 2, 3: 0, 4: 0}) + list(more)
 
 
-def refused(events, players=FIVE, **options):
+def refused(events, message, players=FIVE, **options):
+    """Replay ``events`` and expect the rule whose message contains ``message`` to refuse
+    them (any other rule refusing fails the test); return the error."""
     options.setdefault("side", "blue")
-    with pytest.raises(RuleError) as caught:
+    with refuses(message) as caught:
         replay(setup(players, **options), events)
     return caught.value
 
 
 def test_no_penalty_after_the_match_is_over():
-    err = refused(after_match_1(penalty(0)))
+    err = refused(after_match_1(penalty(0)), "no penalty until the next match")
     assert err.params == {"match": 1}
 
 
 def test_no_penalty_while_the_new_law_is_made_even_after_it_is_recorded():
-    refused(after_match_1(law("Moon"), penalty(0)))
+    refused(after_match_1(law("Moon"), penalty(0)), "no penalty until the next match")
 
 
 def test_no_penalty_after_the_game_is_finished():
-    refused(full_game() + [penalty(0)], starting_law=True)
+    refused(full_game() + [penalty(0)], "The game is over.", starting_law=True)
 
 
 def test_no_penalty_for_a_player_not_in_the_game():
-    err = refused([penalty(9)])
+    err = refused([penalty(9)], "is not in this game")
     assert err.params == {"player": 9}  # the view names the player (games.message)
 
 
-@pytest.mark.parametrize("data", [
-    {"reason": "sneezed"},
-    {"reason": "wrong_call", "law": 1},
-    {"reason": "broke_law", "law": 1},  # no law made yet
+@pytest.mark.parametrize("data, message", [
+    ({"reason": "sneezed"}, "is not a reason for a penalty"),
+    ({"reason": "wrong_call", "law": 1}, "A law is named only for a penalty for breaking it"),
+    ({"reason": "broke_law", "law": 1}, "There is no law"),  # no law made yet
 ])
-def test_a_penalty_refuses_a_bad_reason_or_law(data):
-    refused([penalty(0, **data)])
+def test_a_penalty_refuses_a_bad_reason_or_law(data, message):
+    refused([penalty(0, **data)], message)
 
 
 @pytest.mark.parametrize("name", ["", "   ", None, "x" * 61])
 def test_a_law_needs_a_name_of_1_to_60_characters(name):
-    refused(after_match_1(law(name)))
+    refused(after_match_1(law(name)), "A law needs a name")
 
 
 def test_a_law_name_is_stripped_and_60_characters_are_enough():
@@ -486,7 +493,7 @@ def test_a_law_name_is_stripped_and_60_characters_are_enough():
 @pytest.mark.parametrize("value", ["", None, "y" * 201])
 def test_a_law_needs_its_when_and_what_cards(field, value):
     data = {"name": "Moon", "when": "6", "what": "moo", field: value}
-    refused(after_match_1(ev("law", **data)))
+    refused(after_match_1(ev("law", **data)), f"A law needs its {field.title()} card")
 
 
 def test_a_law_card_may_be_given_by_its_number():
@@ -496,20 +503,20 @@ def test_a_law_card_may_be_given_by_its_number():
 
 def test_a_duplicate_law_name_is_refused_whatever_its_case():
     events = after_match_1(law("Moon"), NEXT) + play_match({0: 0, 1: 3, 2: 3, 3: 2, 4: 0})
-    err = refused(events + [law("  mOOn ")])
+    err = refused(events + [law("  mOOn ")], "There is already a law named")
     assert err.params == {"name": "mOOn"}
 
 
 def test_only_one_law_per_match():
-    refused(after_match_1(law("Moon"), law("Sun")))
+    refused(after_match_1(law("Moon"), law("Sun")), "is already made")
 
 
 def test_no_new_law_during_a_match():
-    refused([penalty(0), law("Moon")])
+    refused([penalty(0), law("Moon")], "A new law is made after a match")
 
 
 def test_a_winner_out_of_the_room_cannot_enter_the_law_from_their_phone():
-    refused(after_match_1(law("Moon", sender=3)))
+    refused(after_match_1(law("Moon", sender=3)), "Only a player at the table")
 
 
 def test_a_player_at_the_table_may_enter_the_law_from_their_phone():
@@ -518,41 +525,42 @@ def test_a_player_at_the_table_may_enter_the_law_from_their_phone():
 
 
 def test_a_phone_may_not_record_a_penalty():
-    refused([ev("penalty", sender=2, seat=2)])
+    refused([ev("penalty", sender=2, seat=2)], "Only the host device")
 
 
 def test_learning_a_law_twice_is_refused():
-    refused(after_match_1(law("Moon"), learn(1, 3), learn(1, 3)))
+    refused(after_match_1(law("Moon"), learn(1, 3), learn(1, 3)), "already knows the law")
 
 
 def test_a_player_who_made_the_law_already_knows_it():
-    refused(after_match_1(law("Moon"), learn(1, 0)))
+    refused(after_match_1(law("Moon"), learn(1, 0)), "already knows the law")
 
 
-@pytest.mark.parametrize("law_id, seat", [(2, 3), (0, 3), (1, 9)])
-def test_learning_an_unknown_law_or_seat_is_refused(law_id, seat):
-    refused(after_match_1(law("Moon"), learn(law_id, seat)))
+@pytest.mark.parametrize("law_id, seat, message", [
+    (2, 3, "There is no law"), (0, 3, "There is no law"), (1, 9, "is not in this game")])
+def test_learning_an_unknown_law_or_seat_is_refused(law_id, seat, message):
+    refused(after_match_1(law("Moon"), learn(law_id, seat)), message)
 
 
 def test_next_match_waits_for_the_law():
-    refused(after_match_1(NEXT))
+    refused(after_match_1(NEXT), "Record the new law before the next match")
 
 
 def test_next_match_only_after_a_match_ends():
-    refused([penalty(0), NEXT])
+    refused([penalty(0), NEXT], "is still being played")
 
 
 def test_no_rabbit_change_after_the_first_penalty_of_a_match():
-    refused([penalty(0), ev("rabbit", seat=1)])
+    refused([penalty(0), ev("rabbit", seat=1)], "The rabbit is given before")
 
 
 def test_an_unknown_event_is_refused():
-    refused([ev("shuffle")])
+    refused([ev("shuffle")], "Crazy Time has no event")
 
 
 @pytest.mark.parametrize("data", [[1, 2], "seat", 3])
 def test_event_data_that_is_not_a_record_is_refused_not_a_crash(data):
-    refused([{"type": "penalty", "data": data, "seat": None}])
+    refused([{"type": "penalty", "data": data, "seat": None}], "This event is not understood")
 
 
 # --- What each screen may see (docs/rules.md#crazy-time-matches: only knowers see the cards) ---

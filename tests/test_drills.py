@@ -472,12 +472,13 @@ def _strip_roles(state, setup):
 
 
 class Gunicorn:
-    def __init__(self, database, workers=3, options=()):
+    def __init__(self, database, workers=3, options=(), env=None):
         self.database = database
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "COMPANION_DATABASE": database,
-               "COMPANION_SECRET_KEY": "gunicorn-test", "COMPANION_PUBLIC_URL": self.url}
+               "COMPANION_SECRET_KEY": "gunicorn-test", "COMPANION_PUBLIC_URL": self.url,
+               **(env or {})}
         gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
         self.process = subprocess.Popen(
             [gunicorn, "-w", str(workers), *options, "-b", f"127.0.0.1:{self.port}",

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from companion import create_app, exchange, registry
 from companion.errors import RuleError
 from tests.conftest import make_night
+from tests.refusing import refuses
 
 ROOT = Path(__file__).resolve().parent.parent
 FOURTH = "tests.fourthgame"
@@ -62,7 +63,7 @@ def test_a_fresh_setup_from_its_start_form_replays(game):
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.kind)
 def test_its_start_form_refuses_no_players(game):
-    with pytest.raises(RuleError):
+    with refuses("Choose the players."):
         players, options = game.parse_new({}, SEATS)
         game.rules.start(players, options)
 

@@ -21,6 +21,7 @@ from companion.kraken.rules import (
     start,
     verdict,
 )
+from tests.refusing import refuses
 
 COUNTS = [3, 4, 5, 6, 7, 8]
 
@@ -250,7 +251,7 @@ def test_at_most_five_specials(n):
 
 
 def test_outcome_raises_rule_error_which_is_a_value_error():
-    with pytest.raises(RuleError):
+    with refuses("The game is already over"):
         outcome(4, ["kraken", "kraken"])
     assert issubclass(RuleError, ValueError)
 
@@ -426,17 +427,23 @@ def test_clockwise_rule_allowed_at_eight():
     assert game(8, clockwise=True)["options"]["clockwise"] is True
 
 
-@pytest.mark.parametrize("options", [{"turbo": True}, {"curse": "yes"}, {"specials": 1},
-                                     {"series": 5}, {"series": ""}, {"series": "x" * 101}])
-def test_bad_options_are_refused(options):
-    with pytest.raises(RuleError):
+@pytest.mark.parametrize("options, message", [
+    ({"turbo": True}, "There is no option called"),
+    ({"curse": "yes"}, "is either on or off"), ({"specials": 1}, "is either on or off"),
+    ({"series": 5}, "That is not a token series"), ({"series": ""}, "That is not a token series"),
+    ({"series": "x" * 101}, "That is not a token series")])
+def test_bad_options_are_refused(options, message):
+    with refuses(message):
         game(5, **options)
 
 
-@pytest.mark.parametrize("players", [[0, 1], [0, 1, 2, 3, 4, 5, 6, 7, 8], [0, 1, 1, 2],
-                                     [0, 1, "2"], [0, 1, -1], [0, 1, True], "012"])
-def test_bad_player_lists_are_refused(players):
-    with pytest.raises(RuleError):
+@pytest.mark.parametrize("players, message", [
+    ([0, 1], "is for 3 to 8 players"), ([0, 1, 2, 3, 4, 5, 6, 7, 8], "is for 3 to 8 players"),
+    ([0, 1, 1, 2], "Each seat can play only once"), ([0, 1, "2"], "A seat must be a seat number"),
+    ([0, 1, -1], "A seat must be a seat number"), ([0, 1, True], "A seat must be a seat number"),
+    ("012", "The players must be a list of seats")])
+def test_bad_player_lists_are_refused(players, message):
+    with refuses(message):
         start(players, {}, rng=random.Random(1))
 
 
@@ -636,7 +643,7 @@ def test_a_phone_cannot_record_table_events():
     {"type": "marker", "data": "0", "seat": None},
 ])
 def test_events_the_rules_do_not_know_are_refused(event):
-    with pytest.raises(RuleError):
+    with refuses("This event is not understood"):
         replay(game(4), [event])
 
 
@@ -984,10 +991,12 @@ def test_no_game_after_the_series_is_over():
         series_tokens([0, 1, 2], games + [{"losers": [1]}])
 
 
-@pytest.mark.parametrize("game_", [{"losers": []}, {"losers": [7]}, {"losers": [1, 1]},
-                                   {}, {"losers": "1"}])
-def test_a_series_game_needs_real_losers_from_the_table(game_):
-    with pytest.raises(RuleError):
+@pytest.mark.parametrize("game_, message", [
+    ({"losers": []}, "always has a losing team"), ({"losers": [7]}, "not playing in this series"),
+    ({"losers": [1, 1]}, "one token per game"), ({}, "always has a losing team"),
+    ({"losers": "1"}, "always has a losing team")])
+def test_a_series_game_needs_real_losers_from_the_table(game_, message):
+    with refuses(message):
         series_tokens([0, 1, 2, 3], [game_])
 
 

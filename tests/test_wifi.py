@@ -17,9 +17,9 @@ import pytest
 
 from companion import create_app, server_started, wifi
 from companion.cafe import Worker
-from companion.errors import RuleError
 from tests.browsing import decode_qr
 from tests.conftest import make_night
+from tests.refusing import refuses
 from tests.test_drills import CAFE, Gunicorn, create_night
 from tests.test_screen import screen_device
 from tests.test_secrecy import crawl, pages
@@ -145,7 +145,7 @@ def test_the_pure_checks_agree_with_the_limits():
     assert wifi.network(" 우리집 ", "12345678").ssid == "우리집"
     assert wifi.network("a" * 32, "x" * 63).password == "x" * 63
     assert wifi.network("가" * 10 + "ab", " spaces kept ").password == " spaces kept "
-    with pytest.raises(RuleError):
+    with refuses("characters: check"):
         wifi.network("a", "x" * 7)
 
 

@@ -1,0 +1,25 @@
+"""Expecting a rule to refuse, by naming the rule.
+
+``pytest.raises(RuleError)`` passes whichever rule refused: a test of one refusal kept
+passing when an earlier rule refused the same events for another reason. ``refuses``
+takes the untranslated message of the rule that must refuse (its ``N_`` text in the rules
+module, or a distinctive part of it) and fails when another rule refused instead.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from companion.errors import RuleError
+
+
+@contextmanager
+def refuses(message: str) -> Iterator[Any]:
+    """Expect a RuleError whose untranslated message contains ``message``; yields pytest's
+    ExceptionInfo, whose ``value`` is the error once the block has ended."""
+    with pytest.raises(RuleError) as caught:
+        yield caught
+    assert message in caught.value.message, (
+        f"expected the rule {message!r} to refuse, but {caught.value.message!r} did")
