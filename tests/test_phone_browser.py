@@ -81,7 +81,17 @@ class Finger:
         self.cdp = page.context.new_cdp_session(page)
 
     def down(self, locator):
-        box = locator.bounding_box()
+        # A live refresh may replace the element between two reads: wait for a box that
+        # holds still over two frames, so the finger lands where the button is drawn.
+        box = None
+        for _ in range(50):
+            locator.wait_for(state="visible", timeout=WAIT)
+            first = locator.bounding_box()
+            locator.page.evaluate("() => new Promise(r => requestAnimationFrame(r))")
+            box = locator.bounding_box()
+            if box is not None and box == first:
+                break
+        assert box is not None, "the button never held still"
         self.cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [
             {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}]})
 
