@@ -17,8 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion import create_app, log, store
-from companion.db import get_db
+from companion import store
+from companion.app import create_app
+from companion.core.events import REDO, UNDO, effective
+from companion.store import log
+from companion.store.connection import get_db
 
 PLAYERS = 8
 
@@ -54,14 +57,14 @@ def main() -> None:
         events = log.load(get_db(), game.id)
         read = ms(start)
         start = time.perf_counter()
-        game.rules.replay(game.setup, log.effective(events))
+        game.rules.replay(game.setup, effective(events))
         replay = ms(start)
         print(f"{len(events)} events: read and decode the whole log {read} ms, "
               f"replay {replay} ms")
         for n in range(args.appends + 1):
             game = store.game(night_id, number)
             assert game is not None
-            kind = "reveal_bids" if n == 0 else (log.UNDO if n % 2 else log.REDO)
+            kind = "reveal_bids" if n == 0 else (UNDO if n % 2 else REDO)
             start = time.perf_counter()
             store.record(game, kind, {"round": 1} if n == 0 else {}, pos=game.length,
                          device="bench")

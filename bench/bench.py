@@ -73,7 +73,7 @@ PY = sys.executable
 POLL_SECONDS = 2.0
 SAFETY_SECONDS = 60.0  # static/app.js: with a stream open, a page still asks once a minute
 SPREAD_SECONDS = 0.15  # static/app.js: after a change, each page waits up to this long
-# (or as long as its stream's "spread" says, companion/push.py: less for fewer streams)
+# (or as long as its stream's "spread" says, companion/table/push.py: less for fewer streams)
 PLAYERS = 8
 REQUEST_TIMEOUT = 10.0
 
@@ -450,7 +450,7 @@ async def device_loop(screen: Screen) -> None:
 
 
 async def push_loop(screen: Screen, stream_path: str) -> None:
-    """A page with live push (companion/push.py, static/app.js): its stream, on a
+    """A page with live push (companion/table/push.py, static/app.js): its stream, on a
     connection of its own, says when the night changed; each change refreshes the live
     region at once, and with no change for SAFETY_SECONDS it refreshes anyway."""
     wake = asyncio.Event()
@@ -659,8 +659,8 @@ class Server:
 
 
 #: The café setup's worker (README.md): gunicorn's gevent_pywsgi with the connection
-#: limits of `companion serve` (companion/cafe.py).
-CAFE_WORKER = "companion.cafe.Worker"
+#: limits of `companion serve` (companion/serving/cafe.py).
+CAFE_WORKER = "companion.serving.cafe.Worker"
 
 
 def gunicorn_argv(app: str, port: int, args: argparse.Namespace) -> list[str]:
@@ -677,7 +677,7 @@ def gunicorn_argv(app: str, port: int, args: argparse.Namespace) -> list[str]:
 def companion_server(kind: str, database: str, args: argparse.Namespace) -> Server:
     port = free_port()
     # Every simulated phone comes from 127.0.0.1: the bounds on one client address's
-    # connections and streams (companion/connections.py, companion/push.py) are lifted.
+    # connections and streams (companion/serving/connections.py, companion/table/push.py) are lifted.
     env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_SECRET_KEY": "bench",
            "PYTHONPATH": str(ROOT), "COMPANION_CONNECTIONS_PER_ADDRESS": "1000000",
            "COMPANION_PUSH_STREAMS_PER_ADDRESS": "1000000"}
@@ -686,7 +686,7 @@ def companion_server(kind: str, database: str, args: argparse.Namespace) -> Serv
                 "--public-url", f"http://127.0.0.1:{port}", "--quiet"]
     else:
         env["COMPANION_PUBLIC_URL"] = f"http://127.0.0.1:{port}"
-        argv = gunicorn_argv("companion.wsgi:app", port, args)
+        argv = gunicorn_argv("companion.serving.wsgi:app", port, args)
     return Server(f"companion/{kind}", argv, env, port)
 
 
@@ -1190,7 +1190,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="gunicorn's keep-alive seconds (gevent, gthread)")
     p.add_argument("--worker-class", default=CAFE_WORKER,
                    choices=(CAFE_WORKER, "gevent", "gevent_pywsgi", "gthread", "sync"),
-                   help="gunicorn's worker class (the café setup: companion.cafe.Worker, "
+                   help="gunicorn's worker class (the café setup: companion.serving.cafe.Worker, "
                         "gevent's own HTTP server in gunicorn's workers with companion "
                         "serve's connection limits; it and gevent hold the "
                         "live-push streams, gthread and sync cannot, so run them with "

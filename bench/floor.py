@@ -2,7 +2,7 @@
 
 Whatever Companion costs per request on top of this is ours; this is the stack's own cost.
 Under `companion serve`'s server (gevent) it runs with `companion serve`'s settings, taken
-from where `companion serve` takes them (``SERVE_SETTINGS`` in companion/cli.py), so the
+from where `companion serve` takes them (``SERVE_SETTINGS`` in companion/serving/cli.py), so the
 two cannot drift apart. bench/bench.py reads them and passes them on (``--settings``),
 so that the floor's process does not import the companion package (some 13 MB that
 would count in the floor's memory).
@@ -33,7 +33,7 @@ def create_app() -> Flask:
 
 def serve_settings() -> dict[str, Any]:
     """`companion serve`'s server settings."""
-    from companion import cli  # the whole companion package: only where needed
+    from companion.serving import cli  # the whole companion package: only where needed
 
     return dict(cli.SERVE_SETTINGS)
 
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--settings", type=json.loads,
-                        help="companion.cli.SERVE_SETTINGS as JSON (default: read from there)")
+                        help="companion.serving.cli.SERVE_SETTINGS as JSON (default: read from there)")
     args = parser.parse_args(argv)
     settings = serve_settings() if args.settings is None else args.settings
 
@@ -56,13 +56,13 @@ def main(argv: list[str] | None = None) -> None:
     from gevent.pywsgi import WSGIServer
 
     class Server(WSGIServer):
-        """As companion.cli.Server: Nagle's algorithm off on each connection."""
+        """As companion.serving.cli.Server: Nagle's algorithm off on each connection."""
 
         def handle(self, sock: socket.socket, address: Any) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().handle(sock, address)
 
-    # The same server as companion.cli.serve, with the same settings.
+    # The same server as companion.serving.cli.serve, with the same settings.
     Server((args.host, args.port), app, **settings).serve_forever()
 
 

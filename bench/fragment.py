@@ -25,7 +25,9 @@ from typing import Any
 
 from werkzeug.test import Client, EnvironBuilder
 
-from companion import create_app, db, store
+from companion import store
+from companion.app import create_app
+from companion.store import connection as db
 
 PLAYERS = 8
 EVERYONE = {f"seat{i}": "on" for i in range(PLAYERS)}

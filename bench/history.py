@@ -39,7 +39,9 @@ from typing import Any
 from bench.bench import cpu_ms  # the bench's speed sample (lower is faster)
 from bench.budgets import HISTORY, HISTORY_BUDGETS, judge
 from bench.recap import NAMES, ten_rounds
-from companion import create_app, exchange, store
+from companion import store
+from companion.app import create_app
+from companion.core import exchange
 from tests.conftest import make_night, store_game
 from tests.test_stats import (
     crazytime_game,

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion import create_app, pictures
+from companion.app import create_app
+from companion.pictures import views as pictures
 from tests.conftest import make_night, store_game
 from tests.test_stats import crazytime_game, kraken_game, kraken_kraken_first, skullking_game
 

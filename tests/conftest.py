@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from companion import create_app, db
+from companion.app import create_app
+from companion.store import connection as db
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
 
@@ -95,7 +96,7 @@ def store_game(app, device, key, game):
     import json
 
     from companion import store
-    from companion.db import get_db, now
+    from companion.store.connection import get_db, now
 
     with app.test_request_context(headers={"Cookie": f"device={device}"}):
         row = store.night_by_key(key)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.errors import RuleError
+from companion.core.errors import RuleError
 
 
 @contextmanager

@@ -1,10 +1,10 @@
 """Which address `companion serve` prints, on the interface tables of typical laptops
-(companion/addresses.py): what phones reach first; VPNs, container and VM bridges,
+(companion/laptop/addresses.py): what phones reach first; VPNs, container and VM bridges,
 link-local and loopback last; no default route needed."""
 
 import pytest
 
-from companion.addresses import Interface, Kind, best, kind, offered, rank, urls
+from companion.laptop.addresses import Interface, Kind, best, kind, offered, rank, urls
 
 
 def I(name, address, prefix=24, up=True):  # noqa: E743 - reads like a table row

@@ -4,7 +4,8 @@ still running gives none."""
 
 from fractions import Fraction
 
-from companion import figures, stats
+from companion.core import awards as figures
+from companion.core import stats
 from tests.test_stats import (
     CT_MATCHES,
     crazytime_game,

@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from companion import bgstats, stats
+from companion.core import bgstats, stats
 from companion.crazytime import rules as ct
 from tests.conftest import make_night, store_game
 from tests.test_stats import (
@@ -305,7 +305,7 @@ def test_a_game_still_running_has_no_play(game):
 def test_a_kind_without_bgstats_has_no_play(monkeypatch):
     from dataclasses import replace
 
-    from companion import registry
+    from companion.core import registry
 
     real = registry.get("skullking")
     monkeypatch.setattr(registry, "get", lambda kind: replace(real, bgstats=None))

@@ -2,7 +2,7 @@
 there, else above each bar on up to two lines, cut with "…" only past that. (The browser
 test, tests/test_layout_browser.py, checks the drawn words lie inside the picture.)"""
 
-from companion import charts
+from companion.core import charts
 from companion.skullking import table
 
 LONG = "김민준" * 10

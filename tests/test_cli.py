@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import cli
-from companion.gevent_first import serving
+from companion.serving import cli
+from companion.serving.gevent_first import serving
 from tests.conftest import free_port, make_night
 
 
@@ -175,8 +175,8 @@ def test_the_cafe_setup_stops_on_ctrl_c_with_the_saved_line_and_no_traceback(tmp
     port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
     process = subprocess.Popen(
-        [str(gunicorn), "-w", "2", "-c", "python:companion.cafe", "-b", f"127.0.0.1:{port}",
-         "companion.wsgi:app"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [str(gunicorn), "-w", "2", "-c", "python:companion.serving.cafe", "-b", f"127.0.0.1:{port}",
+         "companion.serving.wsgi:app"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 60

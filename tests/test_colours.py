@@ -1,5 +1,5 @@
 """Each player's colour: chosen at the roster, changeable, and shown wherever the player
-is (companion/colours.py, static/players.css)."""
+is (companion/core/colours.py, static/players.css)."""
 
 import io
 import json
@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from companion import colours, db, exchange, store
+from companion import store
+from companion.core import colours, exchange
+from companion.store import connection as db
 from tests.conftest import make_night
 from tests.test_skullking_views import bid_round, result
 

@@ -1,4 +1,4 @@
-"""No device on the Wi-Fi can use up the server's connections (companion/connections.py,
+"""No device on the Wi-Fi can use up the server's connections (companion/serving/connections.py,
 docs/security.md#connections): a request's head must arrive within its deadline, the
 process raises its open-files limit, and a stream that is written to stays open.
 Against `companion serve` itself, as the host runs it, and the café's workers; the head's
@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from companion import connections
+from companion.serving import connections
 from tests.conftest import ServerProcess, free_port
 from tests.test_drills import CAFE, Gunicorn, create_night
 
@@ -49,7 +49,7 @@ def test_a_connection_that_sends_nothing_is_closed(server_process):
 
 @pytest.mark.slow
 def test_the_cafes_workers_close_a_silent_connection_at_the_same_deadline(tmp_path):
-    """The café's worker (companion/cafe.py) holds its connections as `companion serve`
+    """The café's worker (companion/serving/cafe.py) holds its connections as `companion serve`
     does, from the same setting."""
     server = Gunicorn(str(tmp_path / "cafe.sqlite"), workers=1, options=CAFE, env=SHORT)
     try:

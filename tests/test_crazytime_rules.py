@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from companion.core.errors import RuleError
 from companion.crazytime import rules
 from companion.crazytime.rules import (
     deal,
@@ -17,7 +18,6 @@ from companion.crazytime.rules import (
     replay,
     start,
 )
-from companion.errors import RuleError
 from tests.refusing import refuses
 
 FIVE = [0, 1, 2, 3, 4]

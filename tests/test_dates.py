@@ -10,9 +10,11 @@ from datetime import datetime
 
 import pytest
 
-from companion import pictures, recap, store
-from companion.db import get_db
-from companion.web import local_clock, local_date, local_time
+from companion import store
+from companion.core import recap
+from companion.pictures import views as pictures
+from companion.store.connection import get_db
+from companion.web.i18n import local_clock, local_date, local_time
 from tests.conftest import make_night
 from tests.test_stats import kraken_all_treasure, kraken_game
 from tests.test_tally import ROLES, play

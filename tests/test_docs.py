@@ -22,9 +22,11 @@ from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
-from companion import connections, create_app, registry
-from companion.cli import build_parser
-from companion.places import asset_folder
+from companion.app import create_app
+from companion.core import registry
+from companion.serving import connections
+from companion.serving.cli import build_parser
+from companion.serving.paths import asset_folder
 from companion.store import quotas
 
 ROOT = Path(__file__).resolve().parent.parent

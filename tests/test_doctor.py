@@ -3,9 +3,10 @@ the tests make up (no firewall or PowerShell is asked here)."""
 
 import socket
 
-from companion import cli, doctor
-from companion.addresses import Interface
-from companion.doctor import Facts, Network
+from companion.laptop import doctor
+from companion.laptop.addresses import Interface
+from companion.laptop.doctor import Facts, Network
+from companion.serving import cli
 
 LAPTOP = (
     Interface("lo", "127.0.0.1", 8),

@@ -27,6 +27,7 @@ from importlib import import_module
 
 import pytest
 
+from companion.core.events import effective
 from tests.conftest import free_port
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
@@ -140,19 +141,17 @@ def read_game(database, key, number):
 
 def state_of(database, key, number):
     """Replay the stored log with the game's own rules: the state every screen derives."""
-    from companion import log
 
     kind, setup, rows = read_game(database, key, number)
     events = [{"type": r["type"], "data": json.loads(r["data"]), "seat": r["seat"]}
               for r in rows]
     rules = import_module(f"companion.{kind}.rules")
-    return rules.replay(setup, log.effective(events)), len(rows)
+    return rules.replay(setup, effective(events)), len(rows)
 
 
 def legal_in(database, key, number):
     """legal(type, data): would the rules accept this host event at the end of the log?"""
-    from companion import log
-    from companion.errors import RuleError
+    from companion.core.errors import RuleError
 
     kind, setup, rows = read_game(database, key, number)
     events = [{"type": r["type"], "data": json.loads(r["data"]), "seat": r["seat"]}
@@ -161,7 +160,7 @@ def legal_in(database, key, number):
 
     def legal(type_, data):
         try:
-            rules.replay(setup, log.effective(events + [{"type": type_, "data": data,
+            rules.replay(setup, effective(events + [{"type": type_, "data": data,
                                                           "seat": None}]))
         except RuleError:
             return False
@@ -482,7 +481,7 @@ class Gunicorn:
         gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
         self.process = subprocess.Popen(
             [gunicorn, "-w", str(workers), *options, "-b", f"127.0.0.1:{self.port}",
-             "companion.wsgi:app"],
+             "companion.serving.wsgi:app"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -550,9 +549,9 @@ def test_three_workers_answer_every_poll_with_the_same_version(tmp_path):
 
 
 #: The café setup's command line (README.md): one worker per core, each running gevent's
-#: WSGI server with `companion serve`'s hold on connections (companion/cafe.py), so that
+#: WSGI server with `companion serve`'s hold on connections (companion/serving/cafe.py), so that
 #: every phone holds its live connection.
-CAFE = ("-k", "companion.cafe.Worker", "--worker-connections", "4000")
+CAFE = ("-k", "companion.serving.cafe.Worker", "--worker-connections", "4000")
 
 
 @pytest.mark.slow
@@ -638,7 +637,7 @@ def test_a_read_only_database_tells_the_host_and_keeps_the_game(night, tmp_path)
         == 303
     before = _dump(night.app)
     # the same file reopened read-only (a full disk, a stuck permission, a USB stick)
-    from companion import db as database
+    from companion.store import connection as database
 
     path = night.app.config["DATABASE"]
     ro = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False,

@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from companion import create_app, exchange
-from companion.db import get_db
+from companion.app import create_app
+from companion.core import exchange
+from companion.store.connection import get_db
 from tests.conftest import make_night
 from tests.test_stats import (
     crazytime_events,

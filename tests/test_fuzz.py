@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import create_app
+from companion.app import create_app
 from tests.conftest import make_night
 
 FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}

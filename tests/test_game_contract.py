@@ -1,4 +1,4 @@
-"""The contract every registered game keeps (companion/registry.py), checked for each one,
+"""The contract every registered game keeps (companion/core/registry.py), checked for each one,
 and the proof that a new game is one folder and one line: a minimal fourth game defined
 only under tests/ (tests/fourthgame) works through every page of the core.
 """
@@ -13,13 +13,14 @@ from babel.messages import pofile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import create_app, exchange, registry
-from companion.errors import RuleError
+from companion.app import create_app
+from companion.core import exchange, registry
+from companion.core.errors import RuleError
 from tests.conftest import make_night
 from tests.refusing import refuses
 
 ROOT = Path(__file__).resolve().parent.parent
-FOURTH = "tests.fourthgame"
+FOURTH = "tests.fourthgame.game"
 ALL = (*registry.INSTALLED, FOURTH)
 SEATS = [{"position": p, "name": f"P{p}"} for p in range(5)]
 EVERY_SEAT = {f"seat{p}": "on" for p in range(5)}

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from companion import exchange, log, registry, store
+from companion import store
+from companion.core import exchange, registry
+from companion.store import log
 from tests.conftest import make_night, page_text
 from tests.test_stats import kraken_kraken_first
 
@@ -70,7 +72,7 @@ def test_the_history_pages_speak_korean(history):
 
 def test_the_start_page_lists_only_the_latest_earlier_nights(history):
     html = history.host.get("/").data.decode()
-    from companion.nights import EARLIER_SHOWN
+    from companion.table.nights import EARLIER_SHOWN
 
     listed = re.findall(r'<ul class="nights">(.*?)</ul>', html, re.S)[0]
     assert listed.count("<li>") == EARLIER_SHOWN
@@ -120,11 +122,11 @@ def test_the_statistics_are_kept_until_what_they_read_changes(app, history):
 
 def test_kept_statistics_are_the_statistics_of_the_logs(app, history):
     """What the page shows from kept results is what a replay of every log gives."""
-    from companion import stats
+    from companion.core import stats
 
     with app.test_request_context(headers={"Cookie": history.host.get_cookie(
             "device").value and f"device={history.host.get_cookie('device').value}"}):
-        from companion.web import device
+        from companion.web.identity import device
 
         nights = sorted(store.hosted_nights(device()), key=lambda n: (n["created"], n["id"]))
         replayed = [{"names": store.names(n["id"]),

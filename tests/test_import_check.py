@@ -1,5 +1,5 @@
 """An import is checked as the app checked each event when it was recorded: after every
-event of a file's log, the log so far must be one the rules allow (companion/exchange.py).
+event of a file's log, the log so far must be one the rules allow (companion/core/exchange.py).
 The check folds the log once, undos included, so a file costs what its events are worth:
 the worst file that fits the upload limit is checked in well under a second, where
 replaying every log the game had from the start cost the square of its length.
@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.hostile import kraken_log, worst_import
-from companion import exchange, log
+from companion.core import exchange
+from companion.core.errors import RuleError
+from companion.core.events import effective
 from companion.crazytime import rules as ct
-from companion.errors import RuleError
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
 from tests.test_stats import (
@@ -35,8 +36,8 @@ def every_log_replays(kind, setup, events):
     rules = {"kraken": kr, "skullking": sk, "crazytime": ct}[kind]
     try:
         for end in range(len(events)):
-            rules.replay(setup, log.effective(events[:end + 1]))
-        return rules.replay(setup, log.effective(events))
+            rules.replay(setup, effective(events[:end + 1]))
+        return rules.replay(setup, effective(events))
     except RuleError as error:
         return type(error)
 
@@ -144,8 +145,10 @@ def test_the_worst_file_within_the_upload_limit_imports():
 BESIDE = """
 from gevent import monkey; monkey.patch_all()
 import time, gevent
-from companion import create_app, exchange
-from companion.web import beside_the_loop
+from companion.app import create_app
+from companion.core import exchange
+from companion.web.offload import beside_the_loop
+from companion.core.events import effective
 from bench.hostile import worst_import
 raw = worst_import("pairs")
 ticks = []

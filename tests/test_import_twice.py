@@ -8,9 +8,10 @@ import re
 
 import pytest
 
-from companion import create_app, store
-from companion.db import get_db
-from companion.web import local_time
+from companion import store
+from companion.app import create_app
+from companion.store.connection import get_db
+from companion.web.i18n import local_time
 from tests.conftest import make_night
 from tests.test_export import counts, export, import_
 from tests.test_stats import (
@@ -195,7 +196,8 @@ def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
     """Anyone on the Wi-Fi may upload: a stranger's copy of a night here is not kept,
     each host device's newest upload waits, and at most PENDING_IMPORTS_KEPT in all, so
     uploads cannot fill the disk."""
-    from companion import exchange, store
+    from companion import store
+    from companion.core import exchange
 
     raw = export(evening)
     for _ in range(3):
@@ -214,8 +216,9 @@ def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
 
 
 def test_expired_uploads_are_forgotten_without_another_upload(app, evening, monkeypatch):
-    from companion import db as companion_db
-    from companion import exchange, store
+    from companion import store
+    from companion.core import exchange
+    from companion.store import connection as companion_db
 
     html = text(upload(evening.host, export(evening)))
     with app.test_request_context():

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from companion import cli, create_app, places, store
+from companion import store
+from companion.app import create_app
+from companion.serving import cli
+from companion.serving import paths as places
 from tests.conftest import ServerProcess, make_night
 
 FIXTURES = Path(__file__).parent / "fixtures"

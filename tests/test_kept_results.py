@@ -10,10 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import exchange, log, store
-from companion.db import get_db, write
-from companion.errors import RuleError
-from companion.store import results
+from companion import store
+from companion.core import exchange
+from companion.core.errors import RuleError
+from companion.core.events import REDO, UNDO, effective
+from companion.store import log, results
+from companion.store.connection import get_db, write
 from tests.conftest import make_night
 from tests.test_stats import (
     CT_MATCHES,
@@ -45,7 +47,7 @@ def fresh(game_id):
     row = db.execute("select kind, setup from games where id = ?", [game_id]).fetchone()
     kind, setup = row[0], json.loads(row[1])
     events = log.load(db, game_id)
-    state = store.rules_for(kind).replay(setup, log.effective(events))
+    state = store.rules_for(kind).replay(setup, effective(events))
     return {"length": len(events), **results.encode(kind, setup, state)}
 
 
@@ -94,9 +96,9 @@ def play_randomly(app, script, seed, steps=None):
                 event = events[done] if done < len(events) else rng.choice(events)
                 type_, data, seat = event["type"], event["data"], event["seat"]
             elif roll < 0.75:
-                type_, data, seat = log.UNDO, {}, None
+                type_, data, seat = UNDO, {}, None
             elif roll < 0.92:
-                type_, data, seat = log.REDO, {}, None
+                type_, data, seat = REDO, {}, None
             else:
                 data = correction(rng, game.state) if kind == "skullking" else None
                 type_, seat = ("correct", None) if data else ("no-such-event", None)
@@ -127,9 +129,9 @@ def test_the_end_undone_and_redone_takes_the_result_away_and_back(app):
             game = store.record(game, event["type"], event["data"], pos=game.pos,
                                 device=HOST)
         assert kept(game.id)["finished"] == 1 and kept(game.id)["result"]
-        game = store.record(game, log.UNDO, {}, pos=game.pos, device=HOST)
+        game = store.record(game, UNDO, {}, pos=game.pos, device=HOST)
         assert kept(game.id) == {"length": 3, "finished": 0, "result": None, "state": None}
-        game = store.record(game, log.REDO, {}, pos=game.pos, device=HOST)
+        game = store.record(game, REDO, {}, pos=game.pos, device=HOST)
         assert kept(game.id)["finished"] == 1
         assert_true_to_the_log(row["id"])
 

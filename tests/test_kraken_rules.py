@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from companion.errors import RuleError
+from companion.core.errors import RuleError
 from companion.kraken import rules
 from companion.kraken.rules import (
     CARD_KINDS,

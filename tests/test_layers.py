@@ -2,6 +2,8 @@
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,18 +11,33 @@ import pytest
 COMPANION = Path(__file__).resolve().parent.parent / "companion"
 MODULES = {".".join(p.relative_to(COMPANION.parent).with_suffix("").parts)
            .removesuffix(".__init__"): p for p in COMPANION.rglob("*.py")}
-#: The storage layer: the store package (every module of it), the schema, the log.
-STORE = sorted(name for name in MODULES
-               if name == "companion.store" or name.startswith("companion.store."))
-STORAGE = (*STORE, "companion.db", "companion.log")
-#: A game's rules, results and recap are pure (the store's ``results`` holds the kept
-#: results: storage).
-PURE = [name for name in MODULES
-        if name.endswith((".rules", ".results", ".recap")) and name not in STORE
-        or name in ("companion.stats", "companion.exchange", "companion.charts",
-                    "companion.errors", "companion.forms", "companion.ranking",
-                    "companion.bgstats", "companion.figures", "companion.drawing",
-                    "companion.wifi")]
+#: Each folder of companion/ is one layer (docs/architecture.md); a layer imports only
+#: its own and the ones before it. A game's package spans the layers by module name.
+LAYERS = ("pure", "laptop", "storage", "web", "serving")
+FOLDERS = {"core": "pure", "laptop": "laptop", "store": "storage", "web": "web",
+           "table": "web", "play": "web", "tally": "web", "pictures": "web",
+           "serving": "serving"}
+#: A game's pure modules; its ``game`` (the declaration) and ``views``/``forms`` are web.
+GAME_PURE = ("rules", "results", "recap", "scoring", "table")
+#: The pure modules must also load no such library at import (checked in a fresh
+#: interpreter, since an import line can hide behind a package's ``__init__``).
+NOT_IN_PURE = ("flask", "flask_babel", "werkzeug", "jinja2", "gevent", "sqlite_utils",
+               "sqlite3", "PIL")
+
+
+def layer(name):
+    """The layer of a module, from the folder it is in."""
+    parts = name.split(".")
+    if len(parts) == 1 or parts[1] in ("app", "__main__"):
+        return "serving"  # the package's own first line, the app factory, the entry point
+    if parts[1] in FOLDERS:
+        return FOLDERS[parts[1]]
+    return "pure" if len(parts) == 2 or parts[2] in GAME_PURE else "web"
+
+
+PURE = sorted(name for name in MODULES if layer(name) == "pure")
+STORE = sorted(name for name in MODULES if layer(name) == "storage")
+STORAGE = STORE
 
 
 def imports(name):
@@ -64,13 +81,37 @@ def test_no_import_cycle():
     assert cycles == []
 
 
-@pytest.mark.parametrize("name", sorted(PURE))
+def test_every_module_has_a_layer_and_every_folder_is_known():
+    folders = {p.name for p in COMPANION.iterdir() if (p / "__init__.py").exists()}
+    games = {p.name for p in COMPANION.iterdir() if (p / "game.py").exists()}
+    assert folders == set(FOLDERS) | games, "a new folder needs its layer in FOLDERS"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_nothing_imports_upwards(name):
+    """A module imports only its own layer and the ones before it."""
+    mine = LAYERS.index(layer(name))
+    assert {other: layer(other) for other in imports(name)[0]
+            if LAYERS.index(layer(other)) > mine} == {}
+
+
+@pytest.mark.parametrize("name", PURE)
 def test_rules_and_results_are_pure(name):
-    """No Flask, no database, no web module in a pure module."""
+    """No Flask, no database, no pictures, no gevent in a pure module's source."""
     source = MODULES[name].read_text()
-    assert not re.search(r"^(from|import) (flask|sqlite|werkzeug)", source, re.M)
-    assert not imports(name)[0] & {"companion.store", "companion.db", "companion.web",
-                                   "companion.games"}
+    assert not re.search(r"^(from|import) (flask|sqlite|werkzeug|PIL|gevent)", source, re.M)
+
+
+def test_pure_modules_load_no_flask_gevent_database_or_pillow():
+    """Imported in a fresh interpreter, the pure modules together load none of these, so
+    none does alone (a game's ``__init__`` that imported its views, or a package's
+    ``__init__`` that made the app, would load Flask with the rules)."""
+    code = (f"import importlib, sys\nfor name in {PURE!r}: importlib.import_module(name)\n"
+            f"print(sorted(m for m in {NOT_IN_PURE!r} if m in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=COMPANION.parent)
+    assert found.stdout.strip() == "[]"
+    assert len(PURE) > 20  # the core, and each game's rules, results and recap
 
 
 @pytest.mark.parametrize("name", sorted(set(MODULES) - set(STORAGE)))
@@ -84,7 +125,7 @@ def test_the_store_never_answers_http(name):
     names, _ = imports(name)
     source = MODULES[name].read_text()
     assert "companion.web" not in names
-    assert not re.search(r"^from flask import .*\b(abort|request|g)\b", source, re.M)
+    assert not re.search(r"^from flask import .*\b(abort|request)\b", source, re.M)
 
 
 def test_the_store_is_a_package_of_modules_named_for_what_they_hold():

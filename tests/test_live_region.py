@@ -9,7 +9,8 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from companion import create_app, registry
+from companion.app import create_app
+from companion.core import registry
 from tests.conftest import make_night
 from tests.test_screen import screen_device
 

@@ -5,9 +5,10 @@ import threading
 
 import pytest
 
-from companion import db as database
-from companion import log
-from companion.errors import RuleError
+from companion.core.errors import RuleError
+from companion.core.events import REDO, UNDO, effective, undo_redo
+from companion.store import connection as database
+from companion.store import log
 from tests.refusing import refuses
 
 
@@ -21,40 +22,40 @@ def types(events):
 
 def test_without_undo_every_event_counts_in_order():
     events = [ev("x", n=1), ev("x", n=2), ev("x", n=3)]
-    assert types(log.effective(events)) == [1, 2, 3]
+    assert types(effective(events)) == [1, 2, 3]
 
 
 def test_undo_takes_back_the_last_event():
-    assert types(log.effective([ev("x", n=1), ev("x", n=2), ev(log.UNDO)])) == [1]
+    assert types(effective([ev("x", n=1), ev("x", n=2), ev(UNDO)])) == [1]
 
 
 def test_two_undos_take_back_two_events():
-    events = [ev("x", n=1), ev("x", n=2), ev(log.UNDO), ev(log.UNDO)]
-    assert types(log.effective(events)) == []
+    events = [ev("x", n=1), ev("x", n=2), ev(UNDO), ev(UNDO)]
+    assert types(effective(events)) == []
 
 
 def test_redo_puts_back_what_undo_took():
-    events = [ev("x", n=1), ev("x", n=2), ev(log.UNDO), ev(log.REDO)]
-    assert types(log.effective(events)) == [1, 2]
+    events = [ev("x", n=1), ev("x", n=2), ev(UNDO), ev(REDO)]
+    assert types(effective(events)) == [1, 2]
 
 
 def test_a_new_event_after_undo_clears_redo():
-    events = [ev("x", n=1), ev("x", n=2), ev(log.UNDO), ev("x", n=3)]
-    assert types(log.effective(events)) == [1, 3]
-    assert log.undo_redo(events) == (True, False)
+    events = [ev("x", n=1), ev("x", n=2), ev(UNDO), ev("x", n=3)]
+    assert types(effective(events)) == [1, 3]
+    assert undo_redo(events) == (True, False)
     with refuses("There is nothing to redo."):
-        log.effective(events + [ev(log.REDO)])
+        effective(events + [ev(REDO)])
 
 
 def test_undo_with_nothing_recorded_is_refused():
     with refuses("There is nothing to undo."):
-        log.effective([ev(log.UNDO)])
+        effective([ev(UNDO)])
 
 
 def test_undo_redo_availability():
-    assert log.undo_redo([]) == (False, False)
-    assert log.undo_redo([ev("x", n=1)]) == (True, False)
-    assert log.undo_redo([ev("x", n=1), ev(log.UNDO)]) == (False, True)
+    assert undo_redo([]) == (False, False)
+    assert undo_redo([ev("x", n=1)]) == (True, False)
+    assert undo_redo([ev("x", n=1), ev(UNDO)]) == (False, True)
 
 
 # --- storage ------------------------------------------------------------------------

@@ -6,8 +6,10 @@ import re
 
 import pytest
 
-from companion import db as database
-from companion import log, store
+from companion import store
+from companion.core.events import UNDO
+from companion.store import caches, log
+from companion.store import connection as database
 from tests.conftest import make_night
 from tests.test_tally import play_evening
 
@@ -41,7 +43,7 @@ def long_game(app):
         night_id = store.night_by_key(night.key)["id"]
         for n in range(60):
             game = store.game(night_id, number)
-            store.record(game, log.UNDO if n % 2 else "rabbit", {} if n % 2 else {"seat": 1},
+            store.record(game, UNDO if n % 2 else "rabbit", {} if n % 2 else {"seat": 1},
                          pos=game.length, device="host")
     return night_id, number
 
@@ -96,6 +98,6 @@ def test_a_cached_log_is_the_log_after_a_whole_night(app):
         games = store.games(night_id)
         assert len(games) >= 6
         for game in games:
-            cached = store.logs.get(store._log_key(game.id, game.created))
+            cached = store.logs.get(caches._log_key(game.id, game.created))
             assert cached is not None
             assert cached == log.load(conn, game.id)  # unchanged, event for event

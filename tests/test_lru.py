@@ -1,7 +1,8 @@
-"""The per-process caches are bounded by what they hold (companion/lru.py): a count
+"""The per-process caches are bounded by what they hold (companion/core/lru.py): a count
 alone let one guest's two 8,000-event games fill a cache with gigabytes."""
 
-from companion.lru import LRU, Pickled
+from companion.core.lru import LRU, Pickled
+from companion.web import offload
 
 
 def test_a_cache_past_its_bytes_drops_its_least_recently_used():
@@ -47,14 +48,14 @@ def test_a_games_history_is_worked_out_once_whatever_else_changes_in_the_night(
     """A change elsewhere in the night (a seat's colour, again and again) keeps the
     game's history: it is kept once, not once a night's version (two 8,000-event
     games and a loop of colour changes filled the old cache with gigabytes)."""
-    from companion import games
+    from companion.play import actions
     from tests.conftest import make_night
 
     night = make_night(app, ["민수", "Jo", "지혜"])
     url = night.start("skullking", seat0="on", seat1="on", seat2="on")
     made = []
-    real = games.history
-    monkeypatch.setattr(games, "history", lambda *a: made.append(1) or real(*a))
+    real = actions.history
+    monkeypatch.setattr(actions, "history", lambda *a: made.append(1) or real(*a))
     assert night.host.get(url).status_code == 200
     for colour in ("blue", "green", "blue", "green"):
         night.host.post(f"{night.url}/seats/0/colour", data={"colour": colour})
@@ -64,16 +65,15 @@ def test_a_games_history_is_worked_out_once_whatever_else_changes_in_the_night(
 
 def test_one_address_has_one_costly_answer_under_way_at_a_time():
     """Four requests at once from one address take their turns; another address does
-    not wait for them (companion/web.py, ``costly``)."""
+    not wait for them (companion/web/offload.py, ``costly``)."""
     import threading
     import time
 
-    from companion import web
 
     inside, most, lock = [0], [0], threading.Lock()
 
     def ask(address):
-        with web.one_at_a_time(address):
+        with offload.one_at_a_time(address):
             with lock:
                 inside[0] += 1
                 most[0] = max(most[0], inside[0])
@@ -86,7 +86,7 @@ def test_one_address_has_one_costly_answer_under_way_at_a_time():
         thread.start()
     for thread in guests:
         thread.join()
-    assert most[0] == 1 and web._turns == {}
+    assert most[0] == 1 and offload._turns == {}
     inside[0] = most[0] = 0
     both = [threading.Thread(target=ask, args=(a,)) for a in ("10.0.0.1", "10.0.0.2")]
     for thread in both:

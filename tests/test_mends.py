@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from companion import _secret_key, create_app, exchange
-from companion.db import get_db
+from companion.app import _secret_key, create_app
+from companion.core import exchange
 from companion.skullking import rules as sk
+from companion.store.connection import get_db
 from tests.conftest import make_night
 from tests.test_stats import crazytime_game, ev, kraken_game, kraken_kraken_first
 from tests.test_tally import ROLES, play

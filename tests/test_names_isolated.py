@@ -109,7 +109,7 @@ def test_the_check_catches_a_name_left_in_a_sentence():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from companion import exchange  # noqa: E402
+from companion.core import exchange  # noqa: E402
 
 # Mostly what a keyboard types (letters, marks, digits, punctuation, symbols, spaces in
 # any script), now and then anything at all (controls, format characters).

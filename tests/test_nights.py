@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from companion import create_app
+from companion.app import create_app
 from tests.conftest import NAMES, make_night, page_text
 
 
@@ -40,7 +40,7 @@ def test_a_bad_roster_is_refused_with_a_reason_and_records_nothing(app, client, 
                            headers={"Accept-Language": "en"})
     assert response.status_code == 422
     assert message in response.data.decode()
-    from companion.db import connect
+    from companion.store.connection import connect
     assert connect(app.config["DATABASE"])["nights"].count == 0
 
 
@@ -271,7 +271,7 @@ def test_showing_a_new_host_code_cancels_the_old_one(night, app):
 
 def test_a_host_code_expires_after_a_few_minutes(night, app, monkeypatch):
     link = host_code(night)
-    from companion import db
+    from companion.store import connection as db
 
     later = db.time.time() + 60 * store_minutes() + 1
     monkeypatch.setattr(db.time, "time", lambda: later)
@@ -391,7 +391,7 @@ def test_a_state_change_without_the_csrf_token_is_refused(csrf_app):
     # the roster comes back with the names typed in it (and says why)
     assert "What you typed is kept below" in html
     assert re.findall(r'name="name"[^>]*value="([^"]*)"', html)[:4] == ["A", "B", "C", ""]
-    from companion.db import connect
+    from companion.store.connection import connect
     assert connect(csrf_app.config["DATABASE"])["nights"].count == 0
 
 
@@ -458,7 +458,7 @@ def test_reopening_its_own_code_makes_that_night_current(app):
 
 
 def test_a_clock_set_back_changes_neither_the_current_night_nor_the_history(app, monkeypatch):
-    from companion import db
+    from companion.store import connection as db
 
     real = db.time.time
     first = make_night(app)
@@ -483,8 +483,8 @@ def test_a_clock_set_back_changes_neither_the_current_night_nor_the_history(app,
 
 def test_a_cancelled_or_expired_host_code_stays_dead_when_the_clock_goes_back(
         night, app, monkeypatch):
-    from companion import db as companion_db
     from companion import store
+    from companion.store import connection as companion_db
 
     cancelled = host_code(night)
     expired = host_code(night)  # cancels the first

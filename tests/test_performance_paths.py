@@ -15,11 +15,16 @@ import pytest
 from flask import template_rendered
 from flask.sessions import SecureCookieSession
 
-from companion import create_app, db, games, log, store, web
+from companion import store
+from companion.app import create_app
+from companion.core.lru import LRU, Pickled
 from companion.kraken import rules as kraken_rules
 from companion.kraken import views as kraken_views
-from companion.lru import LRU, Pickled
+from companion.play import actions
 from companion.skullking import table as skullking_table
+from companion.store import connection as db
+from companion.store import log, played
+from companion.web import http, offload, templating
 from tests.conftest import make_night
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
@@ -168,7 +173,7 @@ def test_the_table_at_a_glance_is_rendered_once_for_every_screen(table, monkeypa
                 renders.append(key)
             super().put(key, value)
 
-    monkeypatch.setattr(web, "_shared", Spy(16))
+    monkeypatch.setattr(templating, "_shared", Spy(16))
     screens = [night.host.get(f"{url}/live").data.decode()]
     screens += [p.get("/me/live").data.decode() for p in phones]
     assert len({glance(html) for html in screens}) == 1
@@ -309,7 +314,7 @@ def test_small_bodies_are_not_gzipped(table):
 
 
 def test_the_served_app_is_compiled_and_frozen_before_its_first_request(tmp_path):
-    """companion.wsgi (gunicorn's entry; `companion serve` does the same): every template
+    """companion.serving.wsgi (gunicorn's entry; `companion serve` does the same): every template
     compiled up front, the start-up objects frozen out of the collector's full passes,
     young collections rarer (most of a request's objects die before one), full ones
     seven times rarer than Python's default (each walks every open connection's
@@ -317,7 +322,7 @@ def test_the_served_app_is_compiled_and_frozen_before_its_first_request(tmp_path
     import subprocess
     import sys
 
-    probe = ("import gc, gevent, companion.wsgi as w; "
+    probe = ("import gc, gevent, companion.serving.wsgi as w; "
              "print(len(w.app.jinja_env.cache), len(w.app.jinja_env.list_templates()), "
              "gc.get_freeze_count(), *gc.get_threshold(), "
              "int(gevent.config.track_greenlet_tree))")
@@ -341,25 +346,25 @@ def wal_bytes(path):
 
 def test_a_commit_never_checkpoints_the_wal_the_check_after_the_answer_does(tmp_path):
     """SQLite's own checkpoint runs inside the commit that crosses 1,000 pages, making
-    that write wait; here commits only append, and web.fold_wal folds the WAL back."""
+    that write wait; here commits only append, and http.fold_wal folds the WAL back."""
     path = str(tmp_path / "c.sqlite")
     conn = db.connect(path, create=True)
     conn.execute("create table t (x text)")
     for _ in range(1200):  # ~1,200 pages: past the 4 MB threshold
         conn.execute("insert into t values (?)", ["x" * 4000])
     assert wal_bytes(path) > db.CHECKPOINT_BYTES  # no commit checkpointed on its own
-    web.fold_wal(path)  # on its own connection, as after an answer
+    http.fold_wal(path)  # on its own connection, as after an answer
     conn.execute("insert into t values ('after')")  # the WAL restarts from its start
     assert wal_bytes(path) < 64 * KB
-    web.fold_wal(path)  # below the threshold: nothing to do
+    http.fold_wal(path)  # below the threshold: nothing to do
     assert conn.execute("select count(*) from t").fetchone()[0] == 1201
 
 
 def test_the_checkpoint_runs_after_a_writes_answer_is_sent(table, monkeypatch):
     night, url, phone, version = table
     calls = []
-    monkeypatch.setattr(web, "checkpoint_due", lambda path: True)
-    monkeypatch.setattr(web, "checkpoint", lambda path: calls.append(path))
+    monkeypatch.setattr(store, "checkpoint_due", lambda path: True)
+    monkeypatch.setattr(store, "checkpoint", lambda path: calls.append(path))
     response = night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)},
                                headers={"HX-Request": "true"}, buffered=False)
     assert response.status_code == 200
@@ -380,13 +385,13 @@ def test_under_gevent_the_checkpoint_runs_in_a_thread_not_in_the_worker(table, m
         def spawn(self, work, *args):
             spawned.append((work, args))
 
-    monkeypatch.setattr(web.monkey, "is_module_patched", lambda name: name == "threading")
-    monkeypatch.setattr(web.gevent, "get_hub", lambda: type("Hub", (), {"threadpool": Pool()}))
+    monkeypatch.setattr(offload.monkey, "is_module_patched", lambda name: name == "threading")
+    monkeypatch.setattr(offload.gevent, "get_hub", lambda: type("Hub", (), {"threadpool": Pool()}))
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)}).close()
     assert spawned == []  # a WAL far below 4 MB: nothing handed over
-    monkeypatch.setattr(web, "checkpoint_due", lambda path: True)
+    monkeypatch.setattr(store, "checkpoint_due", lambda path: True)
     night.host.post(f"{url}/kraken/marker", data={"seat": 2, "pos": night.pos(url)}).close()
-    assert spawned == [(web.checkpoint, (night.app.config["DATABASE"],))]
+    assert spawned == [(store.checkpoint, (night.app.config["DATABASE"],))]
 
 
 # --- boards: a screen at a version its process has read costs one query --------------
@@ -486,7 +491,7 @@ def test_a_change_to_one_game_parses_no_other_games_setup(night, monkeypatch):
     phone = night.phone(0)
     assert phone.get("/me/live").status_code == 200  # this version's board is read
     made = []
-    real = store._game
+    real = played._game
     monkeypatch.setattr(store.night_board, "_game", lambda row, *a: made.append(row["number"])
                         or real(row, *a))
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
@@ -594,9 +599,9 @@ def test_a_seats_view_is_never_handed_to_another_seat(app, table):
     with app.test_request_context():
         board = store.board(store.night_by_key(night.key)["id"])
         game = board.current_game()
-        mine = games.screen(board, game, 2, lambda: {"view": "seat 2's"})
-        theirs = games.screen(board, game, 3, lambda: {"view": "seat 3's"})
-        again = games.screen(board, game, 2, lambda: {"view": "built again"})
+        mine = actions.screen(board, game, 2, lambda: {"view": "seat 2's"})
+        theirs = actions.screen(board, game, 3, lambda: {"view": "seat 3's"})
+        again = actions.screen(board, game, 2, lambda: {"view": "built again"})
     assert (mine["view"], theirs["view"], again["view"]) == ("seat 2's", "seat 3's",
                                                                "seat 2's")
 
@@ -629,15 +634,14 @@ def test_a_static_files_version_follows_its_change(app, tmp_path):
     is worked out again when its change time or size moves, as the gzip cache's is."""
     import os
 
-    from companion import web
 
     app.static_folder = str(tmp_path)
     script = tmp_path / "app.js"
     script.write_text("let a = 1;")
     with app.test_request_context():
-        first = web.static_version("app.js")
-        assert web.static_version("app.js") == first
+        first = http.static_version("app.js")
+        assert http.static_version("app.js") == first
         script.write_text("let a = 2;")  # same size: the change time tells
         os.utime(script, ns=(1, script.stat().st_mtime_ns + 10**9))
-        assert web.static_version("app.js") not in (first, "0")
-        assert web.static_version("missing.js") == "0"
+        assert http.static_version("app.js") not in (first, "0")
+        assert http.static_version("missing.js") == "0"

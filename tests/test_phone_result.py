@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion import create_app
+from companion.app import create_app
 from tests.conftest import make_night, store_game
 from tests.test_crazytime_rules import full_game
 from tests.test_crazytime_rules import setup as crazytime_setup
@@ -111,7 +111,7 @@ def test_a_game_added_later_gets_the_result_and_the_way_back_too(tmp_path):
         "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
         "GAMES": ["companion.kraken", "companion.skullking", "companion.crazytime",
-                  "tests.fourthgame"],
+                  "tests.fourthgame.game"],
     })
     night = make_night(app, names=["Ann", "Bo", "Cy"])
     phones = [night.phone(p) for p in range(3)]

@@ -1,4 +1,4 @@
-"""Live push (companion/push.py): a write wakes the streams of its own night only, a
+"""Live push (companion/table/push.py): a write wakes the streams of its own night only, a
 stream carries nothing but "changed" and a version number, and only the night's own
 devices get one."""
 
@@ -8,7 +8,11 @@ import time
 
 import pytest
 
-from companion import create_app, db, log, push, store
+from companion import store
+from companion.app import create_app
+from companion.store import connection as db
+from companion.store import log
+from companion.table import push
 from tests.conftest import make_night
 from tests.test_screen import screen_device
 from tests.test_stats import crazytime_game, kraken_game, skullking_hand

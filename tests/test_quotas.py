@@ -13,7 +13,7 @@ TABLE = {"REMOTE_ADDR": "192.168.0.21"}
 
 
 def nights_count(app):
-    from companion.db import get_db
+    from companion.store.connection import get_db
 
     with app.app_context():
         return get_db()["nights"].count

@@ -1,12 +1,12 @@
 """One ranking rule for every game, screen, tally and export: standard competition ranking,
-1, 1, 3 (docs/rules.md#ranking), from companion.ranking.competition_ranks."""
+1, 1, 3 (docs/rules.md#ranking), from companion.core.ranking.competition_ranks."""
 
 import re
 
 import pytest
 
-from companion import stats
-from companion.ranking import competition_ranks
+from companion.core import stats
+from companion.core.ranking import competition_ranks
 from tests.conftest import make_night, unmarked
 from tests.test_stats import crazytime_game, kraken_game, kraken_kraken_first
 from tests.test_tally import play, text

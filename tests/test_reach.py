@@ -1,14 +1,16 @@
 """The host's table page knows when no phone reaches the laptop, and "Phones can't open
 it?" offers the laptop's other addresses and the steps for its OS
-(templates/nights/_reach.html, companion/doctor.py)."""
+(templates/nights/_reach.html, companion/laptop/doctor.py)."""
 
 import re
 
 import pytest
 
-from companion import doctor, nights, qr, store
-from companion.addresses import Interface
-from companion.doctor import Facts, Network
+from companion import store
+from companion.laptop.addresses import Interface
+from companion.laptop.doctor import Facts, Network
+from companion.serving import doctor
+from companion.table import nights, qr
 from tests.conftest import make_night
 
 OTHERS = ["http://192.168.137.1:8765", "http://10.8.0.2:8765"]

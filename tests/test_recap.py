@@ -7,7 +7,10 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
-from companion import drawing, pictures, recap, store
+from companion import store
+from companion.core import recap
+from companion.pictures import drawing
+from companion.pictures import views as pictures
 from tests.conftest import make_night
 from tests.test_stats import (
     kraken_all_treasure,

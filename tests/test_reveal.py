@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from companion import create_app, store
+from companion import store
+from companion.app import create_app
 from companion.skullking import views
 from tests.conftest import make_night
 from tests.test_export import import_

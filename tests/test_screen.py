@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from companion import store
-from companion.db import now
+from companion.store.connection import now
 from tests.conftest import page_text
 from tests.test_drills import SCRIPTS, legal_in, state_of
 from tests.test_game_contract import app4 as four_games  # the fixture
@@ -196,8 +196,8 @@ def test_a_screen_device_cannot_record_host_or_take_a_seat(night, kind):
                        night.host.post(f"{night.url}/hosts").data.decode()).group(1)
     values = {"key": night.key, "number": number, "position": 0, "host_id": 1,
               "screen_id": 1, "kind": kind, "round_number": 1}
-    tokens = {"nights.become_host": invite, "nights.claim": night.tokens[2],
-              "tally.import_choice": "A" * 43}
+    tokens = {"hosting.become_host": invite, "phones.claim": night.tokens[2],
+              "files.import_choice": "A" * 43}
     before = dump(night)
     tried = 0
     for rule in night.app.url_map.iter_rules():

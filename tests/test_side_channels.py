@@ -1,5 +1,5 @@
 """A secret leaks through no size: every page and fragment that carries one has the same
-length on the wire, compressed or not, whatever the secret (companion/sealed.py).
+length on the wire, compressed or not, whatever the secret (companion/web/sealed.py).
 
 Someone near the table can see the size of every Wi-Fi frame without the password; a
 page a few bytes longer for a Skeleton than for an Explorer would tell the role.
@@ -9,7 +9,7 @@ import gzip
 
 import pytest
 
-from companion import sealed
+from companion.web import sealed
 from tests.conftest import make_night, store_game
 from tests.test_crazytime_rules import after_match_1, law
 from tests.test_crazytime_rules import setup as crazytime_setup

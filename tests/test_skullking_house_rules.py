@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from companion import exchange
+from companion.core import exchange
 from tests.test_skullking_views import bid_round, cell, refused, result, start, text, totals
 
 
@@ -230,7 +230,8 @@ def test_statistics_use_the_adjusted_totals_and_exact_bids_stay_about_bids(night
 
     finished_adjusted_game(night)
     with night.app.test_request_context():
-        from companion import stats, store
+        from companion import store
+        from companion.core import stats
 
         plain = store.game(store.night_by_key(night.key)["id"], 1).plain()
     result = stats.game_result("skullking", plain["setup"], plain["state"])

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.errors import RuleError
+from companion.core.errors import RuleError
 from companion.skullking import rules
 from companion.skullking.rules import round_score
 from tests.refusing import refuses
@@ -1006,7 +1006,7 @@ def test_a_round_of_9_cards_for_8_players_scores_and_its_tricks_add_up():
 
 
 def test_a_setup_made_before_the_deck_ruling_still_imports_as_it_was_played():
-    from companion.registry import SetupMismatch
+    from companion.core.registry import SetupMismatch
     from companion.skullking import results
 
     older = rules.start(list(range(8)), ALL_ADVANCED, advanced_in_deck=False)

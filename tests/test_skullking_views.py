@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from companion import create_app
+from companion.app import create_app
 from tests.conftest import make_night, unmarked
 
 SIX = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim"]
@@ -202,7 +202,7 @@ def test_a_phone_says_bid_sent_and_keeps_the_number_behind_hold_to_see(app):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_a_phones_page_weighs_the_same_whatever_its_bid(app, lang, tmp_path):
     """Anyone near the table sees the size of the Wi-Fi frames: the page with the bid
-    behind hold-to-see must not tell 0 from 10 or a Cannonball (companion/sealed.py).
+    behind hold-to-see must not tell 0 from 10 or a Cannonball (companion/web/sealed.py).
     (Each bid on its own database, so the pages differ in nothing else.)"""
     weights = set()
     for bid, shot in ((0, "grapeshot"), (10, "cannonball"), (7, "grapeshot")):

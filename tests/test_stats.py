@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from companion import charts, stats
+from companion.core import charts, stats
 from companion.crazytime import rules as ct
 from companion.kraken import results as kraken_results
 from companion.kraken import rules as kr

@@ -7,7 +7,8 @@ import io
 
 import pytest
 
-from companion import figures, stats
+from companion.core import awards as figures
+from companion.core import stats
 from companion.kraken import views as kraken_views
 from companion.skullking import views as skullking_views
 from tests.conftest import make_night

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion import db
+from companion.store import connection as db
 from tests.conftest import make_night
 
 

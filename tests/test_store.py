@@ -3,19 +3,20 @@ the routes): one test per module says what that module promises."""
 
 import pytest
 
-from companion import log, store
-from companion.db import get_db, write
+from companion import store
 from companion.store import (
     caches,
     form_tokens,
     hosting,
     imports,
+    log,
     merges,
     night_board,
     nights,
     played,
     sql,
 )
+from companion.store.connection import get_db, write
 
 from .conftest import make_night
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from companion import store
-from companion.db import get_db
+from companion.store.connection import get_db
 from tests.conftest import make_night, store_game
 from tests.test_stats import (
     crazytime_game,

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from companion import bgstats, qr
+from companion.core import bgstats
+from companion.table import qr
 from tests.conftest import make_night, store_game
 from tests.test_stats import (
     crazytime_game,

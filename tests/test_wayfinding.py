@@ -8,8 +8,8 @@ import sqlite3
 
 import pytest
 
-from companion import create_app
-from companion.db import connect
+from companion.app import create_app
+from companion.store.connection import connect
 from tests.conftest import make_night
 
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app, server_started, wifi
-from companion.cafe import Worker
+from companion.app import create_app, server_started
+from companion.core import wifi
+from companion.serving.cafe import Worker
 from tests.browsing import decode_qr
 from tests.conftest import make_night
 from tests.refusing import refuses
@@ -77,7 +78,7 @@ def version(app, key):
      "WIFI:T:WPA;S:우리집\\;와이파이;P:secret 12345;;"),
     (wifi.Network("Café", "", wifi.OPEN), "WIFI:T:nopass;S:Café;;"),
     (wifi.Network("Hidden", "secret123", hidden=True), "WIFI:T:WPA;S:Hidden;P:secret123;H:true;;"),
-    # a hex-looking name is not quoted (companion/wifi.py says why)
+    # a hex-looking name is not quoted (companion/core/wifi.py says why)
     (wifi.Network("CAFE1234", "DEADBEEF00"), "WIFI:T:WPA;S:CAFE1234;P:DEADBEEF00;;"),
 ])
 def test_the_join_code_is_the_zxing_wifi_format_escaped(net, text):
@@ -283,9 +284,9 @@ def test_a_restart_forgets_what_was_not_remembered_and_keeps_what_was(app, night
 
 
 def test_a_workers_start_forgets_nothing(app, night):
-    """ready() runs in every worker (companion.wsgi): a worker started again mid-night
+    """ready() runs in every worker (companion.serving.wsgi): a worker started again mid-night
     must not wipe the code."""
-    from companion import ready
+    from companion.app import ready
 
     set_wifi(night.host, night)
     ready(create_app({"DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}))
@@ -301,7 +302,7 @@ def test_the_cafe_masters_start_forgets_what_was_not_remembered(app, night, monk
 
 
 def test_a_backup_carries_no_password(app, night, tmp_path, monkeypatch, capsys):
-    from companion.cli import main
+    from companion.serving.cli import main
 
     set_wifi(night.host, night, password="Backup-Never-Holds-It", remember="1")
     monkeypatch.setenv("COMPANION_DATABASE", app.config["DATABASE"])

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from companion import wifi
+from companion.core import wifi
 from tests.browsing import create_night, decode_qr
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

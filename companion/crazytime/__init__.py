@@ -1,28 +1,2 @@
 """Crazy Time (크레이지 타임): penalty tokens per match, the winners who leave the room,
 and the secret laws (docs/rules.md#crazy-time)."""
-
-from flask_babel import lazy_gettext as _l
-
-from companion.crazytime import recap, results, rules, views
-from companion.registry import GameDef
-
-GAME = GameDef(
-    kind="crazytime",
-    title=_l("Crazy Time"),
-    rules=rules,
-    blueprint=views.bp,
-    parse_new=views.parse_new,
-    result=results.result,
-    options=results.options,
-    host_view=views.host_view,
-    seat_view=views.seat_view,
-    mask=results.mask,
-    night_tally=results.night_tally,
-    player_stats=results.player_stats,
-    stat_columns=views.STAT_COLUMNS,
-    awards=results.awards,
-    bgstats=results.bgstats,
-    recap=recap.game,
-    kept_state=results.kept_state,
-    assets=("crazytime.css", "crazytime.js"),
-)

@@ -4,8 +4,8 @@ minus match 4 penalties). Pure: no Flask, no SQL; only finished games are asked 
 from collections.abc import Callable
 from typing import Any
 
-from companion.errors import N_
-from companion.recap import Block, bars, score_rows, winners_line
+from companion.core.errors import N_
+from companion.core.recap import Block, bars, score_rows, winners_line
 
 
 def game(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from companion.charts import score_bars
-from companion.errors import N_
-from companion.figures import Award, award, decimal, leaders
-from companion.ranking import competition_ranks
+from companion.core.awards import Award, award, decimal, leaders
+from companion.core.charts import score_bars
+from companion.core.errors import N_
+from companion.core.ranking import competition_ranks
 
 #: What an exported running game shows instead of a law's When and What text.
 MASK = "?"

@@ -46,7 +46,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, TypeGuard, TypeVar
 
-from companion.errors import N_, RuleError
+from companion.core.errors import N_, RuleError
 
 TIME_CARDS = 63
 MATCHES = 4

@@ -15,12 +15,14 @@ from typing import Any
 from flask import Blueprint, request
 from flask_babel import lazy_gettext as _l
 
-from companion import log, store
+from companion import store
+from companion.core.errors import N_, RuleError
+from companion.core.events import effective
+from companion.core.forms import whole_number
 from companion.crazytime import results, rules
-from companion.errors import N_, RuleError
-from companion.forms import whole_number
-from companion.games import Answer, host_action, no_data, respond, seat_action, seat_response
-from companion.web import device, keeps_typed, my_seat
+from companion.play.actions import Answer, host_action, no_data, respond, seat_action, seat_response
+from companion.web.errors import keeps_typed
+from companion.web.identity import device, my_seat
 
 bp = Blueprint("crazytime", __name__)
 
@@ -199,7 +201,7 @@ def _restart(game: store.Game, names: dict[int, str]) -> str | None:
     state = game.state
     if state["phase"] != "play":
         return None
-    for event in reversed(log.effective(game.events)):
+    for event in reversed(effective(game.events)):
         if event["type"] == "next_match":
             return None
         if event["type"] == "penalty":

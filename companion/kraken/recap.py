@@ -7,10 +7,10 @@ token series counts finished games only (results.series)."""
 from collections.abc import Callable
 from typing import Any
 
-from companion.errors import N_
+from companion.core.errors import N_
+from companion.core.recap import Block, Section, bars, line, players, span
 from companion.kraken import rules
 from companion.kraken.results import OUTCOME_LABELS, REASON_LABELS
-from companion.recap import Block, Section, bars, line, players, span
 
 
 def game(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],

@@ -11,12 +11,12 @@ from fractions import Fraction
 from random import Random
 from typing import Any
 
-from companion.charts import bar_chart
-from companion.errors import N_, RuleError
-from companion.figures import Award, award, decimal, leaders
+from companion.core.awards import Award, award, decimal, leaders
+from companion.core.charts import bar_chart
+from companion.core.errors import N_, RuleError
+from companion.core.ranking import competition_ranks
+from companion.core.registry import SetupMismatch
 from companion.kraken import rules
-from companion.ranking import competition_ranks
-from companion.registry import SetupMismatch
 
 KIND = "kraken"
 OUTCOME_LABELS = {

@@ -47,7 +47,7 @@ import secrets
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, TypedDict, cast
 
-from companion.errors import N_, RuleError
+from companion.core.errors import N_, RuleError
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8

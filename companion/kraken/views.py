@@ -14,11 +14,11 @@ from flask import Blueprint, redirect, url_for
 from flask_babel import lazy_gettext as _l
 
 from companion import store
-from companion.errors import N_, RuleError
-from companion.figures import record
-from companion.forms import whole_number
-from companion.games import Answer, host_action, hosted_game, message, respond, start
+from companion.core.awards import record
+from companion.core.errors import N_, RuleError
+from companion.core.forms import whole_number
 from companion.kraken import results, rules
+from companion.play.actions import Answer, host_action, hosted_game, message, respond, start
 
 bp = Blueprint("kraken", __name__)
 

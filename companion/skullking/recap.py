@@ -6,8 +6,8 @@ Only finished games are asked for, whose every bid has been revealed."""
 from collections.abc import Callable
 from typing import Any
 
-from companion.errors import N_
-from companion.recap import Block, line, span, winners_line
+from companion.core.errors import N_
+from companion.core.recap import Block, line, span, winners_line
 from companion.skullking.results import EDITION_LABELS, SCORING_LABELS
 
 

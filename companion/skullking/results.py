@@ -5,10 +5,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from companion.charts import score_bars
-from companion.errors import N_
-from companion.figures import Award, award, leaders
-from companion.registry import SetupMismatch
+from companion.core.awards import Award, award, leaders
+from companion.core.charts import score_bars
+from companion.core.errors import N_
+from companion.core.registry import SetupMismatch
 from companion.skullking import rules
 
 #: The options a setup was started with (read back from it for an import).

@@ -8,7 +8,7 @@ what (docs/rules.md#skull-king).
 from collections.abc import Sequence
 from typing import Any
 
-from companion.charts import shorten, text_width
+from companion.core.charts import shorten, text_width
 
 #: The chart's lines: Okabe and Ito's colour-blind-safe palette (with the text colour and
 #: an olive for the seventh and eighth), one marker shape each and, from the fifth, a

@@ -3,8 +3,7 @@
 The host's tablet records bids (or shows who has bid on their phone), reveals them all at
 once ("Yo-ho-ho!"), records each round's tricks and bonuses through a structured editor,
 and reopens any scored round for a correction. Every form value is parsed defensively:
-anything unreadable becomes a RuleError with a message, nothing is recorded, never a 500.
-"""
+anything unreadable becomes a RuleError with a message, nothing is recorded, never a 500."""
 
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -12,16 +11,25 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 
-from companion import log, store
-from companion.errors import N_, RuleError
-from companion.figures import record
-from companion.forms import whole_number
-from companion.games import Answer, host_action, hosted_game, respond, seat_action, title
-from companion.push import enabled as live_push
-from companion.push import now_ms
-from companion.skullking import results, rules, table
+from companion import store
+from companion.core.awards import record
+from companion.core.errors import RuleError
+from companion.core.events import effective
+from companion.play.actions import Answer, host_action, hosted_game, respond, seat_action, title
+from companion.skullking import results, rules, scoring, table
+from companion.skullking.forms import (
+    adjust_data,
+    correct_data,
+    host_bid_data,
+    my_bid_data,
+    result_data,
+    reveal_data,
+)
+from companion.table.push import enabled as live_push
+from companion.table.push import now_ms
 
 bp = Blueprint("skullking", __name__)
+
 
 #: What the table calls each way to play, in the menu's order.
 WAY_NAMES = {
@@ -35,8 +43,9 @@ WAY_NAMES = {
     "custom": _l("Custom: type the cards per round"),
 }
 
+
 #: The bonus counters of the round's editor, as the captor counts them
-#: (docs/rules.md#skull-king; the most one player can have: rules.MOST).
+#: (docs/rules.md#skull-king; the most one player can have: scoring.MOST).
 COUNTER_LABELS = {
     "fourteens": _l("Standard 14s in your tricks"),
     "black_fourteen": _l("Black 14 in your tricks"),
@@ -44,6 +53,8 @@ COUNTER_LABELS = {
     "pirates_by_skull_king": _l("Pirates taken by your Skull King"),
     "skull_king_by_mermaid": _l("Skull King taken by your Mermaid"),
 }
+
+
 #: What each edition counts as a Pirate: classic Scary Mary always, the 2021 Tigress only
 #: when played as a Pirate (docs/rules.md#skull-king-scoring, docs/rules.md#skull-king-2021).
 COUNTER_HINTS = {
@@ -77,8 +88,8 @@ def skullking_house_rules(setup: Mapping[str, Any]) -> list[str]:
 
 @bp.app_template_global()
 def skullking_most_adjustment() -> int:
-    """The largest adjustment either way (rules.MOST_ADJUSTMENT)."""
-    return rules.MOST_ADJUSTMENT
+    """The largest adjustment either way (scoring.MOST_ADJUSTMENT)."""
+    return scoring.MOST_ADJUSTMENT
 
 
 @bp.app_template_global()
@@ -101,8 +112,8 @@ def skullking_hint(edition: str, name: str) -> Any:
 
 @bp.app_template_global()
 def skullking_most(name: str) -> int:
-    """The most of a bonus counter one player can have in a round (rules.MOST)."""
-    return rules.MOST[name]
+    """The most of a bonus counter one player can have in a round (scoring.MOST)."""
+    return scoring.MOST[name]
 
 
 @bp.app_template_global()
@@ -140,134 +151,11 @@ def skullking_fault() -> dict[str, Any]:
     return fault
 
 
-# --------------------------------------------------------------------------- parsing
-
-
-def _int(value: Any, *, required: bool = True, default: int | None = None) -> Any:
-    """A whole number from a form value; RuleError for anything else (``default`` for
-    an empty box that is not required)."""
-    if value is None or str(value).strip() == "":
-        if required:
-            raise RuleError(N_("A number is missing: fill in every box."))
-        return default
-    text = str(value).strip()
-    return whole_number(text, N_("“%(value)s” is not a whole number."), value=text[:20])
-
-
-def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int], Any]:
-    """Players and options for a new game, from the start form (new.html)."""
-    positions = [s["position"] for s in seats]
-    players = [p for p in positions if form.get(f"seat{p}")]
-    if not players:
-        raise RuleError(N_("Choose the players."))
-    options: dict[str, Any] = {
-        "edition": form.get("edition") or "2021",
-        "scoring": form.get("scoring") or "skull_king",
-        "way": form.get("way") or "standard",
-    }
-    for name in (*rules.ADVANCED, *rules.HOUSE_RULES):
-        options[name] = bool(form.get(name))
-    if options["way"] == rules.CUSTOM:
-        text = (form.get("rounds") or "").replace(" ", ",")
-        parts = [part for part in text.split(",") if part]
-        if not parts or any(not (part.isascii() and part.isdigit()) or len(part) > 3
-                            for part in parts):
-            raise RuleError(N_("Type the cards of each round as whole numbers separated by "
-                               "commas, like 5,5,5."))
-        options["rounds"] = [int(part) for part in parts]
-    dealer = form.get("first_dealer") or ""
-    if dealer:
-        dealer = _int(dealer)
-        if dealer not in players:
-            raise RuleError(N_("The first dealer must be one of the players."))
-        options["first_dealer"] = dealer
-    return players, options
-
-
-def _shot(game: store.Game, value: Any) -> str | None:
-    """A Rascal's shot from a form: None, "grapeshot" or "cannonball"."""
-    if not value:
-        return None
-    if value not in ("grapeshot", "cannonball"):
-        raise RuleError(N_("Unknown shot: %(shot)s."), shot=str(value)[:20])
-    return value
-
-
-def _bid_data(game: store.Game, form: Mapping[str, Any], seat: int) -> dict[str, Any]:
-    """A bid event's data from a bid form, for ``seat`` (validated by the rules). The
-    Rascal of Roatan's wager is declared when the card is played, so a bid that comes with
-    one is refused, never recorded without it (docs/rules.md#skull-king-decisions)."""
-    if str(form.get("wager") or "").strip():
-        raise RuleError(N_("The Rascal of Roatan's wager is entered with the round's "
-                           "results, when the card is played, not with the bid."))
-    data: dict[str, Any] = {"round": _int(form.get("round")), "seat": seat,
-                            "bid": _int(form.get("bid"))}
-    if not rules.bids_left(game.state, data["round"], seat):
-        raise RuleError(N_("A bid can be changed at most %(most)s times a round."),
-                        most=rules.MOST_BIDS - 1)
-    if game.setup["scoring"] == "rascal" or form.get("shot"):
-        data["shot"] = _shot(game, form.get("shot"))
-    return data
-
-
 @bp.app_template_global("skullking_counters")
 def counters_for(setup: dict[str, Any]) -> list[str]:
     """The capture counters this game's edition scores (docs/rules.md#skull-king); Loot
     is entered as pairs, apart."""
-    return [name for name in rules.CAPTURES if name in rules.BONUS[setup["edition"]]]
-
-
-def _results(setup: dict[str, Any], form: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """A round's results from the editor: {str(seat): {"won", counters…, "harry",
-    "wager"}}. Every field the form holds goes to the rules, which refuse what the
-    game's options do not allow (a wager without the pirate abilities is refused, never
-    dropped)."""
-    results: dict[str, dict[str, Any]] = {}
-    for seat in setup["players"]:
-        row = {"won": _int(form.get(f"won-{seat}"))}
-        for name in rules.CAPTURES:
-            row[name] = _int(form.get(f"{name}-{seat}"), required=False, default=0)
-        row["harry"] = _int(form.get(f"harry-{seat}"), required=False, default=0)
-        wager = _int(form.get(f"wager-{seat}"), required=False)
-        if wager is not None:
-            row["wager"] = wager
-        results[str(seat)] = row
-    return results
-
-
-def _loot(setup: dict[str, Any], form: Mapping[str, Any]) -> list[list[int]]:
-    """The round's Loot pairs [player, captor] from the captors' counts
-    ``loot-<player>-<captor>`` (the rules check them, docs/rules.md#skull-king-2021)."""
-    pairs: list[list[int]] = []
-    for captor in setup["players"]:
-        for player in setup["players"]:
-            count = _int(form.get(f"loot-{player}-{captor}"), required=False, default=0)
-            if not 0 <= count <= rules.MOST["loot"]:
-                raise RuleError(rules.TOO_MANY["loot"], seat=captor, at="loot")
-            pairs += [[player, captor]] * count
-    return pairs
-
-
-def _discarded(form: Mapping[str, Any]) -> int:
-    return _int(form.get("discarded"), required=False, default=0)
-
-
-def adjust_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    """The house rule "adjustments" (docs/rules.md#skull-king-house-rules): one player's
-    ± points in a scored round, with a short reason. The amount may be typed with a plus
-    or a minus sign (a typographic minus too); the rules check the range, the round and
-    the reason."""
-    amount = str(form.get("amount") or "").strip().replace("\u2212", "-")
-    if not amount:
-        raise RuleError(N_("Type the adjustment: a whole number of points, like -10 or "
-                           "+20."), at="amount")
-    return {"round": _int(form.get("adjust-round")), "seat": _int(form.get("adjust-seat")),
-            "amount": whole_number(amount, N_("“%(value)s” is not a whole number."),
-                                   value=amount[:20], at="amount"),
-            "reason": rules.check_reason(form.get("reason"))}
-
-
-# --------------------------------------------------------------------------- host actions
+    return [name for name in scoring.CAPTURES if name in scoring.BONUS[setup["edition"]]]
 
 
 def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
@@ -277,19 +165,6 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     board = store.board(game.night_id, game.board_version)
     key = ("skullking", game.id, game.length, game.last, tuple(sorted(names.items())))
     return board.derived(key, lambda: table.score_table(game.state, game.setup, names))
-
-
-def host_bid_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    """The host enters one player's bid on the tablet (the tablet then shows only ✓)."""
-    # Whether the seat plays in this game is the rules' to say.
-    return _bid_data(game, form, _int(form.get("seat")))
-
-
-def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    """"Yo-ho-ho!" for a round, with the laptop's time in ms (``at_ms``): the moment
-    every screen opens the bids is counted from it (:func:`skullking_reveal_at`). The
-    rules read only the round; an event's ``created`` has only whole seconds."""
-    return {"round": _int(form.get("round")), "at_ms": now_ms()}
 
 
 @bp.app_template_global()
@@ -319,35 +194,13 @@ def skullking_reveal_at(game: store.Game | None) -> int | None:
     return moment if now_ms() < moment else None
 
 
-def result_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    """The tricks won, bonuses, Loot pairs and wager of the round just played: one
-    "result" event."""
-    return {"round": _int(form.get("round")), "results": _results(game.setup, form),
-            "discarded": _discarded(form), "loot": _loot(game.setup, form)}
-
-
-def correct_data(game: store.Game, form: Mapping[str, Any], round_number: int
-                 ) -> dict[str, Any]:
-    """A scored round as corrected: every bid and result again, in one event. Each bid
-    names its shot (Rascal's scoring); the wager goes with the results."""
-    setup = game.setup
-    bids: dict[str, dict[str, Any]] = {}
-    for seat in setup["players"]:
-        entry = {"bid": _int(form.get(f"bid-{seat}"))}
-        if setup["scoring"] == "rascal":
-            entry["shot"] = _shot(game, form.get(f"shot-{seat}"))
-        bids[str(seat)] = entry
-    return {"round": round_number, "bids": bids, "results": _results(setup, form),
-            "discarded": _discarded(form), "loot": _loot(setup, form)}
-
-
 def _fault(game: store.Game, type_: str, data: Callable[[], dict[str, Any]]) -> None:
     """Where a refused round points (a player's row, a field), for the templates
     (:func:`skullking_fault`): the refused event is checked again on the log it was
     refused on."""
     try:
         event = {"type": type_, "data": data(), "seat": None}
-        rules.replay(game.setup, [*log.effective(game.events), event])
+        rules.replay(game.setup, [*effective(game.events), event])
     except RuleError as error:
         g.skullking_fault = dict(error.params)
 
@@ -429,17 +282,6 @@ def correct(key: str, number: int, round_number: int) -> Answer:
     if request.method == "GET":
         return page(night, game)
     return host_action(key, number, "skullking", "correct", parse, page=page)
-
-
-# --------------------------------------------------------------------------- phones
-
-
-def my_bid_data(game: store.Game, form: Mapping[str, Any], seat: store.Row
-                ) -> dict[str, Any]:
-    """A player's secret bid from their own phone (only ✓ shows elsewhere until the
-    reveal). The seat in the form must be the phone's own: the rules refuse any other."""
-    claimed = _int(form.get("seat"), required=False, default=seat["position"])
-    return _bid_data(game, form, claimed)
 
 
 @bp.post("/me/skullking/bid")

@@ -1,10 +1,13 @@
 """Reading and writing nights, seats, hosts and games: every query of the app lives here.
 
 The store knows nothing of requests: the views pass in the device that asks (the
-``device`` cookie, companion/web.py) and decide what to answer when a row is missing.
+``device`` cookie, companion/web/identity.py) and decide what to answer when a row is missing.
 
 Its modules are named for what they hold:
 
+- ``connection``: one connection per thread (or request, under gevent), WAL, writes;
+- ``schema``: every table, as the migrations that made them;
+- ``log``: a game's events, appended so that two writes from one position record once;
 - ``sql``: the query helpers (a row as a dict; reads without sqlite-utils' savepoints);
 - ``form_tokens``: one-time form tokens (a night or a game is made once per token);
 - ``nights``: nights and their seats (links, claims, codes, colours, tablet seats);
@@ -22,11 +25,11 @@ Its modules are named for what they hold:
 - ``wifi``: the Wi-Fi join code each host device shows (its password lives only there).
 
 Callers use the package (``store.board(...)``, ``store.record(...)``): every public name
-is here.
+is here, and no private one.
 """
 
-from companion.db import get_db
-from companion.store.caches import _log_key, logs, read_log, states
+from companion.store.caches import logs, read_log, states
+from companion.store.connection import checkpoint, checkpoint_due, connect, end_request, get_db
 from companion.store.form_tokens import FormUsed
 from companion.store.hosting import (
     HOST_CODE_MINUTES,
@@ -50,6 +53,7 @@ from companion.store.imports import (
     nights_like,
     replace_games,
 )
+from companion.store.log import Stale
 from companion.store.merges import aliases, merge_alias, unmerge_alias
 from companion.store.night_board import BOARD_GAMES, Board, board, boards
 from companion.store.nights import (
@@ -79,7 +83,6 @@ from companion.store.played import (
     GAME_SQL,
     Game,
     Running,
-    _game,
     activity,
     current_game,
     game,
@@ -92,6 +95,7 @@ from companion.store.played import (
     start_game,
 )
 from companion.store.quotas import OverQuota
+from companion.store.schema import migrate
 from companion.store.screens import (
     SCREEN_CODE_MINUTES,
     invite_screen,
@@ -129,12 +133,13 @@ from companion.store.wifi import (
 )
 
 __all__ = [
-    "OverQuota",
+    "OverQuota", "Stale",
+    "checkpoint", "checkpoint_due", "connect", "end_request", "migrate",
     "HISTORY_PAGE", "history_stamp", "hosted_count", "hosted_page", "hosts_any",
     "keep_statistics", "kept_statistics", "rosters", "statistics_nights",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
-    "PENDING_IMPORT_MINUTES", "Board", "FormUsed", "Game", "Row", "Running", "_game",
-    "_log_key", "activity", "aliases", "board", "boards", "changes_since", "claim_seat",
+    "PENDING_IMPORT_MINUTES", "Board", "FormUsed", "Game", "Row", "Running",
+    "activity", "aliases", "board", "boards", "changes_since", "claim_seat",
     "colours", "create_night", "current_game", "drop_import", "game", "games", "get_db",
     "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
     "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",

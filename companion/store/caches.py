@@ -6,8 +6,9 @@ from typing import Any
 from flask import current_app
 from sqlite_utils import Database
 
-from companion import log
-from companion.lru import Pickled
+from companion.core.events import Event
+from companion.core.lru import Pickled
+from companion.store import log
 
 #: Derived states by (database, game, log length): replay only when the log changed.
 #: Correct under several worker processes without any coordination: the log is
@@ -34,11 +35,11 @@ def _log_key(game_id: int, created: str) -> tuple[Any, ...]:
 
 
 def read_log(db: Database, game_id: int, created: str, upto: int | None = None
-             ) -> list[log.Event]:
+             ) -> list[Event]:
     """A game's log (its first ``upto`` events if given): what this process read before
     from its cache, only the newer events from the database."""
     key = _log_key(game_id, created)
-    known: list[log.Event] = logs.get(key) or []
+    known: list[Event] = logs.get(key) or []
     if upto is not None and len(known) >= upto:
         return known[:upto]
     events = known + log.load(db, game_id, upto=upto, after=len(known))

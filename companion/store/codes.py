@@ -6,7 +6,7 @@ from typing import Literal
 
 from sqlite_utils import Database
 
-from companion.db import now, write
+from companion.store.connection import now, write
 from companion.store.sql import Row, _first
 
 #: The tables of one-time codes (token, used_by, expires, ended, …).

@@ -3,7 +3,7 @@ sent again, two posts at once), the check and the write in one transaction."""
 
 from sqlite_utils import Database
 
-from companion.db import now
+from companion.store.connection import now
 from companion.store.sql import Row
 
 

@@ -7,7 +7,7 @@ visit knows in one indexed read whether they still hold, however long the histor
 
 from sqlite_utils import Database
 
-from companion.db import get_db
+from companion.store.connection import get_db
 
 
 def settle(db: Database, night_id: int) -> None:

@@ -3,14 +3,14 @@ codes that make another device a host."""
 
 from sqlite_utils import Database
 
-from companion import log
-from companion.db import get_db, now, write
+from companion.core.tokens import new_token
+from companion.store import log
 from companion.store.codes import code_known, live_code
+from companion.store.connection import get_db, now, write
 from companion.store.histories import settle
 from companion.store.nights import night
 from companion.store.screens import end_codes_made_by
 from companion.store.sql import Row, _first
-from companion.tokens import new_token
 
 
 def is_host(night_row: Row, device: str) -> bool:

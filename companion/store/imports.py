@@ -6,15 +6,16 @@ from typing import Any, cast
 
 from sqlite_utils import Database
 
-from companion import log
-from companion.db import get_db, now, write
+from companion.core.events import effective
+from companion.core.tokens import new_token, night_fingerprint
+from companion.store import log
+from companion.store.connection import get_db, now, write
 from companion.store.histories import settle
 from companion.store.nights import _insert_night, night
 from companion.store.played import rules_for
 from companion.store.quotas import spend
 from companion.store.results import keep
 from companion.store.sql import Row
-from companion.tokens import new_token, night_fingerprint
 
 
 def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> None:
@@ -25,7 +26,7 @@ def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> 
         state = game_.get("state")
         if state is None:
             state = rules_for(game_["kind"]).replay(game_["setup"],
-                                                    log.effective(game_["events"]))
+                                                    effective(game_["events"]))
         game_id = db.table("games").insert({
             "night_id": night_id, "number": game_["number"], "kind": game_["kind"],
             "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
@@ -45,7 +46,7 @@ def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> 
 
 def import_night(document: dict[str, Any], device: str, address: str | None = None,
                  size: int = 0) -> str:
-    """Store a checked night (companion.exchange.parse_import) in one transaction; the
+    """Store a checked night (companion.core.exchange.parse_import) in one transaction; the
     device hosts it and every seat gets a new link. Returns the new night's key. It
     counts against ``device`` and the client ``address`` with its file's ``size``
     (raises ``OverQuota`` past their bound, and nothing is stored)."""

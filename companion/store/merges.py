@@ -1,6 +1,6 @@
 """A host's merges of two spellings of a name: the statistics count them as one player."""
 
-from companion.db import get_db, now, write
+from companion.store.connection import get_db, now, write
 
 
 def aliases(device: str) -> dict[str, str]:

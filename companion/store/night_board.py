@@ -8,8 +8,8 @@ from typing import Any, cast
 
 from flask import current_app
 
-from companion.db import get_db, read, written
-from companion.lru import LRU
+from companion.core.lru import LRU
+from companion.store.connection import get_db, read, written
 from companion.store.played import GAME_SQL, Game, _game, activity, game, games, noted
 from companion.store.sql import Row, _first, _rows
 

@@ -6,14 +6,14 @@ from typing import cast
 
 from sqlite_utils import Database
 
-from companion import log
-from companion.colours import default as default_colour
-from companion.db import get_db, now, write
+from companion.core.colours import default as default_colour
+from companion.core.tokens import new_token, night_fingerprint
+from companion.store import log
+from companion.store.connection import get_db, now, write
 from companion.store.form_tokens import FormUsed, _made_with, _use_token
 from companion.store.histories import settle
 from companion.store.quotas import spend
 from companion.store.sql import Row, _first
-from companion.tokens import new_token, night_fingerprint
 
 
 def _insert_night(db: Database, created: str, names: Iterable[str], device: str,
@@ -113,7 +113,7 @@ def names(night_id: int) -> dict[int, str]:
 
 
 def colours(night_id: int) -> dict[int, str]:
-    """Seat number → the player's colour key (companion/colours.py)."""
+    """Seat number → the player's colour key (companion/core/colours.py)."""
     return {s["position"]: s["colour"] for s in seats(night_id)}
 
 

@@ -10,10 +10,12 @@ from typing import Any, cast
 from flask import current_app
 from sqlite_utils import Database
 
-from companion import log, registry
-from companion.db import get_db, now, write
-from companion.errors import N_, RuleError
+from companion.core import registry
+from companion.core.errors import N_, RuleError
+from companion.core.events import REDO, UNDO, Event, effective, undo_redo
+from companion.store import log
 from companion.store.caches import _log_key, logs, read_log, states
+from companion.store.connection import get_db, now, write
 from companion.store.form_tokens import FormUsed, _made_with, _use_token
 from companion.store.results import keep
 from companion.store.sql import Row
@@ -62,15 +64,15 @@ class Game:
         return self.length
 
     @cached_property
-    def events(self) -> list[log.Event]:
+    def events(self) -> list[Event]:
         """The log up to this view's position (later writes are not this view's)."""
         if self.database is None:  # a Game made by hand, outside the store
             return log.load(get_db(), self.id, upto=self.length)
         return read_log(get_db(), self.id, self.created, upto=self.length)
 
     @cached_property
-    def effective(self) -> list[log.Event]:
-        return log.effective(self.events)
+    def effective(self) -> list[Event]:
+        return effective(self.events)
 
     @cached_property
     def state(self) -> dict[str, Any]:
@@ -84,18 +86,18 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        return log.undo_redo(self.events)[0]
+        return undo_redo(self.events)[0]
 
     @property
     def can_redo(self) -> bool:
-        return log.undo_redo(self.events)[1]
+        return undo_redo(self.events)[1]
 
     @property
     def finished(self) -> bool:
         return bool(self.state.get("finished"))
 
     def plain(self) -> dict[str, Any]:
-        """The game as the pure tallies read it (companion/stats.py)."""
+        """The game as the pure tallies read it (companion/core/stats.py)."""
         return {"number": self.number, "kind": self.kind, "setup": self.setup,
                 "state": self.state, "created": self.created, "events": self.events}
 
@@ -119,7 +121,7 @@ def _game(row: Row | None, database: str | None = None) -> Game | None:
     )
 
 
-def _with_events(game_: Game, events: list[log.Event]) -> Game:
+def _with_events(game_: Game, events: list[Event]) -> Game:
     """``game_`` as it stands after ``events`` (already read: no query)."""
     last = events[-1] if events else {}
     fresh = replace(game_, length=len(events), last=(last.get("created"), last.get("type")))
@@ -227,15 +229,15 @@ def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
     """
     rules = game_.rules
     allowed = rules.HOST_EVENTS if seat is None else rules.SEAT_EVENTS
-    if type_ not in allowed and type_ not in (log.UNDO, log.REDO):
+    if type_ not in allowed and type_ not in (UNDO, REDO):
         raise RuleError(N_("That action is not part of this game."))
-    if type_ in (log.UNDO, log.REDO) and seat is not None:
+    if type_ in (UNDO, REDO) and seat is not None:
         raise RuleError(N_("That action is not part of this game."))
 
     checked: dict[str, Any] = {}
 
-    def check(events: list[log.Event]) -> None:
-        checked["state"] = rules.replay(game_.setup, log.effective(events))
+    def check(events: list[Event]) -> None:
+        checked["state"] = rules.replay(game_.setup, effective(events))
         checked["events"] = events
 
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,

@@ -8,7 +8,7 @@ megabytes an hour."""
 from flask import current_app
 from sqlite_utils import Database
 
-from companion.db import now
+from companion.store.connection import now
 
 #: The bounds of an hour, for one device or one address (the app's settings of the same
 #: names override them: the bench's simulated hosts all come from one address).

@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion import stats
+from companion.core import stats
 from companion.store.histories import settle
 
 

@@ -3,7 +3,7 @@ screen codes a host shows to make a device one.
 
 A screen code works like a host code (companion/store/hosting.py): once, for a few
 minutes, ended by a recorded state when used, replaced, expired or cancelled. It grants
-reading only: a screen device records nothing (companion/screens.py refuses its every
+reading only: a screen device records nothing (companion/table/screens.py refuses its every
 form), and a device that hosts the night or holds one of its seats does not become one.
 """
 
@@ -11,12 +11,12 @@ import secrets
 
 from sqlite_utils import Database
 
-from companion import log
-from companion.db import get_db, now, write
+from companion.core.tokens import new_token
+from companion.store import log
 from companion.store.codes import code_known, live_code
+from companion.store.connection import get_db, now, write
 from companion.store.nights import night
 from companion.store.sql import Row, _first
-from companion.tokens import new_token
 
 #: How long a screen code works after it is shown (as long as a host code).
 SCREEN_CODE_MINUTES = 5

@@ -16,7 +16,7 @@ import hashlib
 import json
 from typing import Any, cast
 
-from companion.db import get_db, write
+from companion.store.connection import get_db, write
 from companion.store.histories import version
 from companion.store.sql import Row, _first, _rows
 from companion.store.tallied import tallied

@@ -7,8 +7,8 @@ once, and kept.
 import json
 from typing import Any, cast
 
-from companion import stats
-from companion.db import get_db, write
+from companion.core import stats
+from companion.store.connection import get_db, write
 from companion.store.played import GAME_SQL, Game, _game
 from companion.store.results import decode_result, encode, keep
 from companion.store.sql import Row, _rows

@@ -13,11 +13,11 @@ from contextlib import contextmanager
 
 from sqlite_utils import Database
 
-from companion import log
-from companion.db import get_db, now, write
+from companion.core.tokens import new_token
+from companion.core.wifi import Network
+from companion.store import log
+from companion.store.connection import get_db, now, write
 from companion.store.sql import Row, _first
-from companion.tokens import new_token
-from companion.wifi import Network
 
 _HOSTS = "select device from hosts where night_id = ?"
 

@@ -5,20 +5,3 @@ one line (docs/adding-a-game.md).
 records who scores a point; a phone can say it is ready; the host ends the game, and the
 most points win. A player's number is a secret until the end, like a Kraken role.
 """
-
-from companion.registry import GameDef
-from tests.fourthgame import rules, views
-
-GAME = GameDef(
-    kind="secretnumber",
-    title="Secret Number",
-    rules=rules,
-    blueprint=views.bp,
-    parse_new=views.parse_new,
-    result=rules.result,
-    options=rules.options,
-    mask=rules.mask,
-    custom_restore=rules.restore,
-    host_view=views.host_view,
-    seat_view=views.seat_view,
-)

@@ -3,9 +3,9 @@
 import random
 from typing import Any
 
-from companion.errors import N_, RuleError
-from companion.ranking import competition_ranks
-from companion.registry import SetupMismatch
+from companion.core.errors import N_, RuleError
+from companion.core.ranking import competition_ranks
+from companion.core.registry import SetupMismatch
 
 HOST_EVENTS = frozenset({"point", "finish"})
 SEAT_EVENTS = frozenset({"ready"})

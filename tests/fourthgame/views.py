@@ -6,9 +6,9 @@ from typing import Any
 from flask import Blueprint
 
 from companion import store
-from companion.errors import N_, RuleError
-from companion.forms import whole_number
-from companion.games import host_action, no_data, seat_action
+from companion.core.errors import N_, RuleError
+from companion.core.forms import whole_number
+from companion.play.actions import host_action, no_data, seat_action
 
 bp = Blueprint("secretnumber", __name__,
                template_folder=str(Path(__file__).parent / "templates"))

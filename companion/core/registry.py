@@ -1,0 +1,243 @@
+"""The games this app knows, each declared once by its own package.
+
+A game package (``companion/<kind>/``) ends its ``__init__.py`` with ``GAME = GameDef(...)``:
+its kind, title, pure rules module, blueprint, and the few functions the core asks of it
+(:class:`GameKind`). The core — the store, the game pages, the tally, statistics, export
+and the base template — reads every game through this module and never names one.
+
+Adding a game is one folder and one line in :data:`INSTALLED` (docs/adding-a-game.md).
+An app may be made with another list (``create_app({"GAMES": [...]})``): the test suite
+registers a minimal fourth game that way.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from random import Random
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from flask import Blueprint
+
+from companion.core.errors import N_, RuleError
+
+#: The game packages of the app, in the order the host's menu lists them.
+INSTALLED = ("companion.kraken.game", "companion.skullking.game", "companion.crazytime.game")
+
+State = dict[str, Any]
+Event = dict[str, Any]
+Seat = dict[str, Any]
+
+
+class Rules(Protocol):
+    """A game's pure rules module (``companion/<kind>/rules.py``): no Flask, no SQL."""
+
+    HOST_EVENTS: frozenset[str]
+    SEAT_EVENTS: frozenset[str]
+
+    def start(self, players: list[int], options: Any, rng: Any = None) -> State: ...
+
+    def replay(self, setup: State, events: list[Event]) -> State: ...
+
+    # ``replay`` is ``conclude(setup, fold of step over events from begin(setup))``: the
+    # import check folds a long log with undos once, instead of replaying every prefix.
+    def begin(self, setup: State) -> State: ...
+
+    def step(self, setup: State, state: State, event: Event) -> None: ...
+
+    def conclude(self, setup: State, state: State) -> State: ...
+
+    def describe(self, event: Event) -> tuple[str, dict[str, Any]]: ...
+
+
+class GameKind(Protocol):
+    """What the core asks of a game. :class:`GameDef` is the plain implementation."""
+
+    kind: str
+    title: Any  # a lazy string: translated when shown
+    rules: Rules
+    blueprint: Blueprint
+    assets: tuple[str, ...]
+
+    def parse_new(self, form: Mapping[str, Any], seats: list[Seat]) -> tuple[list[int], Any]:
+        """Players and options from the game's start form (``<kind>/new.html``)."""
+        ...
+
+    def new_view(self, games: list[Any], seats: list[Seat]) -> dict[str, Any]:
+        """What ``<kind>/new.html`` shows beside the seats, from the night's games so far
+        (Kraken: the token series that can go on)."""
+        ...
+
+    def host_view(self, game: Any, names: dict[int, str]) -> dict[str, Any]:
+        """What ``<kind>/_host.html`` shows beside the state (never a secret)."""
+        ...
+
+    def seat_view(self, game: Any, names: dict[int, str], seat: int) -> dict[str, Any]:
+        """What ``<kind>/_seat.html`` shows on ``seat``'s phone (its own secrets only)."""
+        ...
+
+    def result(self, setup: State, state: State) -> dict[str, Any]:
+        """A finished game's ``winners``, ``scores`` {seat: n} and ``places`` {seat: n},
+        plus any details its tally shows."""
+        ...
+
+    def mask(self, setup: State, events: list[Event], state: State
+             ) -> tuple[State, list[Event]]:
+        """A running game's setup and log with every secret taken out (for export)."""
+        ...
+
+    def restore(self, setup: State, players: list[int], rng: Random) -> State:
+        """The setup an imported game stands for, checked against the rules."""
+        ...
+
+    def night_tally(self, games: list[dict[str, Any]], results: list[dict[str, Any]],
+                    names: dict[int, str]) -> dict[str, Any] | None:
+        """What ``<kind>/_tally.html`` shows of tonight's games of this kind (or None)."""
+        ...
+
+    def player_night(self, seat: int, view: dict[str, Any] | None) -> dict[str, Any]:
+        """Extra per-player figures of one night, from what its ``night_tally`` gave
+        (None when the kind was not played): numbers, summed across nights."""
+        ...
+
+    def player_stats(self, plays: list[dict[str, Any]]) -> dict[str, Any]:
+        """Extra statistics of one player over their finished games of this kind (each
+        play ``{"seat", "game", "result", "won"}``)."""
+        ...
+
+    stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...]
+
+    def awards(self, games: list[dict[str, Any]], names: dict[int, str]
+               ) -> list[dict[str, Any]]:
+        """Tonight's awards of this kind (docs/rules.md#awards) from its **finished**
+        games in order (the core passes no other), each ``{"id", "title", "text",
+        "params", "seats"}`` (companion/core/awards.py); none by default."""
+        ...
+
+    #: A finished game's part of its BG Stats play, or None: no BG Stats export
+    #: (docs/bgstats.md). Called ``bgstats(setup, state, result, gettext)``.
+    bgstats: Callable[..., dict[str, Any]] | None
+
+    #: A finished game's blocks in the recap picture (companion/core/recap.py), or None: its
+    #: winners and scores. Called ``recap(setup, state, result, names, gettext)``.
+    recap: Callable[..., list[dict[str, Any]]] | None
+
+    #: The sections this kind adds to the night's recap picture from its ``night_tally``
+    #: view, or None. Called ``recap_night(view, names, gettext)``.
+    recap_night: Callable[..., list[dict[str, Any]]] | None
+
+    #: What of a finished game's final state is kept beside its log for the tallies,
+    #: statistics, awards, BG Stats and pictures (companion/store/results.py), or None:
+    #: all of it. A kind whose finished state still holds something never shown to
+    #: everyone takes it out here. Called ``kept_state(setup, state)``.
+    kept_state: Callable[[State, State], State] | None
+
+    def conflicts(self, later: list[Event], event: Event) -> bool:
+        """Whether ``event``, made from a screen that did not see the ``later`` events,
+        is stale (the default: any later event makes it stale)."""
+        ...
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool(a == b)
+
+
+def _nothing(*_args: Any) -> dict[str, Any]:
+    return {}
+
+
+def _no_tally(*_args: Any) -> None:
+    return None
+
+
+def _no_awards(*_args: Any) -> list[dict[str, Any]]:
+    return []
+
+
+def _any_later_event(later: list[Event], event: Event) -> bool:
+    return bool(later)
+
+
+class SetupMismatch(RuleError):
+    """An imported game's setup is not one its rules make."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("A game's setup does not match its rules."))
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """A game as its package declares it. The first eight fields are required: ``mask``
+    among them, so no game can be exported without saying what its secrets are.
+
+    ``options(setup)`` reads back the options a setup was started with; the default
+    ``restore`` starts the game again with them and requires the very same setup (a game
+    whose setup holds a random deal overrides ``restore``).
+    """
+
+    kind: str
+    title: Any
+    rules: Any
+    blueprint: Blueprint
+    parse_new: Callable[[Mapping[str, Any], list[Seat]], tuple[list[int], Any]]
+    result: Callable[[State, State], dict[str, Any]]
+    options: Callable[[State], Any]
+    mask: Callable[[State, list[Event], State], tuple[State, list[Event]]]
+    new_view: Callable[[list[Any], list[Seat]], dict[str, Any]] = _nothing
+    host_view: Callable[[Any, dict[int, str]], dict[str, Any]] = _nothing
+    seat_view: Callable[[Any, dict[int, str], int], dict[str, Any]] = _nothing
+    night_tally: Callable[..., dict[str, Any] | None] = _no_tally
+    player_night: Callable[..., dict[str, Any]] = _nothing
+    player_stats: Callable[[list[dict[str, Any]]], dict[str, Any]] = _nothing
+    stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...] = ()
+    awards: Callable[[list[dict[str, Any]], dict[int, str]], list[dict[str, Any]]] = _no_awards
+    assets: tuple[str, ...] = ()
+    conflicts: Callable[[list[Event], Event], bool] = _any_later_event
+    custom_restore: Callable[[State, list[int], Random], State] | None = field(default=None)
+    bgstats: Callable[..., dict[str, Any]] | None = None
+    recap: Callable[..., list[dict[str, Any]]] | None = None
+    recap_night: Callable[..., list[dict[str, Any]]] | None = None
+    kept_state: Callable[[State, State], State] | None = None
+
+    def restore(self, setup: State, players: list[int], rng: Random) -> State:
+        if self.custom_restore is not None:
+            return self.custom_restore(setup, players, rng)
+        fresh: State = self.rules.start(players, self.options(setup))
+        if not _same(fresh, setup):
+            raise SetupMismatch()
+        return fresh
+
+
+@cache
+def load(modules: tuple[str, ...]) -> Mapping[str, GameKind]:
+    """The ``GAME`` each module declares, by kind (imported once per process)."""
+    games: dict[str, GameKind] = {}
+    for name in modules:
+        game: GameKind = importlib.import_module(name).GAME
+        games[game.kind] = game
+    return MappingProxyType(games)
+
+
+def games() -> Mapping[str, GameKind]:
+    """The current app's games (its ``GAMES`` setting), or the installed ones outside an
+    app (the pure tallies and tests)."""
+    # Flask is asked only once something has loaded it: the registry is pure, and
+    # importing it (with a game's rules, or the statistics) loads no Flask.
+    flask = sys.modules.get("flask")
+    in_app = flask is not None and flask.has_app_context()
+    names: Sequence[str] = flask.current_app.config["GAMES"] if in_app else INSTALLED
+    return load(tuple(names))
+
+
+def get(kind: str) -> GameKind:
+    """The game of this kind; KeyError for a kind the app does not know."""
+    return games()[kind]
+
+
+def kinds() -> tuple[str, ...]:
+    return tuple(games())

@@ -1,0 +1,301 @@
+"""The end of the night, as pure functions: results, tallies and statistics.
+
+No Flask, no SQL. Everything here reads games the way the rest of the app does: a game is
+its setup and the state ``rules.replay(setup, effective events)`` gives. A game is a dict
+``{"number", "kind", "setup", "state"}`` (``created`` optional); players are seat numbers.
+What a kind of game adds to its result, tally and statistics comes from its package
+(companion/core/registry.py): nothing here names a game.
+
+A game left unfinished is never a result: it is listed as unfinished, with no winner and
+no score, and it counts in no total, series or statistic.
+
+Public names:
+
+- ``game_result(kind, setup, state)``: one game's outcome (winners, scores, places).
+- ``kept(kind, setup, state)``: what of a game is kept beside its log (finished games'
+  results and the part of their state the tallies read; nothing of a running game).
+- ``night_tally(names, games)``: tonight's tally (games in order, each kind's own part,
+  a summary per player).
+- ``fold(name)``: the key that matches a player's name across nights.
+- ``night_awards(names, games)``: tonight's awards, each kind's own.
+- ``player_stats(nights, aliases)``: statistics per player across nights.
+- ``meetings(nights, aliases)``, ``head_to_head(nights, aliases, first, second)``: how
+  two players fared in the finished games both played.
+"""
+
+import unicodedata
+from typing import Any
+
+from companion.core import registry
+
+Game = dict[str, Any]
+
+
+def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """What one game came to.
+
+    Returns ``{"kind", "finished", "players", "winners", "scores", "places"}`` plus the
+    details its kind adds (``registry.GameKind.result``): Kraken ``outcome``, ``reason``,
+    ``roles``; Crazy Time ``hours``, ``last_penalties``, ``standings``, ``matches``.
+
+    An unfinished game has ``finished`` False, no winners, scores or places, and none of
+    the kind's details: its running state is not a result (and may hold secrets).
+    """
+    game = registry.get(kind)
+    result = {"kind": kind, "finished": bool(state.get("finished")),
+              "players": list(setup["players"]), "winners": [], "scores": {}, "places": {}}
+    if result["finished"]:
+        result.update(game.result(setup, state))
+    return result
+
+
+#: The state a running game is tallied with when its kept result is read instead of its
+#: log (companion/store/results.py): only that it is not finished. The tallies give a
+#: running game no result, and its state may hold secrets.
+RUNNING: dict[str, Any] = {"finished": False}
+
+
+def kept(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """What of a game is kept beside its log: ``finished``, and for a finished game its
+    ``result`` (:func:`game_result`) and the ``state`` the tallies, statistics, awards,
+    BG Stats and pictures read (its kind's ``kept_state``: all of it by default). A
+    running game keeps neither: ``result`` and ``state`` are None."""
+    if not state.get("finished"):
+        return {"finished": False, "result": None, "state": None}
+    part = registry.get(kind).kept_state
+    return {"finished": True, "result": game_result(kind, setup, state),
+            "state": part(setup, state) if part is not None else state}
+
+
+def night_tally(names: dict[int, str], games: list[Game]) -> dict[str, Any]:
+    """Tonight's tally, from the night's names {seat: name} and its games in order.
+
+    Returns a dict:
+
+    - ``games``: per game ``{"number", "kind", **game_result(...)}``;
+    - ``kinds``: per kind played tonight, what its tally shows (its ``night_tally``:
+      Kraken's token series, Skull King's totals, Crazy Time's hours and standings);
+    - ``players``: per seat in seat order ``{"seat", "name", "played", "won",
+      "unfinished"}`` and each kind's per-player figures (e.g. ``series_won``) —
+      ``played``/``won`` count finished games only, ``unfinished`` the games still
+      running (or abandoned) the seat is in;
+    - ``awards``: tonight's awards (:func:`night_awards`);
+    - ``finished``, ``unfinished``: how many games ended / did not.
+    """
+    results = [game_result(g["kind"], g["setup"], g["state"]) | {"number": g["number"]}
+               for g in games]
+    kinds: dict[str, Any] = {}
+    for kind, game in registry.games().items():
+        mine = [g for g in games if g["kind"] == kind]
+        view = game.night_tally(mine, [r for r in results if r["kind"] == kind], names)
+        if view is not None:
+            kinds[kind] = view
+    players = []
+    for seat in sorted(names):
+        mine = [r for r in results if seat in r["players"]]
+        row = {
+            "seat": seat, "name": names[seat],
+            "played": sum(1 for r in mine if r["finished"]),
+            "won": sum(1 for r in mine if r["finished"] and seat in r["winners"]),
+            "unfinished": sum(1 for r in mine if not r["finished"]),
+        }
+        for kind, game in registry.games().items():
+            row.update(game.player_night(seat, kinds.get(kind)))
+        players.append(row)
+    return {
+        "games": results,
+        "kinds": kinds,
+        "players": players,
+        "awards": night_awards(names, games),
+        "finished": sum(1 for r in results if r["finished"]),
+        "unfinished": sum(1 for r in results if not r["finished"]),
+    }
+
+
+def night_awards(names: dict[int, str], games: list[Game]) -> list[dict[str, Any]]:
+    """Tonight's awards (docs/rules.md#awards): each kind's own (its ``awards``), from its
+    finished games only — a game still running gives none, since its secrets (roles,
+    bids) are not out yet. In the registry's order of kinds, each award with its
+    ``kind``."""
+    found: list[dict[str, Any]] = []
+    for kind, game in registry.games().items():
+        done = [g for g in games if g["kind"] == kind and g["state"].get("finished")]
+        if done:
+            found += [{**one, "kind": kind} for one in game.awards(done, names)]
+    return found
+
+
+# --- across nights ---------------------------------------------------------------------
+
+
+def fold(name: str) -> str:
+    """The key a name is matched by across nights: trimmed, NFC, case-folded. The
+    roster, an import, the statistics and the merges all match names by it."""
+    return unicodedata.normalize("NFC", str(name)).strip().casefold()
+
+
+def hides_characters(name: str) -> bool:
+    """Whether a name holds characters that are not shown but change what is: direction
+    overrides and marks (which can reorder the rest of a line), zero-width spaces, a
+    byte-order mark, control characters. The zero-width joiner and the tag characters
+    stay allowed: emoji are made of them (👨‍👩‍👧, 🏴󠁧󠁢󠁳󠁣󠁴󠁿)."""
+    return any(unicodedata.category(c) in ("Cf", "Cc") and c != "\u200d"
+               and not "\U000e0020" <= c <= "\U000e007f" for c in name)
+
+
+def resolve(key: str, aliases: dict[str, str]) -> str:
+    """The player a folded name stands for after the host's merges (follows chains,
+    stops at a loop)."""
+    seen = {key}
+    while key in aliases and aliases[key] not in seen:
+        key = aliases[key]
+        seen.add(key)
+    return key
+
+
+def _new_player(key: str) -> dict[str, Any]:
+    kinds = registry.kinds()
+    entry: dict[str, Any] = {"key": key, "name": None, "spellings": [], "nights": 0,
+             "games": dict.fromkeys(kinds, 0), "wins": dict.fromkeys(kinds, 0),
+             "unfinished": 0, "plays": {kind: [] for kind in kinds}}
+    for game in registry.games().values():
+        entry.update({k: v for k, v in game.player_night(0, None).items()})
+    return entry
+
+
+def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
+                 ) -> list[dict[str, Any]]:
+    """Statistics per player across ``nights`` (oldest first), players matched by name.
+
+    ``nights``: ``[{"names": {seat: name}, "games": [game, ...]}]``. ``aliases``: {folded
+    spelling: folded name it was merged into} (the host's merges). Only finished games
+    count. Per player (sorted by display name):
+
+    ``key``, ``name`` (the latest spelling of the merged-into name), ``spellings`` (every
+    spelling seen), ``nights``, ``games``/``wins`` {kind: n}, ``unfinished``,
+    ``total_games``, ``total_wins``, and what each kind adds (its ``player_stats`` over
+    the player's finished games of that kind, its ``player_night`` figures summed over
+    nights): Skull King ``sk_best``/``sk_average``, Kraken ``kraken_roles`` and
+    ``series_won``, Crazy Time ``ct_matches_won``.
+    """
+    aliases = aliases or {}
+    players: dict[str, dict[str, Any]] = {}
+    display: dict[str, str] = {}
+
+    def player(name: str) -> dict[str, Any]:
+        own = fold(name)
+        key = resolve(own, aliases)
+        entry = players.get(key)
+        if entry is None:  # (not setdefault: it would make a new entry for every name)
+            entry = players[key] = _new_player(key)
+        if name not in entry["spellings"]:
+            entry["spellings"].append(name)
+        if own == key or key not in display:
+            display[key] = name
+        return entry
+
+    for night in nights:
+        _count_night(night, player)
+    for key, entry in players.items():
+        entry["name"] = display[key]
+        for kind, plays in entry.pop("plays").items():
+            entry.update(registry.get(kind).player_stats(plays))
+        entry["total_games"] = sum(entry["games"].values())
+        entry["total_wins"] = sum(entry["wins"].values())
+    return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))
+
+
+def _count_night(night: dict[str, Any], player: Any) -> None:
+    """Add one night's games to each of its players' entries."""
+    names = night["names"]
+    tally = night_tally(names, night["games"])
+    for row in tally["players"]:
+        entry = player(names[row["seat"]])
+        entry["nights"] += 1
+        entry["unfinished"] += row["unfinished"]
+        for name, value in row.items():
+            if name not in ("seat", "name", "played", "won", "unfinished"):
+                entry[name] += value
+    for game, result in zip(night["games"], tally["games"], strict=True):
+        if not result["finished"]:
+            continue
+        for seat in result["players"]:
+            if seat not in names:
+                continue
+            entry = player(names[seat])
+            kind, won = result["kind"], seat in result["winners"]
+            entry["games"][kind] += 1
+            entry["wins"][kind] += won
+            entry["plays"][kind].append(
+                {"seat": seat, "game": game, "result": result, "won": won})
+
+
+
+def _empty_meeting() -> dict[str, Any]:
+    return {"games": 0, "wins": [0, 0], "ahead": [0, 0], "level": 0, "kinds": {}}
+
+
+def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
+             ) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every pair of players who met in a finished game, across ``nights``
+    (docs/rules.md#stat-head-to-head): by the pair's folded keys (after the host's
+    merges) in sorted order, what :func:`head_to_head` gives for that order."""
+    aliases = aliases or {}
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for night in nights:
+        keys = {seat: resolve(fold(name), aliases) for seat, name in night["names"].items()}
+        for game in night["games"]:
+            result = game_result(game["kind"], game["setup"], game["state"])
+            if not result["finished"]:
+                continue
+            seats = sorted((keys[s], s) for s in result["players"] if s in keys)
+            for index, (key, seat) in enumerate(seats):
+                for other, other_seat in seats[index + 1:]:
+                    if key != other:
+                        meeting = found.setdefault((key, other), _empty_meeting())
+                        _count_meeting(meeting, result, (seat, other_seat))
+    return found
+
+
+def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,
+                 first: str, second: str) -> dict[str, Any]:
+    """Two players (folded keys, after the host's merges) across ``nights``, over the
+    finished games both played (docs/rules.md#stat-head-to-head).
+
+    Returns ``{"games", "wins": [first's, second's], "ahead": [first's, second's],
+    "level", "kinds": {kind: {"games", "wins": [.., ..]}}}``: ``wins`` counts the games
+    each won (both may win one: a Kraken team, a shared first place), ``ahead`` the games
+    each finished in a better place than the other, ``level`` those in the same place.
+    """
+    return between(meetings(nights, aliases), first, second)
+
+
+def between(found: dict[tuple[str, str], dict[str, Any]], first: str, second: str
+            ) -> dict[str, Any]:
+    """What :func:`head_to_head` gives, from the :func:`meetings` already worked out."""
+    meeting = found.get((min(first, second), max(first, second)))
+    if meeting is None:
+        return _empty_meeting()
+    if first <= second:
+        return meeting
+    return {"games": meeting["games"], "wins": meeting["wins"][::-1],
+            "ahead": meeting["ahead"][::-1], "level": meeting["level"],
+            "kinds": {kind: {"games": k["games"], "wins": k["wins"][::-1]}
+                      for kind, k in meeting["kinds"].items()}}
+
+
+def _count_meeting(found: dict[str, Any], result: dict[str, Any], pair: tuple[int, int]
+                   ) -> None:
+    """Add one finished game both players of ``pair`` played to a head-to-head."""
+    kind = found["kinds"].setdefault(result["kind"], {"games": 0, "wins": [0, 0]})
+    found["games"] += 1
+    kind["games"] += 1
+    for side, seat in enumerate(pair):
+        won = int(seat in result["winners"])
+        found["wins"][side] += won
+        kind["wins"][side] += won
+    places = [result["places"][seat] for seat in pair]
+    if places[0] == places[1]:
+        found["level"] += 1
+    else:
+        found["ahead"][places.index(min(places))] += 1

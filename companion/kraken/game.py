@@ -1,0 +1,33 @@
+"""The game's declaration for the registry (companion/core/registry.py): its kind, title,
+rules and the functions the core asks of it. Beside the views, not inside them, so that
+importing the game's pure modules loads no Flask."""
+
+
+from flask_babel import lazy_gettext as _l
+
+from companion.core.registry import GameDef
+from companion.kraken import recap, results, rules, views
+
+GAME = GameDef(
+    kind="kraken",
+    title=_l("No Touch Kraken"),
+    rules=rules,
+    blueprint=views.bp,
+    parse_new=views.parse_new,
+    new_view=views.new_view,
+    result=results.result,
+    options=results.options,
+    custom_restore=results.restore,
+    host_view=views.view,
+    seat_view=views.view,
+    mask=results.mask,
+    night_tally=results.night_tally,
+    player_night=results.player_night,
+    player_stats=results.player_stats,
+    stat_columns=views.STAT_COLUMNS,
+    awards=results.awards,
+    bgstats=results.bgstats,
+    recap=recap.game,
+    recap_night=recap.night,
+    assets=("kraken.css",),
+)

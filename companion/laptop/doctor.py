@@ -1,0 +1,303 @@
+"""Why phones may not reach the laptop, and what to do: the host's table page
+("Phones can't open it?", templates/nights/_reach.html) and ``companion doctor``.
+
+Two halves. :func:`advice` and :func:`report` are pure: they turn :class:`Facts` (the
+OS, the port, the addresses, what the firewall and Windows say) into steps, so the tests
+feed them any laptop. The rest reads those facts from this machine, each read cheap and
+bounded: a file, or one command with a short time-out, never a packet sent off it. The
+steps' texts are marked ``N_`` and translated where they are shown (the page); the
+terminal prints them in English, as the rest of the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import N_
+from companion.laptop import addresses
+from companion.laptop.addresses import Interface, Kind
+
+#: Seconds a firewall or network command may take before it is given up on.
+COMMAND_SECONDS = 3.0
+#: macOS's application firewall's command (present on every Mac).
+SOCKETFILTERFW = "/usr/libexec/ApplicationFirewall/socketfilterfw"
+UFW_CONF = Path("/etc/ufw/ufw.conf")
+#: One PowerShell line: each connected network's adapter, name and category.
+WINDOWS_PROFILES = ("Get-NetConnectionProfile | Select-Object InterfaceAlias,Name,"
+                    "NetworkCategory | ConvertTo-Json -Compress")
+
+
+@dataclass(frozen=True)
+class Network:
+    """A network Windows is connected to: the adapter ("Wi-Fi"), the network's name
+    (the Wi-Fi's), and its category ("Public", "Private" or "DomainAuthenticated")."""
+
+    adapter: str
+    name: str
+    category: str
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What is known of this laptop: everything but ``system`` and ``port`` may be
+    unknown (empty, or None)."""
+
+    system: str  # platform.system(): "Windows", "Darwin", "Linux"
+    port: int
+    interfaces: tuple[Interface, ...] = ()
+    networks: tuple[Network, ...] = ()  # Windows only
+    firewall: tuple[str, ...] = ()  # lines saying what the firewall is, where readable
+    listening: bool | None = None  # whether something answers on the port
+    chosen: str | None = None  # the address serve prints (default: the best found)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing to check or do: ``key`` names it (the page links the hotspot how-to
+    from ``"isolation"``), ``message`` is marked for translation with its ``params``."""
+
+    key: str
+    message: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def english(self) -> str:
+        return self.message % self.params if self.params else self.message
+
+
+def _tunnels(facts: Facts, wanted: Kind) -> list[str]:
+    """The names of the up interfaces of one kind, each once, in the ranked order."""
+    names: list[str] = []
+    for i in addresses.rank(list(facts.interfaces)):
+        if i.up and addresses.kind(i) == wanted and i.name not in names:
+            names.append(i.name)
+    return names
+
+
+def public_networks(facts: Facts) -> list[str]:
+    """The names of the networks Windows treats as Public (its firewall's strictest)."""
+    return [n.name or n.adapter for n in facts.networks if n.category == "Public"]
+
+
+def _os_steps(facts: Facts) -> list[Step]:
+    """What to allow in this laptop's own firewall, for its OS."""
+    port = {"port": facts.port}
+    if facts.system == "Windows":
+        steps = [Step("windows-public", N_(
+            "Windows treats the network “%(name)s” as Public, where its firewall lets no "
+            "phone in: make it Private (Settings → Network & internet → Wi-Fi or "
+            "Ethernet → %(name)s → Network profile type: Private network)."), {"name": n})
+            for n in public_networks(facts)]
+        if not steps:
+            steps.append(Step("windows-private", N_(
+                "Make this network Private on the laptop: Settings → Network & internet → "
+                "Wi-Fi or Ethernet → the network → Network profile type: Private "
+                "network.")))
+        return [*steps, Step("windows-firewall", N_(
+            "Allow Python through the firewall: Windows Security → Firewall & network "
+            "protection → Allow an app through firewall → Change settings → tick "
+            "Private for Python (Windows asked the first time Companion started)."))]
+    if facts.system == "Darwin":
+        return [Step("mac-firewall", N_(
+            "Allow incoming connections on the laptop: System Settings → Network → "
+            "Firewall → Options → Python → Allow incoming connections (or turn the "
+            "firewall off for the night)."))]
+    if facts.system == "Linux":
+        return [Step("linux-firewall", N_(
+            "Open port %(port)s in the laptop's firewall: sudo ufw allow %(port)s/tcp "
+            "(ufw), or sudo firewall-cmd --add-port=%(port)s/tcp (firewalld)."), port)]
+    return [Step("firewall", N_(
+        "Allow incoming connections to port %(port)s in the laptop's firewall."), port)]
+
+
+def advice(facts: Facts) -> list[Step]:
+    """What to check when no phone reaches the laptop, the likeliest first: the laptop's
+    firewall for its OS, then the network (guest Wi-Fi that keeps devices apart, phones
+    on mobile data, a VPN on the laptop, a wired laptop on another network)."""
+    vpns = _tunnels(facts, Kind.VPN)
+    vpn = (Step("vpn", N_("Turn off the VPN on the laptop (%(names)s): it can keep phones "
+                          "out."), {"names": ", ".join(vpns)}) if vpns else
+           Step("vpn", N_("A VPN on the laptop can keep phones out: turn it off for the "
+                          "night.")))
+    return [
+        *_os_steps(facts),
+        Step("mobile-data", N_(
+            "Each phone must be on the same Wi-Fi as the laptop, not on mobile data: check "
+            "the Wi-Fi's name on a phone that cannot open its code.")),
+        Step("isolation", N_(
+            "Guest and café Wi-Fi often keep devices apart, so no phone can reach the "
+            "laptop there: turn on a hotspot on a phone or on the laptop, and join the "
+            "laptop and every phone to it.")),
+        vpn,
+        Step("wired", N_(
+            "A laptop on a network cable may be on another network than the phones' "
+            "Wi-Fi: join the laptop to the same Wi-Fi.")),
+    ]
+
+
+#: How the terminal names each kind of address.
+KIND_NAMES = {
+    Kind.HOTSPOT: "this laptop's hotspot", Kind.WIFI: "Wi-Fi",
+    Kind.LAN: "network adapter", Kind.OTHER: "network adapter",
+    Kind.VIRTUAL: "virtual machines' or containers' network: phones are not on it",
+    Kind.VPN: "VPN or tunnel: phones reach it only on the same VPN",
+    Kind.LINK_LOCAL: "no address from the network (link-local)",
+    Kind.LOOPBACK: "this machine only",
+}
+
+
+def _listening_line(facts: Facts) -> str:
+    if facts.listening is None:
+        return f"Port {facts.port}: not checked."
+    if facts.listening:
+        return f"Port {facts.port}: something answers on it (companion serve, if it is yours)."
+    return (f"Port {facts.port}: nothing answers on it. Start the server: "
+            f"companion serve --port {facts.port}")
+
+
+def address_line(interface: Interface, port: int, chosen: str = "") -> str:
+    """One address for the terminal: its URL, its interface and what that is."""
+    mark = "  <- printed by companion serve" if interface.address == chosen else ""
+    state = "" if interface.up else ", down"
+    return (f"  http://{interface.address}:{port}  {interface.name}: "
+            f"{KIND_NAMES[addresses.kind(interface)]}{state}{mark}")
+
+
+def report(facts: Facts) -> str:
+    """The diagnosis for the terminal, in English (``companion doctor``)."""
+    ranked = addresses.rank(list(facts.interfaces))
+    chosen = facts.chosen or addresses.best(list(facts.interfaces))
+    lines = [f"Addresses of this computer, best first (companion serve prints {chosen}):"]
+    lines += [address_line(i, facts.port, chosen) for i in ranked]
+    if not ranked:
+        lines.append("  none: this computer is on no network.")
+    lines.append(_listening_line(facts))
+    lines += [f"Firewall: {line}" for line in facts.firewall] or [
+        "Firewall: its state could not be read here."]
+    lines += [f"Windows: the network “{n.name or n.adapter}” ({n.adapter}) is {n.category}."
+              for n in facts.networks]
+    found = _tunnels(facts, Kind.VPN) + _tunnels(facts, Kind.VIRTUAL)
+    if found:
+        lines.append(f"VPNs and bridges found: {', '.join(found)}")
+    lines.append("If phones cannot open it:")
+    lines += [f"  - {step.english()}" for step in advice(facts)]
+    lines.append("  - Or try the other addresses above (companion serve shows their QR "
+                 "codes on the table page, under “Phones can't open it?”).")
+    return "\n".join(lines)
+
+
+# --- reading this machine ----------------------------------------------------------
+
+def _run(command: list[str]) -> str | None:
+    """A command's output, or None when it is missing, fails or takes too long."""
+    if shutil.which(command[0]) is None and not Path(command[0]).is_file():
+        return None
+    try:
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=COMMAND_SECONDS, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def parse_profiles(output: str | None) -> tuple[Network, ...]:
+    """Windows' networks from ``Get-NetConnectionProfile``'s JSON (an object for one
+    network, a list for several; the category as a word or as its number)."""
+    try:
+        found = json.loads(output or "null")
+    except ValueError:
+        return ()
+    rows = found if isinstance(found, list) else [found] if isinstance(found, dict) else []
+    return tuple(Network(str(r.get("InterfaceAlias") or ""), str(r.get("Name") or ""),
+                         _category(r.get("NetworkCategory")))
+                 for r in rows if isinstance(r, dict))
+
+
+def _category(value: Any) -> str:
+    """A network category as its word (older PowerShell gives its number)."""
+    numbers = {0: "Public", 1: "Private", 2: "DomainAuthenticated"}
+    return numbers.get(value, str(value)) if isinstance(value, int) else str(value)
+
+
+@lru_cache(maxsize=1)
+def _windows_networks(_minute: int) -> tuple[Network, ...]:
+    return parse_profiles(_run(["powershell", "-NoProfile", "-NonInteractive",
+                                "-Command", WINDOWS_PROFILES]))
+
+
+def windows_networks() -> tuple[Network, ...]:
+    """Windows' networks and their categories (nothing elsewhere); a per-process cache
+    of a minute, since PowerShell takes a second to start."""
+    if platform.system() != "Windows":
+        return ()
+    return _windows_networks(int(time.monotonic() // 60))
+
+
+@lru_cache(maxsize=1)
+def _interfaces(_minute: int) -> tuple[Interface, ...]:
+    return tuple(addresses.interfaces())
+
+
+def interfaces() -> tuple[Interface, ...]:
+    """This machine's addresses, read at most once a minute per process (a cache)."""
+    return _interfaces(int(time.monotonic() // 60))
+
+
+def parse_ufw_conf(text: str | None) -> str | None:
+    """ufw's state from /etc/ufw/ufw.conf (readable without root, where ``ufw status``
+    is not)."""
+    for line in (text or "").splitlines():
+        if line.strip().startswith("ENABLED="):
+            enabled = line.split("=", 1)[1].strip().strip("\"'").lower() == "yes"
+            return "ufw is on (it blocks the port unless allowed)" if enabled else "ufw is off"
+    return None
+
+
+def firewall(system: str) -> tuple[str, ...]:
+    """What can be read cheaply of this OS's firewall, one line each."""
+    lines: list[str | None] = []
+    if system == "Linux":
+        conf = UFW_CONF.read_text(errors="replace") if UFW_CONF.is_file() else None
+        lines.append(parse_ufw_conf(conf))
+        state = _run(["firewall-cmd", "--state"])
+        lines.append(f"firewalld is {state}" if state else None)
+    elif system == "Darwin":
+        lines.append(_run([SOCKETFILTERFW, "--getglobalstate"]))
+        lines.append(_run([SOCKETFILTERFW, "--getblockall"]))
+    return tuple(line for line in lines if line)
+
+
+def listening(port: int, hosts: tuple[str, ...] = ("127.0.0.1",)) -> bool:
+    """Whether something accepts a connection on this machine's own port, at one of
+    its own addresses (no packet leaves the machine)."""
+    for host in hosts:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def facts(port: int) -> Facts:
+    """Everything :func:`report` says, read from this machine now."""
+    system = platform.system()
+    found = addresses.interfaces()
+    return Facts(system=system, port=port, interfaces=tuple(found),
+                 networks=windows_networks(), firewall=firewall(system),
+                 listening=listening(port, ("127.0.0.1", addresses.best(found))))
+
+
+def page_facts(port: int) -> Facts:
+    """What the host's page says, from the per-process caches (no firewall command on a
+    page's way, except Windows' network categories once a minute)."""
+    return Facts(system=platform.system(), port=port, interfaces=interfaces(),
+                 networks=windows_networks())

@@ -1,0 +1,295 @@
+"""`companion serve`: run the app for the table under gevent, on the LAN; `companion
+backup`: a copy of the group's data while it runs; `companion doctor`: why phones may
+not reach the laptop.
+
+gevent's server gives each connection a greenlet, not a thread: it holds every phone's
+open live-push stream (companion/table/push.py) at the cost of a little memory each, on
+Windows, macOS and Linux alike. ``companion serve`` has the standard library patched for
+gevent (sockets, threads, sleep) before anything else is imported
+(companion/serving/gevent_first.py).
+"""
+
+import argparse
+import errno
+import os
+import signal
+import sqlite3
+import sys
+import time
+from contextlib import closing
+from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import gevent
+from gevent import monkey
+from sqlite_utils import Database
+
+from companion import store
+from companion.app import create_app, ready, server_started
+from companion.laptop import addresses, doctor
+from companion.serving import connections
+from companion.serving.paths import DataFolderError, data_folder, prepare
+from companion.table.qr import text
+
+DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
+
+
+def lan_address() -> str:
+    """The address phones most likely reach this machine at (companion/laptop/addresses.py:
+    read from its interfaces, no packet sent)."""
+    return addresses.best(addresses.interfaces())
+
+
+def installed_version() -> str:
+    try:
+        return version("companion")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+def _data_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", metavar="DIR",
+                        help="the folder of the group's data (default: COMPANION_DATA, "
+                             "else instance/ in a checkout, else the user's data folder)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="A board-game table companion.")
+    parser.add_argument("--version", action="version",
+                        version=f"companion {installed_version()}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the app to the table (gevent)")
+    _data_option(serve)
+    serve.add_argument("--host", default="0.0.0.0",
+                       help="address to listen on (default: every interface, so phones reach it)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port to listen on (default {DEFAULT_PORT})")
+    serve.add_argument("--public-url",
+                       help="the address phones should use, if not this machine's LAN address")
+    serve.add_argument("--quiet", action="store_true", help="print only the address")
+    link = sub.add_parser(
+        "host-link", help="print a one-time link (and QR) that makes a device a host again")
+    link.add_argument("--night", help="the night's key (default: the latest night)")
+    link.add_argument("--public-url", help="the address phones and tablets use")
+    link.add_argument("--port", type=int, default=DEFAULT_PORT,
+                      help=f"the port `companion serve` listens on (default {DEFAULT_PORT})")
+    _data_option(link)
+    backup = sub.add_parser(
+        "backup", help="copy the group's data to a file, safely while the server runs")
+    backup.add_argument("file", nargs="?",
+                        help="where to write the copy (default: backups/ in the data folder)")
+    _data_option(backup)
+    check = sub.add_parser(
+        "doctor", help="say why phones may not reach this computer, and what to do")
+    check.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"the port `companion serve` listens on (default {DEFAULT_PORT})")
+    return parser
+
+
+def backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the database while the server may be writing to it (SQLite's
+    online backup: the copy is the database as of one moment), without the Wi-Fi codes:
+    a backup is a file that travels, and no password goes with it. Restoring is putting
+    the copy back as ``companion.sqlite`` while the server is stopped (README.md)."""
+    folder = data_folder(args.data)
+    source = Path(os.environ.get("COMPANION_DATABASE") or folder / "companion.sqlite")
+    if not source.is_file():
+        print(f"There is no data to back up in {folder}.", file=sys.stderr)
+        return 2
+    target = Path(args.file) if args.file else (
+        folder / "backups" / time.strftime("companion-%Y%m%d-%H%M%S.sqlite"))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            print(f"{target} exists already: name another file.", file=sys.stderr)
+            return 2
+        with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src, \
+                closing(sqlite3.connect(target)) as copy:
+            src.backup(copy)
+            store.forget_unremembered(Database(copy), everything=True)
+    except (OSError, sqlite3.Error) as error:
+        print(f"Could not write the backup to {target}: {error}", file=sys.stderr)
+        return 2
+    print(f"Backed up {source} to {target}")
+    return 0
+
+
+def _data_or_exit(chosen: str | None) -> Path | None:
+    """The data folder, made and writable; None after saying why not."""
+    try:
+        return prepare(data_folder(chosen))
+    except DataFolderError as error:
+        print(error, file=sys.stderr)
+        return None
+
+
+def host_link(args: argparse.Namespace) -> int:
+    """A way back in when the host device lost its cookies: run on the laptop itself."""
+    public = (args.public_url or f"http://{lan_address()}:{args.port}").rstrip("/")
+    folder = _data_or_exit(args.data)
+    if folder is None:
+        return 2
+    app = create_app({"PUBLIC_URL": public}, data=folder)
+    with app.app_context():
+        night = store.night_by_key(args.night) if args.night else _chosen_night()
+        if night is None:
+            return 2
+        token = store.invite_host(night["id"])
+    link = f"{public}/h/{token}"
+    print(f"Open this once, within {store.HOST_CODE_MINUTES} minutes, on the device that "
+          f"should host the night of {night['created'][:10]}:")
+    print(link)
+    print(text(link), flush=True)
+    return 0
+
+
+#: How many of the latest nights ``host-link`` offers to choose from.
+NIGHTS_OFFERED = 10
+
+
+def _chosen_night() -> store.Row | None:
+    """The night to host again: the only one, or the one the person at the laptop picks
+    from the latest (by time and players; never simply the latest, which any guest on
+    the Wi-Fi can have made a moment ago). None, with the reason said, when there is none
+    or no one to ask."""
+    nights = store.latest_nights(NIGHTS_OFFERED)
+    if not nights:
+        print("There is no such night yet.", file=sys.stderr)
+        return None
+    if len(nights) == 1:
+        return nights[0]
+    rosters = store.rosters([int(n["id"]) for n in nights])
+    print("Which night should this device host again?")
+    for number, night in enumerate(nights, 1):
+        players = ", ".join(str(seat["name"]) for seat in rosters[int(night["id"])])
+        print(f"  {number:>2}. {_local(night['created'])}  {players}  (--night {night['key']})")
+    if not sys.stdin.isatty():
+        print("Choose one with --night KEY.", file=sys.stderr)
+        return None
+    answer = input(f"Number (1-{len(nights)}): ").strip()
+    if not answer.isdigit() or not 1 <= int(answer) <= len(nights):
+        print("No night chosen.", file=sys.stderr)
+        return None
+    return nights[int(answer) - 1]
+
+
+def _local(stamp: str) -> str:
+    """A stored UTC time as the laptop's local date and time."""
+    when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+    return when.strftime("%a %Y-%m-%d %H:%M")
+
+
+# How `companion serve` runs gevent's server (bench/floor.py serves its floor with the
+# same): no access log (a line per poll would be most of the work), a backlog for a
+# room of phones arriving at once.
+SERVE_SETTINGS: dict[str, Any] = {"log": None, "backlog": 2048}
+
+
+#: How many other addresses the table page offers (with a QR code each); `companion
+#: doctor` lists them all.
+OTHER_URLS_SHOWN = 5
+
+
+def _addresses(args: argparse.Namespace,
+               found: list[addresses.Interface]) -> tuple[str, list[str]]:
+    """The base URL printed and put in the QR codes, and the other candidates (none
+    when the host gave ``--public-url`` or a ``--host`` to listen on)."""
+    if args.public_url:
+        return args.public_url.rstrip("/"), []
+    if args.host not in ("0.0.0.0", ""):
+        return f"http://{args.host}:{args.port}", []
+    return addresses.urls(found, args.port)
+
+
+def _stop_on_signals(server: connections.Server) -> None:
+    """Ctrl+C (SIGINT) and SIGTERM stop the server: ``serve_forever`` returns, and no
+    KeyboardInterrupt crosses gevent's loop (which prints it as a failure of its hub).
+    Where gevent cannot watch a signal, Ctrl+C still arrives as KeyboardInterrupt, and
+    the hub is told it is no error to print."""
+    hub = gevent.get_hub()
+    hub.NOT_ERROR = (*hub.NOT_ERROR, KeyboardInterrupt)
+    for name in ("SIGINT", "SIGTERM"):
+        try:
+            gevent.signal_handler(getattr(signal, name), server.stop)
+        except (AttributeError, ValueError, OSError, NotImplementedError):
+            continue
+
+
+def _print_start(args: argparse.Namespace, public: str, others: list[str],
+                 found: list[addresses.Interface], folder: Path, database: str) -> None:
+    print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
+    kept = folder if Path(database).parent == folder else database  # COMPANION_DATABASE
+    print(f"The group's data is kept in {kept}", flush=True)
+    if args.quiet:
+        return
+    print(text(public), flush=True)
+    if others:
+        print("If phones cannot open it, this computer's other addresses (their QR codes "
+              "are on the table page; companion doctor says why phones may not reach it):",
+              flush=True)
+        for interface in addresses.offered(found):
+            if f"http://{interface.address}:{args.port}" in others:
+                print(doctor.address_line(interface, args.port), flush=True)
+    print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
+
+
+def serve(args: argparse.Namespace) -> int:
+    folder = _data_or_exit(args.data)
+    if folder is None:
+        return 2
+    monkey.patch_all()  # done already (companion/serving/gevent_first.py) unless called in-process
+    found = addresses.interfaces()
+    public, others = _addresses(args, found)
+    app = ready(create_app({"PUBLIC_URL": public, "OTHER_URLS": others[:OTHER_URLS_SHOWN]},
+                           data=folder))
+    server = connections.Server((args.host, args.port), app, **SERVE_SETTINGS)
+    try:
+        server.init_socket()
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            print(f"Port {args.port} is already in use. Stop the other program or choose "
+                  f"another port: companion serve --port {args.port + 1}", file=sys.stderr)
+            return 2
+        raise
+    # Only once the port is this server's: a second `companion serve` started by
+    # mistake, refused its port, must not forget the running server's Wi-Fi code.
+    server_started(app)
+    _stop_on_signals(server)  # before the address is printed: a stop may follow at once
+    _print_start(args, public, others, found, folder, app.config["DATABASE"])
+    note = connections.open_files_note(connections.raise_open_files())
+    if note:
+        print(note, file=sys.stderr, flush=True)
+    gevent.spawn(doctor.windows_networks)  # PowerShell's second, before a page needs it
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.stop()
+    database = app.config["DATABASE"]
+    store.checkpoint(database)  # the file alone holds every night: ready to copy
+    print(f"Companion stopped. Every night is saved in {database}", flush=True)
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    """`companion doctor`: the addresses, the port, the firewall and the steps."""
+    print(doctor.report(doctor.facts(args.port)), flush=True)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return serve(args)
+    if args.command == "host-link":
+        return host_link(args)
+    if args.command == "backup":
+        return backup(args)
+    if args.command == "doctor":
+        return check(args)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

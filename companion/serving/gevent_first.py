@@ -1,0 +1,34 @@
+"""gevent's patches of the standard library, applied before anything else is imported
+when this process is ``companion serve``.
+
+gevent replaces sockets, threads, locks and sleep with cooperative ones. Patched after
+Flask, ``logging`` and ``threading`` were imported (as ``cli.serve`` did), those modules
+kept locks and thread idents of the unpatched kind, and every stop ended in "Exception
+ignored in: <function _removeHandlerRef …> … TypeError" from gevent/thread.py. So
+``companion/__init__.py`` imports this module before anything else: the package is
+imported first on both ways a host starts the server, the console script ``companion
+serve`` and ``python -m companion serve``. Any other use of the package (the tests,
+``flask run``, the café's gunicorn, which patches in its own worker) is left unpatched.
+"""
+
+import sys
+from pathlib import PureWindowsPath
+
+#: How the console script's own name reads in ``sys.argv[0]`` (pip's launchers strip
+#: ``.exe`` and ``-script.py``; kept here in case one does not).
+SCRIPT_NAMES = ("companion", "companion.exe", "companion-script.py")
+
+
+def serving(argv: list[str]) -> bool:
+    """Whether ``argv`` is this process serving: ``companion serve …`` or ``python -m
+    companion serve …`` (while ``-m`` looks for its module, ``argv[0]`` is ``"-m"``)."""
+    if argv[1:2] != ["serve"]:
+        return False
+    return argv[0] == "-m" or PureWindowsPath(argv[0]).name in SCRIPT_NAMES  # "/" or "\\" (Windows)
+
+
+# Imported here, and only when serving, so that importing the package loads no gevent.
+if serving(sys.argv):
+    from gevent import monkey
+
+    monkey.patch_all()

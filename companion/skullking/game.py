@@ -1,0 +1,31 @@
+"""The game's declaration for the registry (companion/core/registry.py): its kind, title,
+rules and the functions the core asks of it. Beside the views, not inside them, so that
+importing the game's pure modules loads no Flask."""
+
+
+from flask_babel import lazy_gettext as _l
+
+from companion.core.registry import GameDef
+from companion.skullking import forms, recap, results, rules, views
+
+GAME = GameDef(
+    kind="skullking",
+    title=_l("Skull King"),
+    rules=rules,
+    blueprint=views.bp,
+    parse_new=forms.parse_new,
+    result=results.result,
+    options=results.options,
+    custom_restore=results.restore,
+    host_view=views.view,
+    seat_view=views.view,
+    mask=results.mask,
+    night_tally=results.night_tally,
+    player_stats=results.player_stats,
+    stat_columns=views.STAT_COLUMNS,
+    awards=results.awards,
+    bgstats=results.bgstats,
+    recap=recap.game,
+    assets=("skullking.css", "skullking.js"),
+    conflicts=rules.conflicts,
+)

@@ -1,0 +1,254 @@
+"""The database's schema: every table and index, as the migrations that made them, in
+order. A migration is never changed once released; a change of schema is a new one at
+the end. ``migrate`` brings a file up to date at the app's start."""
+
+import sqlite3
+import time
+
+from sqlite_utils import Database, Migrations
+
+from companion.core.colours import default as default_colour
+from companion.core.tokens import device_id, night_fingerprint
+from companion.store.connection import connect
+
+migrations = Migrations("companion")
+
+
+@migrations()
+def create_nights(db: Database) -> None:
+    db.table("nights").create(
+        {"id": int, "key": str, "created": str, "version": int},
+        pk="id", not_null={"key", "created"}, defaults={"version": 0},
+    )
+    db.table("nights").create_index(["key"], unique=True)
+    db.table("seats").create(
+        {"id": int, "night_id": int, "position": int, "name": str, "token": str,
+         "device": str, "claimed_at": str},
+        pk="id", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "position", "name", "token"},
+    )
+    db.table("seats").create_index(["token"], unique=True)
+    db.table("seats").create_index(["night_id", "position"], unique=True)
+    db.table("seats").create_index(["device"])
+    db.table("hosts").create(
+        {"night_id": int, "device": str, "created": str},
+        pk=("night_id", "device"), foreign_keys=[("night_id", "nights", "id")],
+    )
+    db.table("hosts").create_index(["device"])
+    db.table("host_invites").create(
+        {"token": str, "night_id": int, "created": str, "used_by": str},
+        pk="token", foreign_keys=[("night_id", "nights", "id")],
+    )
+
+
+@migrations()
+def create_games(db: Database) -> None:
+    db.table("games").create(
+        {"id": int, "night_id": int, "number": int, "kind": str, "setup": str, "created": str},
+        pk="id", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "number", "kind", "setup", "created"},
+    )
+    db.table("games").create_index(["night_id", "number"], unique=True)
+    db.table("events").create(
+        {"id": int, "game_id": int, "seq": int, "type": str, "data": str, "seat": int,
+         "device": str, "created": str},
+        pk="id", foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "seq", "type", "data", "created"},
+    )
+    # The log position is unique: of two writes made from the same position, one wins.
+    db.table("events").create_index(["game_id", "seq"], unique=True)
+    # What happened beside the log: a phone saw its secret, the tablet was passed to a
+    # seat. It never moves the log position, so it never makes a host's form stale.
+    db.table("activity").create(
+        {"id": int, "night_id": int, "game_id": int, "seat": int, "kind": str,
+         "created": str},
+        pk="id", foreign_keys=[("night_id", "nights", "id"), ("game_id", "games", "id")],
+        not_null={"night_id", "seat", "kind", "created"},
+    )
+    db.table("activity").create_index(["game_id", "seat", "kind"])
+
+
+@migrations()
+def create_aliases(db: Database) -> None:
+    """The host's merges: on ``device``, the folded name ``alias`` is the player whose
+    folded name is ``canonical``."""
+    db.table("aliases").create(
+        {"device": str, "alias": str, "canonical": str, "created": str},
+        pk=("device", "alias"), not_null={"device", "alias", "canonical", "created"},
+    )
+
+
+@migrations()
+def seat_codes_and_order(db: Database) -> None:
+    """Seats remember the order they were claimed in (a sequence, never a clock) and the
+    codes they had; a seat can play on the tablet; a note beside the log knows the log
+    position it came after; a host code expires; devices are stored hashed."""
+    db.table("seats").add_column("claim_seq", int)
+    db.table("seats").add_column("tablet", int, not_null_default=0)
+    db.execute(
+        "update seats set claim_seq = (select count(*) from seats s2 where s2.device is not "
+        "null and (s2.claimed_at < seats.claimed_at or (s2.claimed_at = seats.claimed_at "
+        "and s2.id <= seats.id))) where device is not null")
+    db.table("retired_codes").create(
+        {"token": str, "seat_id": int, "retired": str}, pk="token",
+        foreign_keys=[("seat_id", "seats", "id")])
+    db.table("activity").add_column("pos", int)
+    db.execute("update activity set pos = (select count(*) from events e where "
+               "e.game_id = activity.game_id and e.created <= activity.created)")
+    db.table("host_invites").add_column("expires", str)
+    db.conn.create_function("device_id", 1, device_id, deterministic=True)
+    for table, column in (("seats", "device"), ("hosts", "device"), ("aliases", "device"),
+                          ("host_invites", "used_by"), ("events", "device")):
+        db.execute(f"update {table} set {column} = device_id({column}) "
+                   f"where {column} is not null")
+
+
+@migrations()
+def current_game_form_tokens_and_fingerprints(db: Database) -> None:
+    """A night remembers the game its phones show (the host's choice; none: its latest
+    game) and its fingerprint (its creation time and players: an import sees a night
+    already here); a one-time form token remembers the night or game it made; an
+    uploaded night waits in ``pending_imports`` while the host chooses."""
+    db.table("nights").add_column("current_game", int)
+    db.table("nights").add_column("fingerprint", str)
+    for row in list(db.query("select id, created from nights")):
+        names = [s["name"] for s in db.query(
+            "select name from seats where night_id = ? order by position", [row["id"]])]
+        db.execute("update nights set fingerprint = ? where id = ?",
+                   [night_fingerprint(row["created"], names), row["id"]])
+    db.table("nights").create_index(["fingerprint"])
+    db.table("form_tokens").create(
+        {"token": str, "night_id": int, "game": int, "created": str},
+        pk="token", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"token", "night_id", "created"})
+    db.table("pending_imports").create(
+        {"token": str, "device": str, "document": str, "expires": str},
+        pk="token", not_null={"token", "device", "document", "expires"})
+
+
+
+@migrations()
+def seat_colours(db: Database) -> None:
+    """Each seat has a player colour (companion/core/colours.py): the palette in seat order
+    for the nights made before colours."""
+    db.table("seats").add_column("colour", str)
+    for position in range(8):
+        db.execute("update seats set colour = ? where position = ?",
+                   [default_colour(position), position])
+
+
+@migrations()
+def night_change_order(db: Database) -> None:
+    """Each night remembers when it last changed, in the order of all changes
+    (``log.bump``): the live-push watcher asks for the nights changed since it last
+    looked, not for the version of every night it watches."""
+    db.table("nights").add_column("changed", int, not_null_default=0)
+    db.table("nights").create_index(["changed"])
+
+
+@migrations()
+def host_codes_that_stay_ended(db: Database) -> None:
+    """A host code remembers that it ended (cancelled by a newer code or a host's
+    removal, or found expired): a clock set back afterwards revives nothing. Codes
+    ended before (their expiry set to their creation) are marked so."""
+    db.table("host_invites").add_column("ended", int, not_null_default=0)
+    db.execute("update host_invites set ended = 1 where expires <= created")
+
+
+@migrations()
+def kept_results(db: Database) -> None:
+    """What each game came to, worked out when its log changes and kept beside it
+    (companion/store/results.py): the log length it was worked out at, whether the game
+    is finished and, for a finished game only, its result and the part of its final
+    state the tallies read. Games made before are worked out when first read."""
+    db.table("results").create(
+        {"game_id": int, "night_id": int, "length": int, "finished": int, "result": str,
+         "state": str},
+        pk="game_id", foreign_keys=[("game_id", "games", "id"), ("night_id", "nights", "id")],
+        not_null={"game_id", "night_id", "length", "finished"})
+    db.table("results").create_index(["night_id"])
+
+
+@migrations()
+def kept_statistics(db: Database) -> None:
+    """Each host device has a history version, moved whenever what its statistics read
+    changes (companion/store/histories.py); a host's statistics are kept with the
+    version they were worked out at (companion/store/statistics.py)."""
+    db.table("histories").create({"device": str, "version": int}, pk="device",
+                                 not_null={"device", "version"})
+    db.execute("insert into histories (device, version) select device, 1 from hosts "
+               "where true on conflict (device) do nothing")
+    db.table("kept_statistics").create(
+        {"device": str, "stamp": str, "body": str}, pk="device",
+        not_null={"device", "stamp", "body"})
+
+@migrations()
+def screens(db: Database) -> None:
+    """The room's big screens: devices that may read one night's public board and
+    nothing more (``screens``), and the one-time screen codes that make a device one
+    (``screen_invites``, ended like a host code; ``made_by`` is the host device that
+    showed it, so that removing that host cancels it; ``short`` is the code typed on a
+    TV that cannot scan)."""
+    db.table("screens").create(
+        {"night_id": int, "device": str, "created": str}, pk=("night_id", "device"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "device", "created"})
+    db.table("screens").create_index(["device"])
+    db.table("screen_invites").create(
+        {"token": str, "short": str, "night_id": int, "made_by": str, "created": str,
+         "expires": str, "used_by": str, "ended": int},
+        pk="token", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"token", "short", "night_id", "made_by", "created", "expires", "ended"})
+    db.table("screen_invites").create_index(["short"])
+
+
+@migrations()
+def spending(db: Database) -> None:
+    """What each device and client address added in the last hour (new nights, imports:
+    companion/store/quotas.py); older rows are dropped as new ones come."""
+    db.table("spending").create(
+        {"at": str, "what": str, "address": str, "device": str, "bytes": int},
+        not_null={"at", "what", "address", "device", "bytes"})
+    db.table("spending").create_index(["address", "what"])
+    db.table("spending").create_index(["device", "what"])
+    db.table("spending").create_index(["at"])
+
+
+@migrations()
+def wifi_codes(db: Database) -> None:
+    """The Wi-Fi join code a host device shows (companion/store/wifi.py): one network a
+    device, its password kept only here; a row not ``remembered`` is deleted when a
+    server starts (``companion.server_started``)."""
+    db.table("wifi").create(
+        {"device": str, "ssid": str, "password": str, "security": str, "hidden": int,
+         "remembered": int, "shown": int, "stamp": str, "created": str},
+        pk="device",
+        not_null={"device", "ssid", "password", "security", "hidden", "remembered",
+                  "shown", "stamp", "created"})
+
+
+@migrations()
+def reached(db: Database) -> None:
+    """Whether a device other than the night's hosts has opened one of its seat or
+    screen codes (``reached``): until one has, the host's table page may say that no
+    phone reaches the laptop (templates/nights/_reach.html)."""
+    db.table("nights").add_column("reached", int, not_null_default=0)
+
+
+def migrate(path: str) -> None:
+    """Create or upgrade the schema; safe when several workers start at once: a worker
+    that finds the file locked by another's migration (even while switching a new file
+    to WAL, which SQLite refuses at once rather than wait) tries again."""
+    for attempt in range(50):
+        db = None
+        try:
+            db = connect(path, create=True)
+            migrations.apply(db)
+            return
+        except sqlite3.OperationalError:
+            if attempt == 49:
+                raise
+            time.sleep(0.1)
+        finally:
+            if db is not None:
+                db.close()

@@ -1,0 +1,191 @@
+"""Blueprint: the room's big screen — a TV or spare laptop showing the night's public
+board in large type, opened by a one-time screen code the host shows.
+
+A screen reads; it never writes. It sees what every phone of the table sees alike (the
+game's public board: no role before the end, no bid before "Yo-ho-ho!", law names
+only), the night's standings between games, and tonight's tally and picture. Its
+device cannot record anything, become a host or take a seat: every form it sends is
+refused (:func:`screens_record_nothing`) before any view runs.
+"""
+
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from companion import store
+from companion.core import registry
+from companion.pictures.views import night_picture
+from companion.play.actions import Answer, screen, title
+from companion.table import qr
+from companion.table.nights import note_arrival, public_url
+from companion.tally.views import tally_context
+from companion.web.errors import error_page
+from companion.web.i18n import gettext as _
+from companion.web.identity import device, hosted_night, unchanged
+from companion.web.offload import costly
+
+bp = Blueprint("screens", __name__)
+
+#: The forms a screen device may still send: the language switch (a cookie of its own,
+#: nothing recorded) and answering another screen code (it only moves the screen).
+OPEN_TO_SCREENS = frozenset({"web.set_language", "screens.use_code", "screens.typed"})
+
+
+@bp.before_app_request
+def screens_record_nothing() -> Answer | None:
+    """A screen device's form is refused, whatever it is and before its view runs: a
+    screen cannot record, become a host, take a seat or start a night."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if request.endpoint in OPEN_TO_SCREENS or request.endpoint == "static":
+        return None
+    if store.is_screen(device()):
+        return error_page(_("This device is the room's screen: it shows the table and "
+                            "records nothing. On the host's table page, remove it from "
+                            "the screens to use it otherwise."), 403)
+    return None
+
+
+def viewed_night(key: str) -> store.Row:
+    """The night with this key for one of its screens or hosts (a host may look at
+    what the room sees); anyone else gets a plain 404."""
+    night = store.screen_night(key, device()) or store.hosted_night(key, device())
+    if night is None:
+        abort(404)
+    return night
+
+
+def screen_context(night: store.Row) -> dict[str, Any]:
+    """What the big screen shows: the current game's public board (the host's view of
+    it, which never holds a secret), and between games and at the end the night's
+    tally and picture."""
+    board = store.board(night["id"], night["version"])
+    game = board.current_game()
+    names = board.names
+    context: dict[str, Any] = {"view": None}
+    if game is not None:
+        spec = registry.get(game.kind)
+        context = screen(board, game, "screen", lambda: {
+            "view": spec.host_view(game, names)})
+    running = game is not None and not game.finished
+    return {
+        **({} if running else tally_context(night)), "night": night, "game": game,
+        "state": game.state if game else None, "setup": game.setup if game else None,
+        "names": names, "colours": board.colours, "running": running,
+        "title": title(game.kind) if game else None,
+        "wifi": store.night_wifi(night["id"]), **context,
+    }
+
+
+@bp.get("/n/<key>/screen")
+def page(key: str) -> Answer:
+    night = viewed_night(key)
+    return render_template("screens/screen.html", **screen_context(night))
+
+
+@bp.get("/n/<key>/screen/live")
+def live(key: str) -> Answer:
+    night = viewed_night(key)
+    if unchanged(night["version"]):
+        return "", 204
+    return render_template("screens/_screen.html", **screen_context(night))
+
+
+@bp.get("/n/<key>/screen/recap.png")
+@costly
+def picture(key: str) -> Answer:
+    """Tonight's picture on the screen (finished games only, as on the phones)."""
+    return night_picture(viewed_night(key))
+
+
+# --- the host: showing a code, the list of screens -------------------------------------
+
+@bp.post("/n/<key>/screens")
+def invite(key: str) -> Answer:
+    """A one-time screen code: a QR, its address and a short code to type."""
+    night = hosted_night(key)
+    code = store.invite_screen(night["id"], device())
+    link = public_url(url_for("screens.code", token=code["token"]))
+    short = code["short"]
+    return render_template("screens/invite.html", night=night, qr_svg=qr.svg(link),
+                           link=link, short=f"{short[:4]}-{short[4:]}",
+                           typed_at=public_url(url_for("screens.type_code")),
+                           minutes=store.SCREEN_CODE_MINUTES)
+
+
+@bp.post("/n/<key>/screens/<int:screen_id>/remove")
+def remove(key: str, screen_id: int) -> Answer:
+    """Take a screen away: it reads the night no more."""
+    night = hosted_night(key)
+    store.remove_screen(night["id"], screen_id)
+    return redirect(url_for("nights.night", key=key), 303)
+
+
+# --- the screen's side: answering a code ------------------------------------------------
+
+def _refused(token: str | None) -> Answer:
+    """A used, expired or cancelled code says so; one never shown is a plain 404."""
+    if token is None or not store.screen_invite_known(token):
+        abort(404)
+    return render_template("screens/code_gone.html"), 410
+
+
+def _cannot_be_a_screen(night: store.Row) -> Answer | None:
+    """A device of a table (a host, a seat, of this night or any other) stays what it
+    is: a screen records nothing, and would stop the host's controls or the player's
+    phone. The night's own host is shown the screen as a host."""
+    if store.is_host(night, device()):
+        return redirect(url_for("screens.page", key=night["key"]), 303)
+    role = store.table_role(device())
+    if role is not None:
+        return render_template("screens/seat_device.html", role=role), 409
+    return None
+
+
+@bp.get("/t/<token>")
+def code(token: str) -> Answer:
+    """A screen code opens a question, never a change: a link previewer or a photo
+    cannot use it up. The device becomes a screen only by answering it (a POST)."""
+    invite = store.screen_invite(token)
+    if invite is None:
+        return _refused(token)
+    night = store.night(invite["night_id"])
+    note_arrival(night)
+    refusal = _cannot_be_a_screen(night)
+    if refusal is not None:
+        return refusal
+    return render_template("screens/question.html", night=night, token=token)
+
+
+@bp.post("/t/<token>")
+def use_code(token: str) -> Answer:
+    return _answer(token)
+
+
+def _answer(token: str) -> Answer:
+    invite = store.screen_invite(token)
+    if invite is None:
+        return _refused(token)
+    refusal = _cannot_be_a_screen(store.night(invite["night_id"]))
+    if refusal is not None:
+        return refusal
+    night = store.use_screen_invite(token, device())
+    if night is None:
+        return _refused(token)
+    return redirect(url_for("screens.page", key=night["key"]), 303)
+
+
+@bp.get("/screen")
+def type_code(error: str | None = None, status: int = 200) -> Answer:
+    """Where a TV that cannot scan types the short code the host's page shows."""
+    return render_template("screens/type.html", error=error), status
+
+
+@bp.post("/screen")
+def typed() -> Answer:
+    """A typed short code: answering it is as deliberate as the question's button."""
+    token = store.screen_token(request.form.get("code", ""))
+    if token is None:
+        return type_code(error=_("No screen code is like that one. Check it on the "
+                                 "host's page and type it again."), status=422)
+    return _answer(token)

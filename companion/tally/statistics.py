@@ -1,0 +1,178 @@
+"""A host's nights across time: the history in pages, the statistics by player and head to
+head (and as CSV), and merging two spellings of one name."""
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from companion import store
+from companion.core import registry, stats
+from companion.core.charts import bar_chart
+from companion.play.actions import Answer
+from companion.web.downloads import cell, csv_file
+from companion.web.i18n import gettext as _
+from companion.web.identity import device
+from companion.web.offload import costly
+
+bp = Blueprint("statistics", __name__)
+
+
+def _page() -> int:
+    """The history page asked for (``?page=``, from 1; anything else is the first)."""
+    asked = request.args.get("page", "1")
+    return int(asked) if asked.isdigit() and 0 < int(asked) < 10**6 else 1
+
+
+def _history_rows(nights: list[store.Row]) -> list[dict[str, Any]]:
+    ids = [n["id"] for n in nights]
+    seats, games = store.rosters(ids), store.outcomes(ids)
+    rows = []
+    for night in nights:
+        names = {s["position"]: s["name"] for s in seats[night["id"]]}
+        rows.append({"night": night, "players": list(names.values()),
+                     "games": games[night["id"]], "names": names})
+    return rows
+
+
+@bp.get("/history")
+def history(error: str | None = None, status: int = 200) -> Answer:
+    """The nights this device hosted, the latest first, a page of ``HISTORY_PAGE`` at a
+    time (each page says the dates it covers); the import form below."""
+    page = _page()
+    total = store.hosted_count(device())
+    pages = max(1, -(-total // store.HISTORY_PAGE))
+    page = min(page, pages)
+    nights = store.hosted_page(device(), page)
+    return render_template("tally/history.html", rows=_history_rows(nights),
+                           games=registry.games(), error=error, page=page, pages=pages,
+                           total=total), status
+
+
+def _statistics(aliases: dict[str, str]) -> dict[str, Any]:
+    """The device's statistics, ``{"players", "meetings"}``: as kept for its history as it
+    stands (companion/store/statistics.py), else worked out from the kept results of
+    every night it hosts, and kept."""
+    stamp = store.history_stamp(device(), aliases)
+    found = store.kept_statistics(device(), stamp)
+    if found is None:
+        nights = store.statistics_nights(device())
+        found = {"players": stats.player_stats(nights, aliases),
+                 "meetings": [[first, second, met] for (first, second), met
+                              in sorted(stats.meetings(nights, aliases).items())]}
+        store.keep_statistics(device(), stamp, found)
+    return found
+
+
+def _meetings(found: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(first, second): met for first, second, met in found["meetings"]}
+
+
+def _host_only() -> None:
+    if not store.hosts_any(device()):
+        abort(403)
+
+
+def _stat_columns() -> list[tuple[Any, Any]]:
+    return [column for game in registry.games().values() for column in game.stat_columns]
+
+
+def _versus(met: dict[tuple[str, str], dict[str, Any]],
+            players: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The head-to-head the statistics page was asked for (``?a=&b=``, two players'
+    keys), or None when it was not (docs/rules.md#stat-head-to-head)."""
+    if "a" not in request.args and "b" not in request.args:
+        return None
+    first, second = request.args.get("a", ""), request.args.get("b", "")
+    by_key = {p["key"]: p for p in players}
+    if first not in by_key or second not in by_key:
+        return {"error": _("Pick two players from the list."), "a": first, "b": second}
+    if first == second:
+        return {"error": _("Pick two different players."), "a": first, "b": second}
+    return {"error": None, "a": first, "b": second,
+            "players": (by_key[first], by_key[second]),
+            "result": stats.between(met, first, second)}
+
+
+@bp.get("/stats")
+@costly
+def statistics(error: str | None = None, status: int = 200) -> Answer:
+    _host_only()
+    aliases = store.aliases(device())
+    found = _statistics(aliases)
+    players = found["players"]
+    chart = bar_chart([{"label": p["name"], "value": p["total_wins"]} for p in players])
+    by_key = {p["key"]: p["name"] for p in players}
+    merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
+              for alias, canonical in aliases.items()]
+    return render_template("tally/stats.html", players=players, chart=chart, merges=merges,
+                           games=registry.games(), columns=_stat_columns(), error=error,
+                           versus=_versus(_meetings(found), players)), status
+
+
+@bp.get("/stats.csv")
+@costly
+def statistics_csv() -> Answer:
+    """The statistics page's table: one row per player, each game's wins and games, and
+    each game's own figures as the page shows them (docs/rules.md#statistics)."""
+    _host_only()
+    players = _statistics(store.aliases(device()))["players"]
+    kinds = registry.games()
+    columns = _stat_columns()
+    header = [_("player"), _("nights")]
+    for game in kinds.values():
+        header += [_("%(title)s: games won", title=str(game.title)),
+                   _("%(title)s: games played", title=str(game.title))]
+    rows = [header + [str(label) for label, _value in columns]]
+    for p in players:
+        counts = [n for kind in kinds for n in (p["wins"][kind], p["games"][kind])]
+        rows.append([cell(p["name"]), p["nights"], *counts,
+                     *(value(p) for _label, value in columns)])
+    return csv_file(rows, "statistics.csv")
+
+
+@bp.get("/stats/head-to-head.csv")
+@costly
+def head_to_head_csv() -> Answer:
+    """Every pair of players who met in a finished game: games together, wins of each,
+    who finished ahead (docs/rules.md#stat-head-to-head)."""
+    _host_only()
+    found = _statistics(store.aliases(device()))
+    names = {p["key"]: p["name"] for p in found["players"]}
+    rows: list[list[Any]] = [[_("player"), _("opponent"), _("games together"),
+                              _("player's wins"), _("opponent's wins"),
+                              _("player ahead"), _("opponent ahead"), _("same place")]]
+    for (first, second), met in sorted(_meetings(found).items()):
+        rows.append([cell(names.get(first, first)), cell(names.get(second, second)),
+                     met["games"], *met["wins"], *met["ahead"], met["level"]])
+    return csv_file(rows, "head-to-head.csv")
+
+
+@bp.post("/stats/merge")
+def merge() -> Answer:
+    """Merge two spellings: from now on ``alias`` counts as ``into`` (both folded keys)."""
+    _host_only()
+    aliases = store.aliases(device())
+    known = {p["key"] for p in _statistics(aliases)["players"]}
+    alias = stats.fold(request.form.get("alias", ""))[:64]
+    into = stats.fold(request.form.get("into", ""))[:64]
+    if alias not in known or into not in known:
+        return statistics(error=_("Pick two players from the list."), status=422)
+    alias, into = stats.resolve(alias, aliases), stats.resolve(into, aliases)
+    if alias == into:
+        return statistics(error=_("Those are already the same player."), status=422)
+    store.merge_alias(device(), alias, into)
+    return redirect(url_for("statistics.statistics"), 303)
+
+
+@bp.post("/stats/unmerge")
+def unmerge() -> Answer:
+    _host_only()
+    store.unmerge_alias(device(), stats.fold(request.form.get("alias", ""))[:64])
+    return redirect(url_for("statistics.statistics"), 303)

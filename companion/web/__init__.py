@@ -1,0 +1,50 @@
+"""The web layer's plumbing, one module a concern: who is asking (``identity``), languages
+and dates (``i18n``), headers, gzip and static files (``http``), work beside the loop
+(``offload``), what templates are given (``templating``), error pages (``errors``), and
+pages whose size tells nothing of their secrets (``sealed``). ``init_app`` wires them
+into an app; callers import what they use from its module."""
+
+import sqlite3
+
+from flask import Blueprint, Flask
+from flask_wtf.csrf import CSRFError
+
+from companion.core import colours, registry
+from companion.core.tokens import new_token
+from companion.web import errors, http, i18n, sealed, templating
+
+bp = Blueprint("web", __name__)
+
+# Registered in this order: after-request hooks run last-registered first, so the
+# headers (and gzip) are set before a write's checkpoint is scheduled.
+bp.add_url_rule("/favicon.ico", view_func=http.favicon)
+bp.add_url_rule("/lang", view_func=i18n.set_language, methods=["POST"])
+bp.app_url_defaults(http.version_static)
+bp.after_app_request(http.checkpoint_later)
+bp.after_app_request(http.headers)
+bp.app_context_processor(templating.globals_)
+bp.app_errorhandler(CSRFError)(errors.csrf_error)
+bp.app_errorhandler(400)(errors.bad_request)
+bp.app_errorhandler(403)(errors.forbidden)
+bp.app_errorhandler(404)(errors.not_found)
+bp.app_errorhandler(405)(errors.not_allowed)
+bp.app_errorhandler(413)(errors.too_large)
+bp.app_errorhandler(TimeoutError)(errors.arrived_too_slowly)
+bp.app_errorhandler(sqlite3.OperationalError)(errors.not_stored)
+bp.app_errorhandler(500)(errors.server_error)
+
+
+def init_app(app: Flask) -> None:
+    app.url_map.converters["int"] = http.SqliteInt  # before any blueprint adds its routes
+    app.register_blueprint(bp)
+    app.jinja_env.filters["stored"] = sealed.stored
+    app.jinja_env.filters["local_time"] = i18n.local_time
+    app.jinja_env.filters["local_date"] = i18n.local_date
+    app.jinja_env.filters["local_clock"] = i18n.local_clock
+    app.jinja_env.filters["bdi"] = templating.bdi
+    app.jinja_env.globals.update(
+        _=i18n._gettext, gettext=i18n._gettext, ngettext=i18n._ngettext,
+        shared=templating.shared, game_title=templating.game_title,
+        game_kinds=registry.kinds, game_assets=templating.game_assets,
+        secret=sealed.secret, new_form_token=new_token, hue=templating.hue,
+        palette=colours.PALETTE, who=templating.who)

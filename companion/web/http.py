@@ -1,0 +1,201 @@
+"""What every response carries: security and cache headers, the device cookie, gzip, and static
+files at addresses that change with their content."""
+
+import gzip
+import hashlib
+from pathlib import Path
+from typing import Any, cast
+
+from flask import (
+    Response,
+    current_app,
+    g,
+    request,
+)
+from werkzeug.routing import IntegerConverter, Map
+from werkzeug.security import safe_join
+
+from companion import store
+from companion.web import sealed
+from companion.web.identity import DEVICE_COOKIE
+from companion.web.offload import off_the_loop
+
+YEAR = 365 * 24 * 3600
+
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
+
+
+def favicon() -> Response:
+    """Browsers ask for /favicon.ico on their own (a download, a bookmark): the icon."""
+    return current_app.send_static_file("favicon.png")
+
+
+_static_versions: dict[tuple[str, int, int], str] = {}
+
+
+def static_version(filename: str) -> str:
+    """A short hash of a static file, so its URL changes when it does (cached a year). The
+    hash is worked out again when the file's change time or size moves, as the gzip cache
+    does: under ``flask run --debug`` an edited ``app.js`` gets a new URL at once."""
+    path = Path(cast(str, current_app.static_folder)) / filename  # create_app sets it
+    try:
+        stat = path.stat()
+    except OSError:
+        return "0"
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    version = _static_versions.get(key)
+    if version is None:
+        try:
+            version = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+        except OSError:
+            return "0"
+        _static_versions[key] = version
+    return version
+
+
+# gzip where it pays: text bodies of at least a kilobyte, to a client that asks for it.
+GZIP_MIN_BYTES = 1024
+
+
+GZIP_TYPES = frozenset({"text/html", "text/css", "text/javascript", "application/javascript",
+                        "image/svg+xml", "application/json", "text/plain"})
+
+
+# path -> (mtime, size, gzipped bytes): one entry per static file
+_static_gzip: dict[str, tuple[int, int, bytes]] = {}
+
+
+def _gzipped_static(filename: str) -> bytes | None:
+    """A static file compressed once per process (and again only if the file changes)."""
+    path = safe_join(cast(str, current_app.static_folder), filename)
+    if path is None:
+        return None
+    try:
+        stat = Path(path).stat()
+        cached = _static_gzip.get(path)
+        if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
+            data = gzip.compress(Path(path).read_bytes(), compresslevel=9, mtime=0)
+            cached = _static_gzip[path] = (stat.st_mtime_ns, stat.st_size, data)
+    except OSError:
+        return None
+    return cached[2]
+
+
+def _seal(response: Response) -> bool:
+    """A page that carries a secret: compressed around the secret, whatever its status
+    or size (companion/web/sealed.py); without gzip, only its markers go. Returns whether
+    the response was such a page."""
+    if response.is_streamed or response.direct_passthrough or response.mimetype != "text/html":
+        return False
+    body = response.get_data()
+    if not sealed.has_secret(body):
+        return False
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response.set_data(sealed.gzip(body))
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response.set_data(sealed.plain(body))
+    response.vary.add("Accept-Encoding")
+    return True
+
+
+def compress(response: Response) -> Response:
+    """gzip the response body if the client accepts it and it is worth it."""
+    if _seal(response):
+        return response
+    if (response.status_code != 200 or response.mimetype not in GZIP_TYPES
+            or "Content-Encoding" in response.headers
+            or "gzip" not in request.headers.get("Accept-Encoding", "")):
+        return response
+    if request.endpoint == "static":
+        if (response.content_length or 0) < GZIP_MIN_BYTES:
+            return response
+        data = _gzipped_static((request.view_args or {}).get("filename", ""))
+        if data is None:
+            return response
+        response.close()  # the file send_file opened
+        response.direct_passthrough = False
+        etag, weak = response.get_etag()
+        if etag:
+            response.set_etag(etag + "-gzip", bool(weak))  # a bool whenever there is an etag
+    else:
+        if response.is_streamed or response.direct_passthrough:
+            return response
+        body = response.get_data()
+        if len(body) < GZIP_MIN_BYTES:
+            return response
+        data = gzip.compress(body, compresslevel=6, mtime=0)
+    response.set_data(data)
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+class SqliteInt(IntegerConverter):
+    """An ``<int:…>`` URL segment SQLite can hold: a bigger number is a plain 404.
+
+    (Werkzeug's own accepts any length; SQLite raises OverflowError past 2**63 - 1,
+    which was a 500 for a URL such as /n/<key>/g/99999999999999999999.)
+    """
+
+    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None,
+                 max: int | None = 2**63 - 1, signed: bool = False) -> None:
+        super().__init__(map, fixed_digits, min, max, signed)
+
+
+def version_static(endpoint: str, values: dict[str, Any]) -> None:
+    if endpoint == "static" and "filename" in values and "v" not in values:
+        values["v"] = static_version(values["filename"])
+
+
+def checkpoint_later(response: Response) -> Response:
+    """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
+    if request.method == "POST" and response.status_code != 503:
+        path = current_app.config["DATABASE"]
+        response.call_on_close(lambda: fold_wal(path))
+    return response
+
+
+def fold_wal(path: str) -> None:
+    """Checkpoint the WAL if it is due, off the loop; the size is read here, so a write
+    that leaves little in the WAL (nearly all) hands nothing to another thread."""
+    if store.checkpoint_due(path):
+        off_the_loop(store.checkpoint, path)
+
+
+def cacheable(response: Response) -> Response:
+    """Let the asking browser keep ``response`` for good (``private``: never a shared
+    cache): for answers whose address carries a digest of their content, so that a
+    change of content is a new address. Answers 304 to a request that has it already
+    (its ETag)."""
+    g.cacheable = True
+    response.make_conditional(request)
+    return response
+
+
+def headers(response: Response) -> Response:
+    if g.get("new_device") and g.get("device"):
+        response.set_cookie(
+            DEVICE_COOKIE, g.device_cookie, max_age=YEAR, httponly=True, samesite="Lax"
+        )
+    h = response.headers
+    h.setdefault("Content-Security-Policy", CSP)
+    h["Referrer-Policy"] = "no-referrer"
+    h["X-Content-Type-Options"] = "nosniff"
+    h["X-Frame-Options"] = "DENY"
+    if request.endpoint == "static" and response.status_code in (200, 206, 304):
+        h["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    elif g.get("cacheable") and response.status_code in (200, 304):
+        # An answer at an address that names its content (a digest in it): the browser
+        # of whoever may see it keeps it, and no shared cache does.
+        h["Cache-Control"] = f"private, max-age={YEAR}, immutable"
+        h.add("Vary", "Cookie")
+    else:
+        h["Cache-Control"] = "no-store"
+        h.add("Vary", "Cookie")
+    return compress(response)

@@ -1,0 +1,96 @@
+"""Work that would stop the loop, done beside it: costly views one at a time per client address,
+and the WAL's checkpoint in a thread of gevent's pool."""
+
+import contextvars
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial, wraps
+from typing import Any, TypeVar, cast
+
+import gevent
+from flask import (
+    g,
+    request,
+)
+from gevent import monkey
+
+T = TypeVar("T")
+
+
+def beside_the_loop(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``'s answer, worked out where other requests go on meanwhile: under
+    gevent in a thread of gevent's pool (the interpreter switches threads every few
+    milliseconds, so the loop's greenlets keep answering while a long computation runs;
+    on the loop itself, checking one upload stopped every table for its whole length).
+    Elsewhere each request has its thread, and it runs there. The thread sees the
+    request's context (its app's games, companion/core/registry.py) as the request does."""
+    if not monkey.is_module_patched("threading"):
+        return work(*args)
+    context = contextvars.copy_context()
+
+    def outcome() -> tuple[bool, Any]:
+        # An exception comes back as a value: gevent's pool would print the traceback of
+        # every refused upload before handing it on.
+        try:
+            return True, context.run(work, *args)
+        except Exception as error:
+            return False, error
+
+    done, value = gevent.get_hub().threadpool.apply(outcome)
+    if not done:
+        raise value
+    return cast(T, value)
+
+
+#: The client addresses with a costly answer under way in this process, each with its
+#: lock and how many of its requests hold or wait for it. Touched only on the loop (a
+#: greenlet never yields inside these few lines), like the spare connections of db.py.
+_turns: dict[str, list[Any]] = {}
+
+
+@contextmanager
+def one_at_a_time(key: str) -> Iterator[None]:
+    """Hold ``key``'s turn (a client address's): a second costly request from it waits
+    for the first to be answered. Its lock is made when first asked for, so that under
+    gevent it is gevent's (a lock made before ``companion serve`` patched would stop
+    the loop while it waits)."""
+    turn = _turns.setdefault(key, [threading.Lock(), 0])
+    turn[1] += 1
+    try:
+        with turn[0]:
+            yield
+    finally:
+        turn[1] -= 1
+        if not turn[1]:
+            del _turns[key]
+
+
+def costly(view: Callable[..., T]) -> Callable[..., T]:
+    """A view whose answer may take a tenth of a second or more on a long night (an
+    export, a picture, the tally, the statistics): worked out beside the loop, so other
+    tables' requests go on meanwhile, and one at a time for each client address, so that
+    four requests at once from one guest cost four turns, not four threads at once
+    (docs/security.md)."""
+    @wraps(view)
+    def answer(*args: Any, **kwargs: Any) -> T:
+        if g.get("costly"):  # called by another costly view: already its turn
+            return view(*args, **kwargs)
+        g.costly = True
+        try:
+            with one_at_a_time(request.remote_addr or ""):
+                return beside_the_loop(partial(view, *args, **kwargs))
+        finally:
+            g.costly = False
+    return answer
+
+
+def off_the_loop(work: Callable[..., Any], *args: Any) -> None:
+    """``work(*args)`` where it stops no other request: under gevent (``companion
+    serve``, the café's workers), in a thread of gevent's pool, since SQLite's copy and
+    fsyncs (up to ~30 ms for a checkpoint here) would stop every greenlet of the worker
+    while they ran; elsewhere each request has its thread, and it runs there."""
+    if monkey.is_module_patched("threading"):
+        gevent.get_hub().threadpool.spawn(work, *args)
+    else:
+        work(*args)

@@ -1,0 +1,19 @@
+"""The Secret Number game's declaration for the registry, beside its views."""
+
+
+from companion.core.registry import GameDef
+from tests.fourthgame import rules, views
+
+GAME = GameDef(
+    kind="secretnumber",
+    title="Secret Number",
+    rules=rules,
+    blueprint=views.bp,
+    parse_new=views.parse_new,
+    result=rules.result,
+    options=rules.options,
+    mask=rules.mask,
+    custom_restore=rules.restore,
+    host_view=views.host_view,
+    seat_view=views.seat_view,
+)
