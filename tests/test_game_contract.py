@@ -72,7 +72,7 @@ def test_its_start_form_refuses_no_players(game):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("module", registry.INSTALLED)
 def test_its_title_is_translated(module, lang):
-    title = game_of(module.rsplit(".", 1)[-1]).title
+    title = game_of(module.split(".")[1]).title  # companion.<kind>.game
     path = ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as f:
         message = pofile.read_po(f)[title._args[0]]

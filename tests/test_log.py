@@ -9,6 +9,7 @@ from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO, effective, undo_redo
 from companion.store import connection as database
 from companion.store import log
+from companion.store.schema import migrate
 from tests.refusing import refuses
 
 
@@ -63,7 +64,7 @@ def test_undo_redo_availability():
 @pytest.fixture
 def store_db(tmp_path):
     path = str(tmp_path / "log.sqlite")
-    database.migrate(path)
+    migrate(path)
     db = database.connect(path)
     night_id = db["nights"].insert({"key": "k", "created": "now", "version": 0}).last_pk
     game_id = db["games"].insert({"night_id": night_id, "number": 1, "kind": "kraken",

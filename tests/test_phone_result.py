@@ -110,7 +110,7 @@ def test_a_game_added_later_gets_the_result_and_the_way_back_too(tmp_path):
     app = create_app({
         "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
-        "GAMES": ["companion.kraken", "companion.skullking", "companion.crazytime",
+        "GAMES": ["companion.kraken.game", "companion.skullking.game", "companion.crazytime.game",
                   "tests.fourthgame.game"],
     })
     night = make_night(app, names=["Ann", "Bo", "Cy"])

@@ -7,9 +7,9 @@ import re
 import pytest
 
 from companion import store
+from companion.laptop import doctor
 from companion.laptop.addresses import Interface
 from companion.laptop.doctor import Facts, Network
-from companion.serving import doctor
 from companion.table import nights, qr
 from tests.conftest import make_night
 

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from companion import store
 from companion.core import recap
-from companion.pictures import drawing
+from companion.pictures import drawing, lettering
 from companion.pictures import views as pictures
 from tests.conftest import make_night
 from tests.test_stats import (
@@ -165,7 +165,7 @@ def test_the_tally_shows_the_pictures_on_the_host_and_the_phone(evening):
 # --- the fonts ------------------------------------------------------------------------
 
 def mask(text, size=48, emoji=False):
-    face = drawing.font(size, emoji=emoji)
+    face = lettering.font(size, emoji=emoji)
     found = face.getmask(text)
     return found.size, bytes(bytearray(found))
 
@@ -173,9 +173,9 @@ def mask(text, size=48, emoji=False):
 def test_hangul_glyphs_are_drawn_not_boxes():
     """Every modern Hangul syllable is in the shipped font: none is drawn as the
     missing-glyph box, and two syllables are two different shapes."""
-    box = mask(drawing.MISSING)
+    box = mask(lettering.MISSING)
     assert mask("가") != box and mask("힣") != box and mask("가") != mask("나")
-    missing = [chr(c) for c in range(0xAC00, 0xD7A4) if not drawing.has_glyph(chr(c))]
+    missing = [chr(c) for c in range(0xAC00, 0xD7A4) if not lettering.has_glyph(chr(c))]
     assert missing == []
 
 
@@ -185,22 +185,22 @@ def test_a_hangul_name_draws_ink_unlike_boxes():
         drawing.Pen(ImageDraw.Draw(image), {}).text(10, 60, text, 48, fill="#FFFFFF")
         return image.tobytes()
 
-    name, boxes = drawn("김민수"), drawn(drawing.MISSING * 3)
+    name, boxes = drawn("김민수"), drawn(lettering.MISSING * 3)
     assert any(name) and name != boxes
 
 
 def test_hangul_is_in_the_fonts_character_map():
     ttLib = pytest.importorskip("fontTools.ttLib")
-    cmap = ttLib.TTFont(drawing.REGULAR).getBestCmap()
+    cmap = ttLib.TTFont(lettering.REGULAR).getBestCmap()
     assert all(c in cmap for c in range(0xAC00, 0xD7A4))
 
 
 @pytest.mark.parametrize("name", ["🐙 문어", "👩‍👩‍👧", "🏴‍☠️ Jack", "Zoë 🇰🇷", "1️⃣ 👍🏽"])
 def test_an_emoji_name_renders(name):
-    runs = drawing.runs(name)
+    runs = lettering.runs(name)
     assert any(emoji for _text, emoji in runs)
     emoji = next(text for text, is_emoji in runs if is_emoji)
-    assert mask(emoji, emoji=True) != mask(drawing.MISSING, emoji=True)
+    assert mask(emoji, emoji=True) != mask(lettering.MISSING, emoji=True)
     content = {"title": name, "subtitle": name, "more": None, "sections": [
         {"heading": name, "blocks": [recap.line(recap.span(name, 0)),
                                      {"kind": "bars", "rows": [
@@ -210,10 +210,10 @@ def test_an_emoji_name_renders(name):
 
 
 def test_a_name_is_cut_between_drawn_characters():
-    cut = drawing.fit("👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧 아주 긴 이름입니다", 28, 120)
+    cut = lettering.fit("👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧 아주 긴 이름입니다", 28, 120)
     assert cut.endswith("…")
     assert all(part in ("👩‍👩‍👧", "…") or "\u200d" not in part
-               for part in drawing.clusters(cut))
+               for part in lettering.clusters(cut))
 
 
 def test_a_long_night_stays_within_the_height_and_says_what_it_left_out():

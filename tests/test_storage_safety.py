@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from companion.store import connection as db
+from companion.store import schema
 from tests.conftest import make_night
 
 
@@ -148,9 +149,9 @@ def test_a_worker_that_finds_the_new_file_locked_at_start_tries_again(tmp_path, 
             raise sqlite3.OperationalError("database is locked")
         return real(path, **kwargs)
 
-    monkeypatch.setattr(db, "connect", connect)
+    monkeypatch.setattr(schema, "connect", connect)
     path = str(tmp_path / "new.sqlite")
-    db.migrate(path)
+    schema.migrate(path)
     assert refused == [path]
     opened = real(path)
     assert "nights" in opened.table_names()

@@ -25,10 +25,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from companion.core import events, registry
+from companion.core import registry
 from companion.core.colours import assign
 from companion.core.colours import default as default_colour
 from companion.core.errors import N_, RuleError
+from companion.core.events import NEW, REDO, UNDO, folded
 from companion.core.stats import fold, hides_characters
 
 FORMAT = "companion-night"
@@ -112,7 +113,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _is_time(value: Any) -> bool:
-    """True for a time stamp as the app writes it (companion.store.connection.now()); BadFile for one
+    """True for a time stamp as the app writes it (``store.connection.now()``); BadFile for one
     written that way that names no real moment ("2026-02-30T10:00:00Z", hour 25)."""
     if not isinstance(value, str) or not _TIME.match(value):
         return False
@@ -190,7 +191,7 @@ def _check_events(kind: str, events: Any, seats: int) -> list[dict[str, Any]]:
         seat = event["seat"]
         if seat is not None and (not _is_int(seat) or not 0 <= seat < seats):
             raise BadFile(N_("An event names a seat that is not at this night's table."))
-        undo_redo = event["type"] in (events.UNDO, events.REDO)
+        undo_redo = event["type"] in (UNDO, REDO)
         allowed = rules.HOST_EVENTS if seat is None else rules.SEAT_EVENTS
         if not (event["type"] in allowed or (undo_redo and seat is None)):
             raise BadFile(N_("An event is not part of this game."))
@@ -224,14 +225,14 @@ def _replay_each(kind: str, setup: dict[str, Any], log: list[dict[str, Any]]
     kept: list[tuple[int, dict[str, Any]]] = [(0, rules.begin(setup))]
     state = copy.deepcopy(kept[0][1])
     grown = False  # a new event since the last check
-    for what, done in events.folded(log):
-        if what == events.UNDO:
+    for what, done in folded(log):
+        if what == UNDO:
             if grown:
                 rules.conclude(setup, copy.deepcopy(state))
             grown = False
             state = _rewind(rules, setup, done, kept)
             continue
-        grown = grown or what == events.NEW
+        grown = grown or what == NEW
         rules.step(setup, state, done[-1])
         if len(done) % CHECKPOINT_EVERY == 0 and kept[-1][0] < len(done):
             kept.append((len(done), copy.deepcopy(state)))

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from random import Random
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from flask import Blueprint
@@ -30,6 +30,9 @@ from companion.core.errors import N_, RuleError
 INSTALLED = ("companion.kraken.game", "companion.skullking.game", "companion.crazytime.game")
 
 State = dict[str, Any]
+S = TypeVar("S")  # a game's setup
+T = TypeVar("T")  # its state
+E = TypeVar("E")  # one event
 Event = dict[str, Any]
 Seat = dict[str, Any]
 
@@ -53,6 +56,18 @@ class Rules(Protocol):
     def conclude(self, setup: State, state: State) -> State: ...
 
     def describe(self, event: Event) -> tuple[str, dict[str, Any]]: ...
+
+
+def replayed(setup: S, events: Iterable[E], begin: Callable[[S], T],
+             step: Callable[[S, T, E], None], conclude: Callable[[S, T], T]) -> T:
+    """The fold every game's ``replay`` is: ``begin``, then ``step`` for each event (which
+    raises RuleError for the first one the rules forbid), then ``conclude``. Written once
+    here; a game's rules module says ``return replayed(setup, events, begin, step,
+    conclude)``."""
+    state = begin(setup)
+    for event in events:
+        step(setup, state, event)
+    return conclude(setup, state)
 
 
 class GameKind(Protocol):
@@ -229,8 +244,9 @@ def games() -> Mapping[str, GameKind]:
     # Flask is asked only once something has loaded it: the registry is pure, and
     # importing it (with a game's rules, or the statistics) loads no Flask.
     flask = sys.modules.get("flask")
-    in_app = flask is not None and flask.has_app_context()
-    names: Sequence[str] = flask.current_app.config["GAMES"] if in_app else INSTALLED
+    names: Sequence[str] = INSTALLED
+    if flask is not None and flask.has_app_context():
+        names = flask.current_app.config["GAMES"]
     return load(tuple(names))
 
 

@@ -47,6 +47,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, TypeGuard, TypeVar
 
 from companion.core.errors import N_, RuleError
+from companion.core.registry import replayed
 
 TIME_CARDS = 63
 MATCHES = 4
@@ -456,10 +457,7 @@ def replay(setup: Setup, events: Iterable[Event]) -> State:
     The state holds every law's text: a view must show laws through :func:`laws_for`,
     never from ``state["laws"]`` directly.
     """
-    state = begin(setup)
-    for event in events:
-        step(setup, state, event)
-    return conclude(setup, state)
+    return replayed(setup, events, begin, step, conclude)
 
 
 def step(setup: Setup, state: State, event: Event) -> None:

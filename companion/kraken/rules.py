@@ -48,6 +48,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, TypedDict, cast
 
 from companion.core.errors import N_, RuleError
+from companion.core.registry import replayed
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -558,10 +559,7 @@ def replay(setup_: Setup, events: Iterable[Event]) -> State:
     first reveal (re-recording it corrects it); "reveal" ``{"seat", "card", "special"}``
     — the card in front of ``seat`` was revealed. See the module docstring for the state.
     """
-    state = begin(setup_)
-    for event in events:
-        step(setup_, state, event)
-    return conclude(setup_, state)
+    return replayed(setup_, events, begin, step, conclude)
 
 
 def step(setup_: Setup, state: State, event: Event) -> None:

@@ -7,136 +7,48 @@ many (docs/architecture.md#recap-pictures).
 
 Every string is drawn with NanumSquare (Hangul and Latin) and, for the characters that
 font lacks, Noto Emoji (companion/fonts/README.md), so a name looks the same on every
-machine. Fonts are opened once per thread: a FreeType face is not shared by threads.
-"""
+machine. Fonts are opened once per thread: a FreeType face is not shared by threads."""
 
 from __future__ import annotations
 
 import io
-import threading
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-FONTS = Path(__file__).resolve().parent.parent / "fonts"  # companion/fonts
-REGULAR = FONTS / "NanumSquareR.ttf"
-BOLD = FONTS / "NanumSquareB.ttf"
-EMOJI = FONTS / "NotoEmoji-Regular.ttf"
+from companion.pictures.lettering import fit, font, measure, runs
 
 #: A phone's screen and a chat preview: 1080 px wide (a phone shows it at its full
 #: width), at most five times as high (a chat's preview shows the top; the rest scrolls
 #: when it is opened).
 WIDTH = 1080
+
+
 MAX_HEIGHT = 5400
+
+
 MARGIN, PAD, GAP = 40, 28, 20
+
+
 INNER = WIDTH - 2 * MARGIN - 2 * PAD
+
+
 SIZES = {"title": 60, "heading": 38, "body": 34, "small": 28, "caption": 26}
+
+
 INK, MUTED, PAPER, CARD, RULE = "#1F2328", "#59636E", "#F3F1EC", "#FFFFFF", "#D0D7DE"
+
+
 BAND, BAND_INK = "#1F2A44", "#FFFFFF"
+
+
 SHAPES = ("circle", "square", "triangle", "diamond")
 
-#: Characters that join the one before them into one drawn emoji.
-JOINERS = frozenset("\u200d\ufe0f\u20e3")
-MISSING = "\U0010fffd"  # a private-use code point no shipped font draws
 
-_local = threading.local()
 
 Block = dict[str, Any]
-
-
-def font(size: int, bold: bool = False, emoji: bool = False) -> ImageFont.FreeTypeFont:
-    """The font at ``size`` px, opened once per thread."""
-    cache: dict[tuple[int, bool, bool], ImageFont.FreeTypeFont] = _local.__dict__.setdefault(
-        "fonts", {})
-    key = (size, bold, emoji)
-    if key not in cache:
-        path = EMOJI if emoji else BOLD if bold else REGULAR
-        cache[key] = ImageFont.truetype(str(path), size)
-    return cache[key]
-
-
-def _signature(face: ImageFont.FreeTypeFont, text: str) -> tuple[Any, bytes]:
-    mask = face.getmask(text)
-    return mask.size, bytes(bytearray(mask))
-
-
-@lru_cache(maxsize=4096)
-def has_glyph(char: str, emoji: bool = False) -> bool:
-    """Whether the text font (or the emoji font) draws ``char`` as itself, not as its
-    missing-glyph box (told apart by drawing both)."""
-    face = font(24, emoji=emoji)
-    return char.isspace() or _signature(face, char) != _signature(face, MISSING)
-
-
-def _joins(char: str) -> bool:
-    return (char in JOINERS or "\U0001f3fb" <= char <= "\U0001f3ff"
-            or "\U000e0020" <= char <= "\U000e007f")
-
-
-def clusters(text: str) -> list[str]:
-    """``text`` cut into drawn characters: a letter with its marks, an emoji with its
-    joiners, skin tone and variation selector, a pair of regional-indicator flags."""
-    out: list[str] = []
-    for char in text:
-        flag = "\U0001f1e6" <= char <= "\U0001f1ff"
-        if out and (_joins(char) or out[-1].endswith("\u200d")
-                    or unicodedata.combining(char)
-                    or (flag and len(out[-1]) == 1 and "\U0001f1e6" <= out[-1] <= "\U0001f1ff")):
-            out[-1] += char
-        else:
-            out.append(char)
-    return out
-
-
-def _is_emoji(cluster: str) -> bool:
-    if len(cluster) > 1 and any(_joins(c) or ord(c) >= 0x1F000 for c in cluster[1:]):
-        return True
-    base = cluster[0]
-    return not has_glyph(base) and has_glyph(base, emoji=True)
-
-
-#: Stand-ins for punctuation neither font has (NanumSquare lacks the minus sign).
-STAND_INS = {"\u2212": "-", "\u2012": "-", "\u2010": "-", "\u2011": "-"}
-
-
-def _drawable(cluster: str) -> str:
-    """``cluster``, or its stand-in (or compatibility form) when neither font has it."""
-    if len(cluster) > 1 or has_glyph(cluster) or has_glyph(cluster, emoji=True):
-        return cluster
-    other = STAND_INS.get(cluster) or unicodedata.normalize("NFKC", cluster)
-    return other if all(has_glyph(c) for c in other) else cluster
-
-
-def runs(text: str) -> list[tuple[str, bool]]:
-    """``text`` as runs of ``(text, is_emoji)``: each run drawn with one font."""
-    out: list[tuple[str, bool]] = []
-    for cluster in map(_drawable, clusters(text)):
-        emoji = _is_emoji(cluster)
-        if out and out[-1][1] == emoji:
-            out[-1] = (out[-1][0] + cluster, emoji)
-        else:
-            out.append((cluster, emoji))
-    return out
-
-
-def measure(text: str, size: int, bold: bool = False) -> float:
-    """How wide ``text`` is drawn at ``size`` px."""
-    return sum(font(size, bold, emoji).getlength(part) for part, emoji in runs(text))
-
-
-def fit(text: str, size: int, room: float, bold: bool = False) -> str:
-    """``text`` as it fits in ``room`` px, cut with "…" between drawn characters."""
-    if measure(text, size, bold) <= room:
-        return text
-    parts = clusters(text)
-    while parts and measure("".join(parts) + "…", size, bold) > room:
-        parts.pop()
-    return "".join(parts).rstrip() + "…"
 
 
 def _hex(colour: str) -> tuple[int, int, int]:
@@ -195,9 +107,6 @@ class Pen:
         self.box((x, top, x + width, top + height), colour, radius=height / 2)
         self.text(x + 14, top + height / 2 + size * 0.36, label, size, True, ink_on(colour))
         return width
-
-
-# --------------------------------------------------------------------------- blocks
 
 
 def _line_height(size: int) -> int:
@@ -365,9 +274,6 @@ def draw_lines(pen: Pen, x: float, top: float, block: Block) -> float:
 DRAWERS: dict[str, Callable[[Pen, float, float, Block], float]] = {
     "line": draw_line, "bars": draw_bars, "lines": draw_lines,
 }
-
-
-# --------------------------------------------------------------------------- the page
 
 
 def _section_body(pen: Pen, top: float, section: dict[str, Any]) -> float:

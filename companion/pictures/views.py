@@ -2,7 +2,8 @@
 
 A picture is for the night's host and the phones that hold a seat in it (anyone else
 gets the same plain 404 as for the tally), in the request's language. Its content comes
-from companion/core/recap.py (finished games only) and its pixels from companion/pictures/drawing.py.
+from companion/core/recap.py (finished games only) and its pixels from
+companion/pictures/drawing.py.
 
 Rendering takes a tenth of a second or more (docs/performance.md#recap-pictures), so each
 process keeps the last pictures it drew, keyed by a digest of what they show (the text in
@@ -26,7 +27,7 @@ from companion.pictures import drawing
 from companion.play.actions import Answer
 from companion.web.i18n import gettext as _
 from companion.web.i18n import local_date, ngettext
-from companion.web.identity import hosted_night, my_seat
+from companion.web.identity import hosted_night, my_night
 from companion.web.offload import costly
 
 bp = Blueprint("pictures", __name__)
@@ -80,13 +81,6 @@ def game_picture(night: store.Row, number: int) -> Response:
     return _answer(_png(night, content), f"night-{night['created'][:10]}-game-{number}")
 
 
-def _seat_night() -> store.Row:
-    seat = my_seat()
-    if seat is None:
-        abort(404)
-    return store.night(seat["night_id"])
-
-
 @bp.get("/n/<key>/recap.png")
 @costly
 def night_png(key: str) -> Answer:
@@ -103,10 +97,10 @@ def game_png(key: str, number: int) -> Answer:
 @costly
 def my_night_png() -> Answer:
     """The night's picture on a phone that holds a seat in it."""
-    return night_picture(_seat_night())
+    return night_picture(my_night())
 
 
 @bp.get("/me/g/<int:number>/recap.png")
 @costly
 def my_game_png(number: int) -> Answer:
-    return game_picture(_seat_night(), number)
+    return game_picture(my_night(), number)

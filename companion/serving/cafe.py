@@ -1,4 +1,5 @@
-"""The café setup's worker: ``gunicorn -c python:companion.serving.cafe "companion.serving.wsgi:app"``.
+"""The café setup's worker:
+``gunicorn -c python:companion.serving.cafe "companion.serving.wsgi:app"``.
 
 gunicorn's ``gevent_pywsgi`` worker (gevent's own WSGI server in each worker, as
 ``companion serve`` runs it) with the same hold on connections as ``companion serve``

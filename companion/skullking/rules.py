@@ -54,6 +54,7 @@ from typing import Any, cast
 
 from companion.core.errors import N_, RuleError
 from companion.core.ranking import competition_ranks
+from companion.core.registry import replayed
 from companion.skullking.scoring import (
     DECK,
     EDITIONS,
@@ -883,10 +884,7 @@ def replay(setup: Setup, events: Iterable[Event]) -> State:
     and ``ranks`` {str(seat): int}, ``leader`` [seats] (empty before any round is
     scored), ``finished``.
     """
-    state = begin(setup)
-    for event in events:
-        step(setup, state, event)
-    return conclude(setup, state)
+    return replayed(setup, events, begin, step, conclude)
 
 
 def step(setup: Setup, state: State, event: Event) -> None:

@@ -2,11 +2,12 @@
 each is used, cancelled or expired by a recorded state, not only by comparing times, so
 that a clock set back revives none."""
 
+from collections.abc import Callable
 from typing import Literal
 
 from sqlite_utils import Database
 
-from companion.store.connection import now, write
+from companion.store.connection import get_db, now, write
 from companion.store.sql import Row, _first
 
 #: The tables of one-time codes (token, used_by, expires, ended, …).
@@ -28,3 +29,21 @@ def live_code(db: Database, table: Codes, token: str) -> Row | None:
 def code_known(db: Database, table: Codes, token: str) -> bool:
     """Whether this code was ever shown (it may be used, expired or cancelled since)."""
     return _first(db, f"select 1 from {table} where token = ?", [token]) is not None
+
+
+def claim_code(table: Codes, token: str, device: str,
+               then: Callable[[Database, Row], None]) -> int | None:
+    """Use the code for ``device``: once, whoever asks first. In the same transaction,
+    ``then(db, code)`` does what the code is for (make a host, make a screen). Returns the
+    code's night id, or None for a code that is used, ended, expired or unknown, or that
+    another device answered first."""
+    db = get_db()
+    code = live_code(db, table, token)
+    if code is None:
+        return None
+    with write(db):
+        if not db.execute(f"update {table} set used_by = ? where token = ? and "
+                          "used_by is null and ended = 0", [device, token]).rowcount:
+            return None  # another device answered it first
+        then(db, code)
+    return int(code["night_id"])

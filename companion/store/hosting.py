@@ -5,7 +5,7 @@ from sqlite_utils import Database
 
 from companion.core.tokens import new_token
 from companion.store import log
-from companion.store.codes import code_known, live_code
+from companion.store.codes import claim_code, code_known, live_code
 from companion.store.connection import get_db, now, write
 from companion.store.histories import settle
 from companion.store.nights import night
@@ -69,21 +69,16 @@ def use_host_invite(token: str, device: str) -> Row | None:
     """Make ``device`` a host with an unused, unexpired code; a seat the device holds in
     that night is given up (one device is a host or a player, not both). Returns the
     night (None for a used, expired or unknown code)."""
-    db = get_db()
-    invite = live_code(db, "host_invites", token)
-    if invite is None:
-        return None
-    with write(db):
-        if not db.execute("update host_invites set used_by = ? where token = ? and "
-                          "used_by is null and ended = 0", [device, token]).rowcount:
-            return None  # another device answered it first
+    def make_host(db: Database, invite: Row) -> None:
         db.execute("update seats set device = null, claimed_at = null "
                    "where night_id = ? and device = ?", [invite["night_id"], device])
         db.execute("insert or ignore into hosts (night_id, device, created) values (?, ?, ?)",
                    [invite["night_id"], device, now()])
         settle(db, invite["night_id"])
         log.bump(db, invite["night_id"])
-    return night(invite["night_id"])
+
+    night_id = claim_code("host_invites", token, device, make_host)
+    return None if night_id is None else night(night_id)
 
 
 def hosts(night_id: int) -> list[Row]:

@@ -13,7 +13,7 @@ from sqlite_utils import Database
 
 from companion.core.tokens import new_token
 from companion.store import log
-from companion.store.codes import code_known, live_code
+from companion.store.codes import claim_code, code_known, live_code
 from companion.store.connection import get_db, now, write
 from companion.store.nights import night
 from companion.store.sql import Row, _first
@@ -81,19 +81,14 @@ def screen_token(short: str) -> str | None:
 def use_screen_invite(token: str, device: str) -> Row | None:
     """Make ``device`` a screen of the code's night (and of no other night); returns the
     night, or None for a code that is used, ended or unknown."""
-    db = get_db()
-    code = live_code(db, "screen_invites", token)
-    if code is None:
-        return None
-    with write(db):
-        if not db.execute("update screen_invites set used_by = ? where token = ? and "
-                          "used_by is null and ended = 0", [device, token]).rowcount:
-            return None  # another device answered it first
+    def make_screen(db: Database, code: Row) -> None:
         db.execute("delete from screens where device = ?", [device])
         db.execute("insert into screens (night_id, device, created) values (?, ?, ?)",
                    [code["night_id"], device, now()])
         log.bump(db, code["night_id"])  # the host's list of screens changed
-    return night(code["night_id"])
+
+    night_id = claim_code("screen_invites", token, device, make_screen)
+    return None if night_id is None else night(night_id)
 
 
 def screens(night_id: int) -> list[Row]:

@@ -23,7 +23,7 @@ from companion.play.actions import Answer
 from companion.table import qr
 from companion.web.http import cacheable
 from companion.web.i18n import gettext as _
-from companion.web.identity import hosted_night, my_seat, unchanged
+from companion.web.identity import hosted_night, my_night, my_seat, unchanged
 from companion.web.offload import costly
 
 bp = Blueprint("tally", __name__)
@@ -169,10 +169,7 @@ def bgstats_svg(key: str, number: int) -> Answer:
 @bp.get("/me/g/<int:number>/bgstats.svg")
 def my_bgstats_svg(number: int) -> Answer:
     """The same code on a phone of the night (fetched when the phone opens it)."""
-    seat = my_seat()
-    if seat is None:
-        abort(404)
-    return _bgstats_code(store.night(seat["night_id"]), number)
+    return _bgstats_code(my_night(), number)
 
 
 @bp.get("/n/<key>/g/<int:number>/bgstats.json")
@@ -184,7 +181,4 @@ def bgstats_json(key: str, number: int) -> Answer:
 @bp.get("/me/g/<int:number>/bgstats.json")
 def my_bgstats_json(number: int) -> Answer:
     """The same file on a phone of the night."""
-    seat = my_seat()
-    if seat is None:
-        abort(404)
-    return _bgstats_file(store.night(seat["night_id"]), number)
+    return _bgstats_file(my_night(), number)

@@ -40,7 +40,7 @@ WHEN = {
 
 
 def _when(stamp: str, part: str) -> str:
-    """A stored time stamp (UTC, companion.store.connection.now()) as the laptop's clock shows it, in
+    """A stored time stamp (UTC, ``store.connection.now()``) as the laptop's clock shows it, in
     the request's language: its date and time, its date, or its time of day. Text that is
     no such stamp is shown as it is."""
     try:

@@ -1,4 +1,5 @@
-"""Who is asking: the device cookie, the form's one-time token, the host's night and the phone's seat."""
+"""Who is asking: the device cookie, the form's one-time token, the host's night and the
+phone's seat."""
 
 import re
 
@@ -46,6 +47,15 @@ def hosted_night(key: str) -> store.Row:
 def my_seat() -> store.Row | None:
     """The seat this phone holds in its latest night (or None)."""
     return store.my_seat(device())
+
+
+def my_night() -> store.Row:
+    """The night this phone holds a seat in; a phone without one gets a plain 404 (the
+    phone's side of :func:`hosted_night`)."""
+    seat = my_seat()
+    if seat is None:
+        abort(404)
+    return store.night(seat["night_id"])
 
 
 def is_htmx() -> bool:

@@ -5,7 +5,7 @@ from typing import Any
 
 from companion.core.errors import N_, RuleError
 from companion.core.ranking import competition_ranks
-from companion.core.registry import SetupMismatch
+from companion.core.registry import SetupMismatch, replayed
 
 HOST_EVENTS = frozenset({"point", "finish"})
 SEAT_EVENTS = frozenset({"ready"})
@@ -57,10 +57,7 @@ def conclude(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
 
 
 def replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-    state = begin(setup)
-    for event in events:
-        step(setup, state, event)
-    return conclude(setup, state)
+    return replayed(setup, events, begin, step, conclude)
 
 
 def describe(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
