@@ -502,7 +502,7 @@ def test_the_series_ends_at_three_tokens_and_names_the_fewest(night):
     names = ["민수", "Jo", "지혜 🙂", "Ann"]
     fewest = min(tokens.values())
     winners = ", ".join(names[s] for s in range(4) if tokens[s] == fewest)
-    assert f"Fewest tokens, the winners:\n    {winners}" in html or winners in html
+    assert f"Winners, with the fewest tokens:\n    {winners}" in html or winners in html
     assert "kraken/next" not in html
     count = games_count(night)
     response = night.host.post(f"{url}/kraken/next")

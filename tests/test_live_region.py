@@ -1,7 +1,7 @@
 """One live region everywhere: every page that follows the table (the host's table page,
 each game's page, the tally for host and phone, a phone's page with and without a seat,
 the room's screen) draws its ``#live`` through the one macro of templates/_live.html, so
-each carries the same refresh, poll, stream, heartbeat and "Can't reach the table"."""
+each carries the same refresh, poll, stream, heartbeat and "Connection lost"."""
 
 import re
 from pathlib import Path
@@ -16,8 +16,8 @@ from tests.test_screen import screen_device
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 MACRO = "_live.html"
-OFFLINE = {"en": "Can't reach the table — retrying…",
-           "ko": "테이블에 연결할 수 없습니다 — 다시 시도하는 중…"}
+OFFLINE = {"en": "Connection lost. Reconnecting…",
+           "ko": "연결이 끊겼습니다. 다시 연결하는 중…"}
 #: What every live region carries, with live push on or off.
 ALWAYS = {"id", "hx-get", "hx-trigger", "hx-swap", "data-offline"}
 #: What it carries more where live push is on (and its page has a night to follow).

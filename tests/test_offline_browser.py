@@ -1,7 +1,7 @@
 """Every host screen says when the laptop cannot be reached: the host's table page (on a
 390 px phone), the tally and the room's screen (1920×1080), in Chromium against
 `companion serve` with live push. The laptop falls asleep (its server stopped: every
-connection hangs, nothing errs) and each page says "Can't reach the table" within 35 s
+connection hangs, nothing errs) and each page says "Connection lost" within 35 s
 and takes it away when the laptop answers again; the server gone (its streams break)
 is said at once, and a server started again clears it."""
 
@@ -19,9 +19,9 @@ WAIT = 20000
 #: A silent laptop is said within this long (a heartbeat is 20 s: 31 s at most).
 SILENT_S = 35
 MARK = "[data-offline-mark]"
-SAYS = {"table": "테이블에 연결할 수 없습니다 — 다시 시도하는 중…",
-        "tally": "테이블에 연결할 수 없습니다 — 다시 시도하는 중…",
-        "screen": "Can't reach the table — retrying…"}
+SAYS = {"table": "연결이 끊겼습니다. 다시 연결하는 중…",
+        "tally": "연결이 끊겼습니다. 다시 연결하는 중…",
+        "screen": "Connection lost. Reconnecting…"}
 #: A folder to save the pages' pictures in (COMPANION_SCREENSHOTS), to look at them.
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 PUSH_OPEN = "() => document.documentElement.dataset.push === 'open'"

@@ -319,8 +319,8 @@ def test_a_phone_that_cannot_reach_the_laptop_says_so_and_clears_it(browser, ser
     server.kill()
     phone.locator(mark).wait_for(timeout=5000)
     host.locator(mark).wait_for(timeout=5000)
-    assert phone.locator(mark).inner_text() == "테이블에 연결할 수 없습니다 — 다시 시도하는 중…"
-    assert host.locator(mark).inner_text() == "Can't reach the table — retrying…"
+    assert phone.locator(mark).inner_text() == "연결이 끊겼습니다. 다시 연결하는 중…"
+    assert host.locator(mark).inner_text() == "Connection lost. Reconnecting…"
     box = phone.locator(mark).bounding_box()
     assert box["y"] == 0 and box["width"] == 320
     server.start()

@@ -121,7 +121,7 @@ def test_the_picture_is_drawn_in_the_requests_language(app, evening):
         games = [g.plain() for g in store.games(night["id"])]
         content = recap.night(night["created"], store.names(night["id"]), games,
                               pictures.WORDS)
-    assert content["title"] == "오늘의 결산"
+    assert content["title"] == "이번 모임 결산"
     assert "3번 게임" in content_text(content)
 
 

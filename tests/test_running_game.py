@@ -90,7 +90,7 @@ def test_starting_a_game_while_another_runs_asks_first_and_names_it(night):
     assert response.status_code == 409
     html = text(response)
     assert "Game #1 (Crazy Time) is still running" in html
-    assert "Game #1 stays unfinished" in html and "resume it from the table screen" in html
+    assert "Game #1 stays unfinished" in html and "resume it from the host's page" in html
     assert f'href="{crazy}"' in html  # "Back to game #1"
     assert games_count(night) == 1
     assert "Crazy Time" in text(phone.get("/me"))
@@ -377,7 +377,7 @@ def test_a_series_that_is_over_or_unknown_cannot_go_on(night):
     for choice in (sid, "0123456789abcdef"):
         response = night.host.post(f"{night.url}/new/kraken", data={**FOUR, "series": choice})
         assert response.status_code == 422
-        assert "That token series is over, or it is not one of tonight's." \
+        assert "That token series is over, or it belongs to another night." \
             in unescape(text(response))
     assert games_count(night) == count
 

@@ -228,7 +228,7 @@ def test_what_stays_open_to_a_screen_changes_no_record(night):
     before = dump(night)
     assert tv.post("/lang", data={"lang": "ko", "next": f"{night.url}/screen"}) \
         .status_code == 303
-    assert "테이블 큰 화면" in tv.get(f"{night.url}/screen").data.decode()
+    assert "큰 화면" in tv.get(f"{night.url}/screen").data.decode()
     assert tv.post("/screen", data={"code": "ZZZZ-ZZZZ"}).status_code == 422
     assert dump(night) == before
 
@@ -250,7 +250,7 @@ def check_screen(tv, night):
         assert "data-secret" not in text and 'class="secret"' not in text, url
         title = re.search(r"<title>(.*?)</title>", text, re.S)
         if title:
-            assert title.group(1).strip() == "The table's screen · Companion"
+            assert title.group(1).strip() == "The room's screen · Companion"
         texts.append(text)
     return texts
 

@@ -62,7 +62,7 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
     tv.goto(link)
     tv.locator("[data-action=screen-code] button").click()
     tv.wait_for_url("**/screen")
-    assert tv.title() == "The table's screen · Companion"
+    assert tv.title() == "The room's screen · Companion"
     tv.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                          timeout=WAIT)
     assert tv.locator("form, button, input, select").count() == 0

@@ -228,7 +228,7 @@ def test_the_statistics_csv_files_are_for_host_devices_only(client, evening):
 
 def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
     html = text(evening.host.get(f"{evening.url}/tally"))
-    assert "Tonight's awards" in html
+    assert "The night's awards" in html
     # Kraken: Bo's card was the Kraken three times, Ann and Cy had none revealed.
     assert "Survivor" in html and "Fewest own cards revealed per game: 0" in html
     # Skull King: exact bids Ann 1, Bo 2, Cy 2; Bo bid 0 and made it in both rounds.
@@ -245,10 +245,10 @@ def test_a_phone_sees_the_same_awards(evening):
     phone = evening.phone(2)
     phone.set_cookie("lang", "en")
     html = text(phone.get("/me/tally"))
-    assert "Tonight's awards" in html and "Sharpshooter" in html
+    assert "The night's awards" in html and "Sharpshooter" in html
 
 
 def test_the_awards_are_in_korean(evening):
     evening.host.set_cookie("lang", "ko")
     html = text(evening.host.get(f"{evening.url}/tally"))
-    assert "오늘의 상" in html and "명사수" in html
+    assert "이번 모임 시상" in html and "명사수" in html

@@ -81,7 +81,7 @@ def test_a_phone_sees_the_tally_of_its_night(evening):
     phone.set_cookie("lang", "en")
     html = text(phone.get("/me/tally"))
     assert "Series won by" in html
-    assert "Tonight's tally" in text(phone.get("/me/tally/live"))
+    assert "The night's tally" in text(phone.get("/me/tally/live"))
 
 
 def test_the_tally_shows_no_secret_of_a_running_game(app):

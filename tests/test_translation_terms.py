@@ -100,8 +100,34 @@ def ko(translations):
     ("Continue this night", "이 모임 이어 하기"),
     ("Earlier nights", "지난 모임"),
     ("Start a new game night", "새 모임 시작"),
-    ("No game has been played yet tonight.", "오늘은 아직 플레이한 게임이 없습니다."),
-    ("Tonight's tally", "오늘의 결산"),
+    # a night's tally is read on a past night and the next day too: 이번 모임, never 오늘
+    ("No game has been played yet tonight.", "아직 플레이한 게임이 없습니다."),
+    ("Tonight's tally", "이번 모임 결산"),
+    ("Tonight's awards", "이번 모임 시상"),
+    ("Winners of the night", "이번 모임 승자"),
+    ("The night per player", "플레이어별 성적"),
+    ("The night in a picture", "사진 한 장으로 보는 이번 모임"),
+    # one name for the host's page, one for the TV
+    ("Tonight's table", "진행자 화면"),
+    ("The table's screen", "큰 화면"),
+    ("Screens for the room", "큰 화면"),
+    # undo / redo are the UI's words; 다시 하기 is playing again
+    ("Undo", "되돌리기"),
+    ("Redo", "다시 실행"),
+    ("Play again with the same players", "같은 플레이어로 다시 하기"),
+    # the penalty is per trick of difference, as the box says (차이만큼)
+    ("Skull King scoring (+20 per trick bid, −10 per trick off)",
+     "스컬킹 점수 방식 (입찰한 트릭당 +20, 차이 나는 트릭당 −10)"),
+    # the series' winners are those with the fewest tokens
+    ("Fewest tokens, the winners:", "최종 승자(토큰이 가장 적은 플레이어):"),
+    # a phone is registered to a seat: it neither takes one nor saves one
+    ("This phone holds a seat", "이 휴대폰은 플레이어 자리에 등록되어 있습니다"),
+    ("Can't reach the table — retrying…", "연결이 끊겼습니다. 다시 연결하는 중…"),
+    ("Crazy Time is for 4 to 7 players, not %(count)s.",
+     "크레이지 타임은 4~7명이 플레이합니다(지금 %(count)s명)."),
+    ("%(count)s × Empty box", "빈 상자 %(count)s장"),
+    ("Harder start: everyone makes one law together before match 1",
+     "규칙을 하나 더 놓고 시작: 1경기 전에 모두 함께 법칙 하나를 만듭니다"),
     # the round just scored, not round 10
     ("Last round", "지난 라운드"),
     # a phone for the seat, as its twin says 태블릿으로 하기
@@ -150,3 +176,73 @@ def test_crazy_time_flips_cards_triggers_laws_and_sends_winners_out(translations
         "%(who)s wins the match and takes the %(h)sh token. Winner: leave the room now!",
         "%(who)s win the match and take the %(h)sh token. Winners: leave the room now!", 2)
     assert ko("out of the room") == "퇴장 중"
+
+
+def test_games_are_counted_in_pan_and_wins_in_seung(translations):
+    assert translations.ungettext("%(num)s game won", "%(num)s games won", 3) % {"num": 3} == "3승"
+    assert translations.ungettext("%(num)s game finished", "%(num)s games finished", 2) % {
+        "num": 2} == "끝난 게임 2판"
+
+
+def test_everybody_loses_says_why_without_a_winning_team(ko):
+    line = ko("Everybody loses: the winning team (%(team)s) has no player at the table.")
+    assert "승리 팀" not in line and line.startswith("모두 패배")
+
+
+def test_the_colours_are_told_apart_by_name(ko):
+    """Vermilion beside Orange: 주홍 and 주황 read alike, so Vermilion is 빨강."""
+    from companion.colours import PALETTE
+    names = [ko(str(name._args[0])) for _key, _hex, name in PALETTE]
+    assert len(set(names)) == len(names) == 8
+    assert ko("Orange") == "주황" and ko("Vermilion") == "빨강"
+    assert "주홍" not in names
+
+
+#: History lines (every game's event log, shown after the fact): one tense, the past.
+HISTORY_LINES = [
+    "%(player)s took a penalty", "%(player)s took a penalty: wrong call",
+    "%(player)s took a penalty: broke the law %(law)s", "%(player)s holds the rabbit",
+    "A new law: %(name)s", "%(player)s now knows the law %(law)s",
+    "The winners come back: the next match begins",
+    "%(seat)s takes the action marker first.", "%(seat)s's card is revealed: an Empty box.",
+    "%(seat)s's card is revealed: the Kraken!",
+    "%(seat)s's card is revealed: the Special card Lost Treasure.",
+    "%(player)s bid in round %(round)s", "Bids revealed for round %(round)s",
+    "Round %(round)s scored", "Round %(round)s corrected",
+    "%(player)s adjusted %(amount)s points in round %(round)s: %(reason)s",
+    "%(player)s's adjustment in round %(round)s taken back (%(reason)s)",
+    "The tablet was passed to %(player)s.", "Undone", "Redone",
+]
+
+
+@pytest.mark.parametrize("msgid", HISTORY_LINES)
+def test_history_lines_are_in_the_past(ko, msgid):
+    assert re.search(r"(았|었|였|했|렸|겼)습니다", ko(msgid)), ko(msgid)
+
+
+#: The buttons of the host's screens (the host page, a game's host view, the passed
+#: tablet): a phone-width button holds about 12 Korean letters, so no more.
+HOST_BUTTONS = [
+    "Resume: show it on the phones", "Resume this game: show it on the phones",
+    "Start %(title)s; game #%(number)s stays unfinished", "Back to game #%(number)s",
+    "New code", "Give this seat a phone (new code)", "Plays on the tablet (no code)",
+    "Pass the tablet to %(name)s", "Release seat", "Change colour", "Remove",
+    "Show a one-time host code", "Show a one-time screen code", "Show the Wi-Fi code",
+    "Forget the Wi-Fi", "Done: give the tablet back to the host",
+    "I am %(name)s: show my page", "Next game: same players, new roles",
+    "Next game of the series: deal new roles", "Deal the roles and start",
+    "Mark: this player has learned this law", "Record the law", "Record the starting law",
+    "Start match %(m)s", "Tick-tock", "Score round %(r)s", "Save round %(n)s",
+    "Record the adjustment", "Yo-ho-ho!", "Undo", "Redo", "Start", "Start the night",
+    "Add a seat", "Play again with the same players", "Make this the room's screen",
+    "Keep the night here; don't import the file", "Replace the night here with the file",
+    "Import", "Merge", "Separate again", "Compare", "New game: %(title)s", "Tonight's tally",
+]
+
+
+@pytest.mark.parametrize("msgid", HOST_BUTTONS)
+def test_host_buttons_are_short(ko, msgid):
+    text = ko(msgid)
+    assert text != msgid, "untranslated"
+    hangul = re.findall(r"[\uac00-\ud7a3]", re.sub(r"%\(\w+\)[sd]", "", text))
+    assert len(hangul) <= 12, f"{text!r}: {len(hangul)} Korean letters"
