@@ -677,7 +677,8 @@ def gunicorn_argv(app: str, port: int, args: argparse.Namespace) -> list[str]:
 def companion_server(kind: str, database: str, args: argparse.Namespace) -> Server:
     port = free_port()
     # Every simulated phone comes from 127.0.0.1: the bounds on one client address's
-    # connections and streams (companion/serving/connections.py, companion/table/push.py) are lifted.
+    # connections and streams (companion/serving/connections.py,
+    # companion/table/push.py) are lifted.
     env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_SECRET_KEY": "bench",
            "PYTHONPATH": str(ROOT), "COMPANION_CONNECTIONS_PER_ADDRESS": "1000000",
            "COMPANION_PUSH_STREAMS_PER_ADDRESS": "1000000"}

@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--settings", type=json.loads,
-                        help="companion.serving.cli.SERVE_SETTINGS as JSON (default: read from there)")
+                        help="companion.serving.cli.SERVE_SETTINGS as JSON "
+                             "(default: read from there)")
     args = parser.parse_args(argv)
     settings = serve_settings() if args.settings is None else args.settings
 
