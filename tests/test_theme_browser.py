@@ -24,7 +24,8 @@ AT_FIRST_PAINT = """new MutationObserver((changes, observer) => {
 
 #: The page's background, as lightness 0 (black) to 1 (white).
 LIGHTNESS = """() => {
-  const [r, g, b] = getComputedStyle(document.documentElement).backgroundColor.match(/\\d+/g).map(Number);
+  const colour = getComputedStyle(document.documentElement).backgroundColor;
+  const [r, g, b] = colour.match(/\\d+/g).map(Number);
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }"""
 
