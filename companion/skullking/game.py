@@ -1,6 +1,5 @@
-"""The game's declaration for the registry (companion/core/registry.py): its kind, title,
-rules and the functions the core asks of it. Beside the views, not inside them, so that
-importing the game's pure modules loads no Flask."""
+"""Skull King as the registry knows it (companion/core/registry.py): both editions,
+the house rules and the staleness of a write (``conflicts``) are its own."""
 
 
 from flask_babel import lazy_gettext as _l

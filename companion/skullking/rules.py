@@ -64,9 +64,9 @@ from companion.skullking.scoring import (
     SHOTS,
     TOO_MANY,
     WAGERS,
-    _count,
-    _is_int,
-    _loot_paid,
+    count_of,
+    is_int,
+    loot_paid,
     round_score,
 )
 
@@ -218,7 +218,7 @@ def max_cards(players: int | Sequence[int], edition: str, deck: int | None = Non
     the 70-card deck (or 71 with only the Kraken or the White Whale), and 9 when the
     deck holds 72 or more (both Loot, or the Kraken and the White Whale: 74 with all).
     """
-    count = players if _is_int(players) else len(cast("Sequence[int]", players))
+    count = players if is_int(players) else len(cast("Sequence[int]", players))
     if edition not in EDITIONS:
         raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
     hands = count + 1 if _has_ghost(count, edition) else count
@@ -265,7 +265,7 @@ def start(players: Iterable[int], options: Mapping[str, Any] | None,
     way = options.get("way", "standard")
     rounds, capped = _rounds(options, way, cap)
     first_dealer = options.get("first_dealer", players[0])
-    if first_dealer not in players or not _is_int(first_dealer):
+    if first_dealer not in players or not is_int(first_dealer):
         raise RuleError(N_("The first dealer must be one of the players."))
     house = _house_rules(options, scoring)
 
@@ -323,7 +323,7 @@ def _check_players(players: Iterable[int], edition: str) -> list[int]:
     """The players as a list: distinct seat numbers, as many as the edition allows
     (classic 2–6, docs/rules.md#skull-king; 2021 2–8, docs/rules.md#skull-king-2021)."""
     players = list(players)
-    if not all(_is_int(seat) and seat >= 0 for seat in players):
+    if not all(is_int(seat) and seat >= 0 for seat in players):
         raise RuleError(N_("Players are seat numbers."))
     if len(set(players)) != len(players):
         raise RuleError(N_("A seat can play only once."))
@@ -358,7 +358,7 @@ def _rounds(options: Mapping[str, Any], way: object, cap: int) -> tuple[list[int
         if not isinstance(rounds, list) or not 1 <= len(rounds) <= MOST_ROUNDS:
             raise RuleError(N_("A custom game has 1 to %(most)s rounds."), most=MOST_ROUNDS)
         for cards in rounds:
-            if not _is_int(cards) or not 1 <= cards <= cap:
+            if not is_int(cards) or not 1 <= cards <= cap:
                 raise RuleError(N_("Each round deals 1 to %(cap)s cards at this table."),
                                 cap=cap)
         return rounds, False
@@ -405,7 +405,7 @@ def _new_round(setup: Setup, index: int) -> dict[str, Any]:
 def _round_for(state: State, data: Mapping[str, Any]) -> dict[str, Any]:
     """The round ``data["round"]`` names (a 1-based number)."""
     number = data.get("round")
-    if not _is_int(number) or not 1 <= number <= len(state["rounds"]):
+    if not is_int(number) or not 1 <= number <= len(state["rounds"]):
         raise RuleError(N_("There is no round %(round)s."), round=str(number))
     rnd: dict[str, Any] = state["rounds"][number - 1]
     return rnd
@@ -415,7 +415,7 @@ def _seat_key(setup: Setup, key: object) -> int:
     """A results/bids key: ``str(seat)`` of a player in this game."""
     if isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in setup["players"]:
         return int(key)
-    if _is_int(key) and key in setup["players"]:
+    if is_int(key) and key in setup["players"]:
         return key
     raise RuleError(N_("That seat is not in this game."))
 
@@ -425,7 +425,7 @@ def _check_bid(setup: Setup, rnd: Mapping[str, Any], seat: int, bid: object, sho
     """A bid is 0..cards; a shot only under Rascal's scoring; a wager only with the
     pirate abilities, and only 0, 10 or 20 (docs/rules.md#skull-king-2021). Returns
     (bid, shot, wager)."""
-    if not _is_int(bid) or not 0 <= bid <= rnd["cards"]:
+    if not is_int(bid) or not 0 <= bid <= rnd["cards"]:
         raise RuleError(N_("A bid must be between 0 and %(cards)s."), cards=rnd["cards"],
                         seat=seat)
     if shot not in SHOTS:
@@ -442,7 +442,7 @@ def _check_wager(setup: Setup, wager: object, seat: int) -> int | None:
         return None
     if not setup["abilities"]:
         raise RuleError(N_("A wager needs the pirate abilities."), seat=seat, at="wager")
-    if not _is_int(wager) or wager not in WAGERS:
+    if not is_int(wager) or wager not in WAGERS:
         raise RuleError(N_("A wager is 0, 10 or 20."), seat=seat, at="wager")
     return wager
 
@@ -457,7 +457,7 @@ def _on_bid(setup: Setup, state: State, event: Event) -> None:
     data = event["data"]
     rnd = _round_for(state, data)
     seat = data.get("seat")
-    if not _is_int(seat) or seat not in setup["players"]:
+    if not is_int(seat) or seat not in setup["players"]:
         raise RuleError(N_("That seat is not in this game."))
     if event.get("seat") is not None and event["seat"] != seat:
         raise RuleError(N_("A phone can only bid for its own seat."))
@@ -537,7 +537,7 @@ def _parse_results(setup: Setup, rnd: Mapping[str, Any], data: Mapping[str, Any]
     pairs = _check_loot(setup, parsed, data["loot"]) if pairs_given else []
     _check_table_counters(setup, parsed)
     final_bids = _final_bids(cards, parsed, bids)
-    paid = _loot_paid(pairs, parsed, final_bids, bool(setup.get("missed_bonuses")))
+    paid = loot_paid(pairs, parsed, final_bids, bool(setup.get("missed_bonuses")))
     points, inputs = _score_rows(setup, cards, parsed, bids, final_bids, paid,
                                  rnd.get("adjust", {}))
     return {"results": parsed, "final_bids": final_bids, "points": points,
@@ -571,12 +571,12 @@ def _parse_row(setup: Setup, cards: int, seat: int, entry: object, pairs_given: 
     if stray:
         raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
     won = entry.get("won")
-    if not _is_int(won) or not 0 <= won <= cards:
+    if not is_int(won) or not 0 <= won <= cards:
         raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards,
                         seat=seat, at="won")
     row: dict[str, Any] = {"won": won}
     for name in COUNTERS:
-        row[name] = _count(entry.get(name, 0), name, seat=seat)
+        row[name] = count_of(entry.get(name, 0), name, seat=seat)
     row["harry"] = _check_harry(setup, entry.get("harry", 0), seat)
     if "wager" in entry:
         row["wager"] = _check_wager(setup, entry["wager"], seat)
@@ -591,7 +591,7 @@ def _parse_row(setup: Setup, cards: int, seat: int, entry: object, pairs_given: 
 def _check_harry(setup: Setup, harry: object, seat: int) -> int:
     """Harry the Giant moves his player's bid by −1, 0 or +1, only with the pirate
     abilities (docs/rules.md#skull-king-2021)."""
-    if not _is_int(harry) or harry not in (-1, 0, 1):
+    if not is_int(harry) or harry not in (-1, 0, 1):
         raise RuleError(N_("Harry the Giant changes a bid by −1, 0 or +1."), seat=seat,
                         at="harry")
     if harry and not setup["abilities"]:
@@ -631,7 +631,7 @@ def _check_discarded(setup: Setup, cards: int, discarded: object) -> int:
     """Tricks discarded by the Kraken and the White Whale (docs/rules.md#skull-king-2021):
     one each, only when in play (docs/rules.md#skull-king-decisions), never more than the
     cards dealt. Returns the count."""
-    if not _is_int(discarded) or discarded < 0:
+    if not is_int(discarded) or discarded < 0:
         raise RuleError(N_("Discarded tricks cannot be negative."), at="discarded")
     most_discarded = int(setup["kraken"]) + int(setup["white_whale"])
     if discarded > most_discarded:
@@ -839,10 +839,10 @@ def _on_adjust(setup: Setup, state: State, event: Event) -> None:
         raise RuleError(N_("Round %(round)s has not been scored yet."), round=rnd["number"],
                         at="round")
     seat = data.get("seat")
-    if not _is_int(seat) or seat not in setup["players"]:
+    if not is_int(seat) or seat not in setup["players"]:
         raise RuleError(N_("That seat is not in this game."), at="seat")
     amount = data.get("amount")
-    if not _is_int(amount) or not -MOST_ADJUSTMENT <= amount <= MOST_ADJUSTMENT:
+    if not is_int(amount) or not -MOST_ADJUSTMENT <= amount <= MOST_ADJUSTMENT:
         raise RuleError(N_("An adjustment is a whole number from −%(most)s to +%(most)s."),
                         most=MOST_ADJUSTMENT, at="amount")
     reason = check_reason(data.get("reason"))
@@ -981,6 +981,6 @@ def describe(event: Event) -> tuple[str, dict[str, Any]]:
 
 def signed(amount: object) -> str:
     """A number of points with its sign, as the score table shows them: +10, −20, 0."""
-    if not _is_int(amount):
+    if not is_int(amount):
         return str(amount)
     return f"+{amount}" if amount > 0 else f"−{-amount}" if amount < 0 else "0"

@@ -74,14 +74,14 @@ CAPTURES = ("fourteens", "black_fourteen", "mermaids_by_pirate", "pirates_by_sku
 MOST_ADJUSTMENT = 200
 
 
-def _is_int(value: object) -> TypeGuard[int]:
+def is_int(value: object) -> TypeGuard[int]:
     """A whole number (a bool is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _count(value: object, name: str, **params: Any) -> int:
+def count_of(value: object, name: str, **params: Any) -> int:
     """A bonus counter: a whole number, 0 or more."""
-    if not _is_int(value) or value < 0:
+    if not is_int(value) or value < 0:
         raise RuleError(N_("A count must be a whole number, 0 or more."), counter=name,
                         **params)
     return value
@@ -125,7 +125,7 @@ def round_score(*, cards: int, bid: int, won: int, edition: str = "2021",
     only: missed by 2 with a Pirate taken by your Skull King is −20 + 30 = +10; a bid of
     0 with a trick taken, 5 cards, and a 14 is −50 + 10). The ``loot`` given is the Loot
     alliances that paid, which under this rule do not need exact bids
-    (:func:`_loot_paid`). ``adjustment``, a whole number within ±:data:`MOST_ADJUSTMENT`,
+    (:func:`loot_paid`). ``adjustment``, a whole number within ±:data:`MOST_ADJUSTMENT`,
     is added last, after every other rule, and may make a round negative.
 
     Impossible input raises :class:`RuleError` (a ``ValueError``): an unknown edition,
@@ -170,7 +170,7 @@ def _check_house_rules(scoring: str, missed_bonuses: object, adjustment: object)
     if missed_bonuses and scoring != "skull_king":
         raise RuleError(N_("“Bonuses count on a missed bid” is a house rule of Skull King "
                            "scoring: Rascal's scoring has its own rule for bonuses."))
-    if not _is_int(adjustment) or not -MOST_ADJUSTMENT <= adjustment <= MOST_ADJUSTMENT:
+    if not is_int(adjustment) or not -MOST_ADJUSTMENT <= adjustment <= MOST_ADJUSTMENT:
         raise RuleError(N_("An adjustment is a whole number from −%(most)s to +%(most)s."),
                         most=MOST_ADJUSTMENT, at="amount")
 
@@ -195,11 +195,11 @@ def _check_hand(cards: int, bid: int, won: int, edition: str) -> None:
     """Cards dealt are 1..deck/2; the bid and the tricks won are 0..cards
     (docs/rules.md#skull-king-2021, "Checks a scorekeeper needs")."""
     most_cards = DECK[edition] // 2
-    if not _is_int(cards) or not 1 <= cards <= most_cards:
+    if not is_int(cards) or not 1 <= cards <= most_cards:
         raise RuleError(N_("A round deals between 1 and %(most)s cards."), most=most_cards)
-    if not _is_int(bid) or not 0 <= bid <= cards:
+    if not is_int(bid) or not 0 <= bid <= cards:
         raise RuleError(N_("A bid must be between 0 and %(cards)s."), cards=cards)
-    if not _is_int(won) or not 0 <= won <= cards:
+    if not is_int(won) or not 0 <= won <= cards:
         raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards)
 
 
@@ -209,7 +209,7 @@ def _check_counters(counts: Mapping[str, int], won: int, edition: str) -> None:
     both capturing and captured (docs/rules.md#skull-king-cards,
     docs/rules.md#skull-king-2021)."""
     for name, value in counts.items():
-        _count(value, name)
+        count_of(value, name)
         if value and name not in BONUS[edition]:
             raise RuleError(N_("The classic edition has no 14s, no bonus for Mermaids "
                                "taken by Pirates and no Loot."), counter=name)
@@ -228,7 +228,7 @@ def _check_round_wager(wager: int | None, edition: str) -> None:
         return
     if edition == "classic":
         raise RuleError(N_("The classic edition has no Rascal of Roatan wager."))
-    if not _is_int(wager) or wager not in WAGERS:
+    if not is_int(wager) or wager not in WAGERS:
         raise RuleError(N_("A wager is 0, 10 or 20."))
 
 
@@ -266,7 +266,7 @@ def _rascal_points(cards: int, off: int, shot: str | None, captures: int,
     return 0
 
 
-def _loot_paid(pairs: Sequence[tuple[int, int]], parsed: Mapping[str, Mapping[str, Any]],
+def loot_paid(pairs: Sequence[tuple[int, int]], parsed: Mapping[str, Mapping[str, Any]],
                final_bids: Mapping[str, int], missed_bonuses: bool = False
                ) -> dict[str, int]:
     """How many Loot alliances pay each player: a pair pays both its players only when
