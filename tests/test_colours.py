@@ -11,7 +11,7 @@ from sqlite_utils import Database
 
 from companion import store
 from companion.core import colours, exchange
-from companion.store import connection as db
+from companion.store import schema
 from tests.conftest import make_night
 from tests.test_skullking_views import bid_round, result
 
@@ -228,6 +228,6 @@ def test_nights_made_before_colours_get_the_palette_in_seat_order(tmp_path):
     old = Database(str(tmp_path / "old.sqlite"))
     old["seats"].insert_all([{"night_id": 1, "position": p, "name": n}
                              for p, n in enumerate(["Ann", "Bo", "Cy"])])
-    db.seat_colours(old)
+    schema.seat_colours(old)
     assert [r["colour"] for r in old.query("select colour from seats order by position")] \
         == ["orange", "sky", "green"]

@@ -13,6 +13,8 @@ import pytest
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from companion.core.colours import PALETTE
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "translations.md"
 KO = ROOT / "companion" / "translations" / "ko" / "LC_MESSAGES" / "messages.po"
@@ -191,8 +193,7 @@ def test_everybody_loses_says_why_without_a_winning_team(ko):
 
 def test_the_colours_are_told_apart_by_name(ko):
     """Vermilion beside Orange: 주홍 and 주황 read alike, so Vermilion is 빨강."""
-    from companion.colours import PALETTE
-    names = [ko(str(name._args[0])) for _key, _hex, name in PALETTE]
+    names = [ko(name) for _key, _hex, name in PALETTE]
     assert len(set(names)) == len(names) == 8
     assert ko("Orange") == "주황" and ko("Vermilion") == "빨강"
     assert "주홍" not in names
