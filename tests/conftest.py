@@ -1,6 +1,7 @@
 """Fixtures: an app on a fresh database, a host with a night, phones, a live server."""
 
 import re
+import shutil
 import threading
 from dataclasses import dataclass, field
 
@@ -34,10 +35,29 @@ def _close_pages(request):
             pass
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """A database with every migration applied, made once per test process: each test's
+    app starts from a copy of it (:func:`fresh_database`), for applying the migrations
+    one by one, each in its own synced transaction, took a third of every app's making."""
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+    db.migrate(str(path))
+    return path
+
+
+def fresh_database(migrated, path):
+    """A copy of the migrated database at ``path`` (its mode too: readable by this user
+    only, as the app makes it); returns ``path`` as a string. The app's start still
+    runs the migrations, and finds them all applied."""
+    shutil.copy(migrated, path)
+    return str(path)
+
+
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, migrated_database):
     app = create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
+        "TESTING": True, "DATABASE": fresh_database(migrated_database, tmp_path / "test.sqlite"),
+        "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
         "LANGUAGE": "en",  # test clients send no Accept-Language: read the English text
     })
@@ -138,11 +158,12 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(tmp_path):
+def live_server(tmp_path, migrated_database):
     from waitress import create_server
 
     app = create_app({
-        "DATABASE": str(tmp_path / "live.sqlite"), "SECRET_KEY": "live-test", "POLL_SECONDS": 1,
+        "DATABASE": fresh_database(migrated_database, tmp_path / "live.sqlite"),
+        "SECRET_KEY": "live-test", "POLL_SECONDS": 1,
     })
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     port = server.effective_port
