@@ -1,15 +1,35 @@
 """Fixtures: an app on a fresh database, a host with a night, phones, a live server."""
 
+import os
 import re
 import shutil
+import tempfile
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
 from companion import create_app, db
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
+
+
+#: A RAM disk, and the room it must have free for the tests' files to go there.
+RAM_DISK, RAM_DISK_ROOM = Path("/dev/shm"), 2 * 1024**3
+
+
+def pytest_configure(config):
+    """The tests' files (``tmp_path``: each test's database) on a RAM disk when there is
+    one with room: every recorded event commits with a sync (``synchronous=FULL``,
+    companion/db.py), and on a shared disk those syncs were most of the wait of the
+    tests that record hundreds of events. A sync on tmpfs returns at once; what the
+    tests check (what a commit holds, what a killed server's file keeps) is the same.
+    A TMPDIR or --basetemp of the runner's own wins."""
+    if "TMPDIR" in os.environ or config.option.basetemp or not RAM_DISK.is_dir():
+        return
+    if os.access(RAM_DISK, os.W_OK) and shutil.disk_usage(RAM_DISK).free >= RAM_DISK_ROOM:
+        tempfile.tempdir = str(RAM_DISK)
 
 
 @pytest.fixture(autouse=True)
