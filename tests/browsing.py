@@ -2,6 +2,7 @@
 
 import io
 import re
+import time
 from pathlib import Path
 
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
@@ -18,6 +19,20 @@ def create_night(page, base_url, names):
     page.locator("form.roster button[type=submit]:not([data-add-seat])").click()
     page.wait_for_url("**/n/**")
     return page.url
+
+
+def box_where(locator, holds=lambda box: True, *, timeout=10_000):
+    """``locator``'s bounding box once ``holds(box)`` is true, read again until then: a
+    live refresh can replace the element between Playwright finding it and measuring it
+    (the box is then None) or move it for a moment. Fails with the last box read."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        box = locator.bounding_box(timeout=timeout)
+        if box is not None and holds(box):
+            return box
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{locator}'s box {box} never held")
+        locator.page.wait_for_timeout(50)
 
 
 def decode_qr(png_bytes):

@@ -3,7 +3,7 @@ width, with names of 30 characters: nothing runs off the side of the screen."""
 
 import pytest
 
-from tests.browsing import create_night
+from tests.browsing import box_where, create_night
 from tests.conftest import store_game
 from tests.test_stats import kraken_game, kraken_kraken_first, skullking_hand
 
@@ -34,7 +34,7 @@ def test_an_award_on_the_tally_and_head_to_head_on_stats_at_390_px(browser, live
     assert sharp.locator(".award-title").inner_text() == "Sharpshooter"
     assert sharp.locator(".player").all_inner_texts() == NAMES[1:]
     assert "Most exact bids: 2" in sharp.inner_text()
-    assert sharp.bounding_box()["x"] + sharp.bounding_box()["width"] <= 390
+    box_where(sharp, lambda box: box["x"] + box["width"] <= 390)
     assert page.evaluate(OVERFLOW) <= 390
 
     page.goto(f"{live_server.url}/stats")

@@ -2,7 +2,9 @@
 docs/security.md#connections): a request's head must arrive within its deadline, the
 process raises its open-files limit, and a stream that is written to stays open.
 Against `companion serve` itself, as the host runs it, and the café's workers; the head's
-deadline (10 s at a table) is HEAD here, so that each test waits it out in seconds."""
+deadline (10 s at a table) is HEAD here, so that each test waits it out in seconds.
+The tests that start a server are marked slow (the second stage of the README's
+command): each waits out real deadlines, holding one of the quick loop's workers."""
 
 import os
 import resource
@@ -38,6 +40,7 @@ def closed_after(sock, most):
     return time.monotonic() - start
 
 
+@pytest.mark.slow
 def test_a_connection_that_sends_nothing_is_closed(server_process):
     server_process.env.update(SHORT)
     server_process.start()
@@ -70,6 +73,7 @@ def test_the_deadline_is_ten_seconds_unless_the_app_says_otherwise():
     assert connections.read_seconds(Server()) == 2.0
 
 
+@pytest.mark.slow
 def test_a_head_sent_a_byte_at_a_time_is_closed_by_its_deadline(server_process):
     """The request line comes at once, then the headers a byte at a time, each well
     within the read timeout: only the head's own deadline ends it. The server answers 400
@@ -99,6 +103,7 @@ def test_a_head_sent_a_byte_at_a_time_is_closed_by_its_deadline(server_process):
     assert HEAD - 1 <= took <= HEAD + 3
 
 
+@pytest.mark.slow
 def test_an_open_stream_outlives_the_read_timeout(tmp_path):
     """A stream is written to (its heartbeats) and never read from: it stays open past
     the read timeout and keeps its heartbeats coming."""
@@ -118,6 +123,7 @@ def test_an_open_stream_outlives_the_read_timeout(tmp_path):
         server.kill()
 
 
+@pytest.mark.slow
 def test_serve_raises_its_open_files_limit_to_the_hard_limit(tmp_path):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or hard <= 1024:
@@ -154,6 +160,7 @@ def test_a_low_hard_limit_is_told_to_the_host_with_what_to_do():
     assert connections.open_files_note(None) is None
 
 
+@pytest.mark.slow
 def test_a_thousand_idle_connections_leave_another_tables_phone_its_page(server_process):
     """1,100 connections from one client that never finish a request, with the server
     started at a soft limit of 1,024 open files: another device still gets its page
@@ -207,6 +214,7 @@ def answer_to(raw, port, wait=5):
         return answer
 
 
+@pytest.mark.slow
 def test_a_chunked_body_is_refused_with_411_before_it_is_read(server_process):
     """Browsers never send one; gevent would read it on the loop a chunk at a time."""
     server_process.start()
@@ -215,6 +223,7 @@ def test_a_chunked_body_is_refused_with_411_before_it_is_read(server_process):
     assert answer.startswith(b"HTTP/1.1 411 ")
 
 
+@pytest.mark.slow
 def test_a_head_gevent_cannot_take_is_a_400_and_no_line_in_the_hosts_terminal(server_process):
     server_process.start()
     many = b"".join(b"X-%d: 1\r\n" % i for i in range(120))
@@ -227,6 +236,7 @@ def test_a_head_gevent_cannot_take_is_a_400_and_no_line_in_the_hosts_terminal(se
     assert b"Traceback" not in err and b"Invalid" not in err and b"headers" not in err
 
 
+@pytest.mark.slow
 def test_a_body_that_trickles_is_answered_408_at_its_deadline(tmp_path):
     """Each byte comes well within the read timeout: only the body's own deadline (set to
     3 s here) ends it."""
@@ -254,6 +264,7 @@ def test_a_body_that_trickles_is_answered_408_at_its_deadline(tmp_path):
         server.kill()
 
 
+@pytest.mark.slow
 def test_a_whole_body_in_time_reaches_the_app(server_process):
     """The body read ahead is the one the app reads: a language chosen by a form."""
     server_process.start()
@@ -266,6 +277,7 @@ def test_a_whole_body_in_time_reaches_the_app(server_process):
     assert answer.status == 200 and 'lang="en"' in answer.read().decode()
 
 
+@pytest.mark.slow
 def test_one_address_holds_at_most_its_share_of_connections(server_process):
     """Past PER_ADDRESS, a client address's connections are closed unanswered, and another
     address's page still comes."""

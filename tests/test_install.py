@@ -77,6 +77,7 @@ def test_companion_version(capsys):
 
 # --- backups -------------------------------------------------------------------------
 
+@pytest.mark.slow  # starts `companion serve`
 def test_a_backup_while_the_server_runs_holds_every_night(tmp_path):
     server = ServerProcess(database=str(tmp_path / "companion.sqlite")).start()
     try:

@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from companion import store
-from tests.browsing import claim, create_night, seat_link
+from tests.browsing import box_where, claim, create_night, seat_link
 from tests.conftest import store_game
 from tests.test_crazytime_rules import after_match_1, law
 from tests.test_crazytime_rules import setup as crazytime_setup
@@ -277,8 +277,7 @@ def test_a_phone_scrolled_down_sees_the_new_game_start_and_its_result(browser, l
     notice = page.locator(".game-panel .new-game")
     notice.wait_for(timeout=WAIT)
     assert notice.inner_text() == "A new game started: Crazy Time"
-    panel = page.locator(".game-panel").bounding_box()
-    assert 0 <= panel["y"] < 844 / 2
+    box_where(page.locator(".game-panel"), lambda panel: 0 <= panel["y"] < 844 / 2)
     assert page.locator("[data-result]").count() == 0
     # it is still said after the next refresh
     bump(live_server, key)
@@ -321,8 +320,7 @@ def test_a_phone_that_cannot_reach_the_laptop_says_so_and_clears_it(browser, ser
     host.locator(mark).wait_for(timeout=5000)
     assert phone.locator(mark).inner_text() == "연결이 끊겼습니다. 다시 연결하는 중…"
     assert host.locator(mark).inner_text() == "Connection lost. Reconnecting…"
-    box = phone.locator(mark).bounding_box()
-    assert box["y"] == 0 and box["width"] == 320
+    box_where(phone.locator(mark), lambda box: box["y"] == 0 and box["width"] == 320)
     server.start()
     phone.locator(mark).wait_for(state="detached", timeout=WAIT)
     host.locator(mark).wait_for(state="detached", timeout=WAIT)

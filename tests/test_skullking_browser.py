@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browsing import axe_violations, create_night, phone, seat_link
+from tests.browsing import axe_violations, box_where, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ class Hand:
 
     def tap(self, locator):
         locator.wait_for(state="visible", timeout=TIMEOUT)
-        box = locator.bounding_box()
+        box = box_where(locator)
         view = self.page.viewport_size
         if (box["y"] < 0 or box["y"] + box["height"] > view["height"]
                 or box["x"] < 0 or box["x"] + box["width"] > view["width"]):
@@ -303,8 +303,8 @@ def test_no_horizontal_scroll_with_eight_players_of_30_characters(browser, live_
     assert host.locator(".sk-score").is_visible()
     assert no_horizontal_scroll(host), "score table"
     edit = host.locator(".sk-score a.sk-edit").first
-    box, table = edit.bounding_box(), host.locator(".sk-score").bounding_box()
-    assert box["x"] < table["x"] + table["width"] / 4  # ✎ in the round's first column
+    table = host.locator(".sk-score")  # ✎ in the round's first column:
+    box_where(edit, lambda box: box["x"] < (t := box_where(table))["x"] + t["width"] / 4)
     host.goto(game + "/skullking/correct/1")
     assert no_horizontal_scroll(host), "correction"
     host.goto(night_url + "/tally")

@@ -5,7 +5,7 @@ a 390 px phone shows the house rules line without scrolling sideways."""
 
 import pytest
 
-from tests.browsing import create_night, phone, seat_link
+from tests.browsing import box_where, create_night, phone, seat_link
 from tests.test_skullking_browser import (
     TABLET,
     TIMEOUT,
@@ -85,8 +85,7 @@ def test_house_rules_on_the_tablet_and_a_phone(browser, live_server):
     house = page.locator(".sk-standings .sk-house")
     house.wait_for(timeout=TIMEOUT)
     assert "Bonuses count on a missed bid" in house.inner_text()
-    box = house.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    box_where(house, lambda box: box["x"] >= 0 and box["x"] + box["width"] <= 390)
     assert no_horizontal_scroll(page)
 
     # Both undone: the adjustment, then round 1's result (the bonus goes with it).
