@@ -105,12 +105,15 @@ def test_no_part_listens_to_the_page_on_its_own():
 
 
 def test_the_page_loads_core_first_then_every_part():
+    """base.html loads htmx, then core.js, then the parts every page needs; the roster's
+    part only the page with a roster (a step of a part a page does not load is skipped)."""
     base = (ROOT / "templates" / "base.html").read_text(encoding="utf-8")
-    parts = re.search(r'for part in \(([^)]*)\)', base).group(1)
-    names = re.findall(r'"(\w+)"', parts)
+    names = re.findall(r'"(\w+)"', re.search(r"for part in \(([^)]*)\)", base).group(1))
     assert names[0] == "core"
-    assert sorted(f"{n}.js" for n in names) == sorted(p.name for p in PARTS)
-    assert base.index("htmx-") < base.index("for part in")
+    assert base.index("htmx-") < base.index("for part in") < base.index("block assets")
+    roster = (ROOT / "templates" / "nights" / "index.html").read_text(encoding="utf-8")
+    assert "filename='js/roster.js'" in roster
+    assert sorted(f"{n}.js" for n in [*names, "roster"]) == sorted(p.name for p in PARTS)
 
 
 DISPATCH = """

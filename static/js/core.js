@@ -17,13 +17,13 @@
      under static/js/ (or the game's own script) that registers it. */
   var ORDER = {
     "ready": ["panels.noteGame", "hold.wake", "roster.buttons", "roster.paint",
-              "live.start", "clock.start", "roster.reach", "skullking.sums"],
+              "live.start", "clock.start", "panels.reach", "skullking.sums"],
     "htmx:configRequest": ["live.timeout"],
     "htmx:beforeRequest": ["live.route"],
     "htmx:beforeSend": ["clock.sample"],
     "htmx:beforeSwap": ["panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",
-                       "panels.restoreFields", "clock.check", "roster.reach",
+                       "panels.restoreFields", "clock.check", "panels.reach",
                        "skullking.sums"],
     "htmx:afterSettle": ["hold.again", "live.follow"],
     "htmx:afterRequest": ["live.heard"],

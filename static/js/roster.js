@@ -1,5 +1,5 @@
-/* A new night's roster, and the host's notice that no phone has reached the laptop yet
-   (static/js/core.js runs the steps registered here). */
+/* A new night's roster (templates/nights/index.html, the one page that loads this part;
+   static/js/core.js runs the steps registered here). */
 (function () {
   "use strict";
   var C = window.Companion;
@@ -62,35 +62,4 @@
   C.on("ready", "roster.paint", function () {
     document.querySelectorAll("select[data-colour]").forEach(paint);
   });
-
-  /* "No phone has reached this laptop yet" (templates/nights/_reach.html): the server
-     draws it, hidden, only while no device but the hosts' has reached the night; it shows
-     once the seat codes have been on this page for REACH_WAIT_MS. The start is kept per
-     night in sessionStorage, so a live refresh (which draws it hidden again) or a reload
-     does not start the minute over. */
-  var REACH_WAIT_MS = 60000;
-  var timer = null;
-
-  function since(key) {
-    var name = "reach-since:" + key;
-    var kept = null;
-    try { kept = parseInt(window.sessionStorage.getItem(name), 10); } catch (e) { kept = null; }
-    if (!kept) {
-      kept = Date.now();
-      try { window.sessionStorage.setItem(name, String(kept)); } catch (e) { /* private mode */ }
-    }
-    return kept;
-  }
-
-  function reach() {
-    var notice = document.querySelector("[data-reach-wait]");
-    if (timer) { clearTimeout(timer); timer = null; }
-    if (!notice) { return; }
-    var left = since(notice.getAttribute("data-reach-wait")) + REACH_WAIT_MS - Date.now();
-    if (left <= 0) { notice.hidden = false; return; }
-    timer = setTimeout(reach, left);
-  }
-
-  C.on("htmx:afterSwap", "roster.reach", reach);
-  C.on("ready", "roster.reach", reach);
 })();
