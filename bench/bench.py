@@ -71,8 +71,8 @@ from bench.page import MissingElement, Page, live_region, parse  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 POLL_SECONDS = 2.0
-SAFETY_SECONDS = 60.0  # static/app.js: with a stream open, a page still asks once a minute
-SPREAD_SECONDS = 0.15  # static/app.js: after a change, each page waits up to this long
+SAFETY_SECONDS = 60.0  # static/js/live.js: with a stream open, a page asks once a minute
+SPREAD_SECONDS = 0.15  # static/js/live.js: after a change, each page waits up to this long
 # (or as long as its stream's "spread" says, companion/table/push.py: less for fewer streams)
 PLAYERS = 8
 REQUEST_TIMEOUT = 10.0
@@ -450,7 +450,7 @@ async def device_loop(screen: Screen) -> None:
 
 
 async def push_loop(screen: Screen, stream_path: str) -> None:
-    """A page with live push (companion/table/push.py, static/app.js): its stream, on a
+    """A page with live push (companion/table/push.py, static/js/live.js): its stream, on a
     connection of its own, says when the night changed; each change refreshes the live
     region at once, and with no change for SAFETY_SECONDS it refreshes anyway."""
     wake = asyncio.Event()
@@ -460,7 +460,7 @@ async def push_loop(screen: Screen, stream_path: str) -> None:
         while not screen.run.stop:
             try:
                 await asyncio.wait_for(wake.wait(), SAFETY_SECONDS)
-                await asyncio.sleep(random.uniform(0, screen.spread))  # as static/app.js
+                await asyncio.sleep(random.uniform(0, screen.spread))  # as static/js/live.js
             except TimeoutError:
                 pass
             wake.clear()
@@ -503,7 +503,7 @@ async def follow_stream(screen: Screen, path: str, wake: asyncio.Event) -> None:
 async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event,
                       screen: Screen) -> None:
     """The chunks of an open stream, until it ends: an "event: changed" to a version
-    the screen does not show yet sets ``wake`` (as static/app.js does)."""
+    the screen does not show yet sets ``wake`` (as static/js/live.js does)."""
     while True:
         size = int((await reader.readuntil(b"\r\n")).strip(), 16)
         if size == 0:

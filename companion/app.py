@@ -185,7 +185,7 @@ def create_app(test_config: dict[str, Any] | None = None,
         PUSH_TICK=0.05,  # how often a process reads the watched nights' versions
         # Seconds between a stream's "alive" when nothing changes: at most 3 frames an
         # idle minute wake a phone's radio, and a page whose stream is silent 1.5 times
-        # this (and a second) says it can't reach the table (static/app.js).
+        # this (and a second) says it can't reach the table (static/js/live.js).
         PUSH_HEARTBEAT=20,
         # Streams one device may hold (a phone and a tab or two), one client address, and
         # one process in all (companion/table/push.py; at most half its open files,
@@ -195,7 +195,7 @@ def create_app(test_config: dict[str, Any] | None = None,
         PUSH_STREAMS_MOST=4000,
         PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
         # How long after "Yo-ho-ho!" is recorded every screen opens the bids together
-        # (static/app.js, a synchronised reveal): long enough for each phone to be told
+        # (static/js/clock.js, a synchronised reveal): long enough for each phone to be told
         # by its stream and fetch its fragment, short enough to keep the table's rhythm.
         REVEAL_LEAD_MS=1800,
         GAMES=list(registry.INSTALLED),

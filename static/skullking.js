@@ -1,8 +1,10 @@
 /* Skull King: the steppers of the "+ bonus" panels and the running count of the tricks
-   entered. Delegated listeners only (CSP; htmx swaps fragments). What the host tapped or
-   typed, and the panels they opened, survive live refreshes through app.js. */
+   entered. Steps of the page's one listener per event (static/js/core.js; CSP, and htmx
+   swaps fragments). What the host tapped or typed, and the panels they opened, survive
+   live refreshes through static/js/panels.js. */
 (function () {
   "use strict";
+  var C = window.Companion;
 
   function number(input, fallback) {
     var n = parseInt(input && input.value, 10);
@@ -33,7 +35,7 @@
   }
 
   /* − and + beside a count: one tap each, within the field's min and max. */
-  document.addEventListener("click", function (event) {
+  C.on("click", "skullking.step", function (event) {
     var button = event.target.closest("[data-step]");
     if (!button) { return; }
     var input = button.closest("[data-stepper]").querySelector("input");
@@ -46,8 +48,8 @@
     }
   });
 
-  document.addEventListener("input", changed);
-  document.addEventListener("change", changed);
-  document.addEventListener("htmx:afterSwap", refreshAll);
-  document.addEventListener("DOMContentLoaded", refreshAll);
+  C.on("input", "skullking.sums", changed);
+  C.on("change", "skullking.sums", changed);
+  C.on("htmx:afterSwap", "skullking.sums", refreshAll);
+  C.on("ready", "skullking.sums", refreshAll);
 })();

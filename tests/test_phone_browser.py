@@ -1,4 +1,4 @@
-"""Phones at a glance, in a real browser (static/app.js): a secret held with a finger stays
+"""Phones at a glance, in a real browser (static/js/hold.js): a secret held with a finger stays
 on screen, inside the viewport, for as long as it is held — after scrolling, through live
 refreshes — and hides on release; a live refresh keeps open panels open and typed values
 typed; a phone sees a new game start; a phone (and the host) that cannot reach the laptop

@@ -30,7 +30,7 @@ def test_a_new_night_waits_for_a_phone_and_folds_the_steps(night):
     html = night.host.get(night.url).data.decode()
     assert waiting(html)
     notice = re.search(r'<p class="notice reach-alert"[^>]*>', html).group(0)
-    assert " hidden" in notice  # static/app.js shows it after a minute
+    assert " hidden" in notice  # static/js/panels.js shows it after a minute
     assert '<details id="reach" class="reach-help">' in html
     assert "Phones can&#39;t open it?" in html or "Phones can't open it?" in html
     assert 'href="#hotspot"' in html

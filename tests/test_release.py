@@ -88,9 +88,14 @@ def test_the_wheel_installs_serves_and_keeps_the_groups_data_outside_the_package
     try:
         status, _head, html = Device(server.url).get("/")
         assert status == 200 and 'lang="' in html
-        css = next(part.split('"')[0] for part in html.split('href="')
-                   if part.startswith("/static/app.css"))
-        assert urllib.request.urlopen(server.url + css, timeout=5).status == 200
+        static = [part.split('"')[0].replace("&amp;", "&")
+                  for part in html.replace('src="', 'href="').split('href="')
+                  if part.startswith("/static/")]
+        # its stylesheets and every part of the front end (static/js/, package-data)
+        assert any(s.startswith("/static/app.css") for s in static)
+        assert any(s.startswith("/static/js/core.js") for s in static)
+        for link in static:
+            assert urllib.request.urlopen(server.url + link, timeout=5).status == 200, link
         host, key, _tokens = create_night(server.url, names=["Mina", "Jo", "Sun"])
     finally:
         server.stop()

@@ -159,7 +159,7 @@ def stamps(response):
 
 def test_the_clock_and_every_answer_to_htmx_say_when_the_laptop_received_and_answered(
         app):
-    """(static/app.js: each such answer is a sample of the laptop's clock, as NTP's.)"""
+    """(static/js/clock.js: each such answer is a sample of the laptop's clock, as NTP's.)"""
     before = time.time() * 1000
     received, answered = stamps(app.test_client().get("/clock"))
     assert before - 5 <= received <= answered <= time.time() * 1000 + 5

@@ -6,7 +6,7 @@ Each page's live region opens one Server-Sent Events stream for its night
 ``/n/<key>/screen/stream`` for the room's big screen). A stream carries
 only "the night is now at version n" — never a fragment, never anything of a seat — so
 a secret cannot travel in it: every device then asks for its own fragment, with its own
-rights, as its polls do. Polling stays as the fallback (static/app.js): it runs every
+rights, as its polls do. Polling stays as the fallback (static/js/live.js): it runs every
 ``POLL_SECONDS`` while no stream is open, and once a minute while one is.
 
 Streams need a server that holds many open connections cheaply: ``companion serve`` and
@@ -237,7 +237,7 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
     opens; one frame); "changed" with the new version after each change; "alive" after
     ``heartbeat`` seconds without one, which keeps it open through idle Wi-Fi, lets the
     server notice a phone that went away (that write fails) and lets the page notice a
-    laptop that fell silent (static/app.js); "bye" and an end after ``life`` seconds, so
+    laptop that fell silent (static/js/live.js); "bye" and an end after ``life`` seconds, so
     no connection is held forever (the browser opens a new one, and the page knows the
     end was planned: it does not check whether the laptop is still there);
     "elsewhere" and an end when the device's newer streams took this one's place
@@ -328,7 +328,7 @@ CLOCK_HEADER = "X-Laptop-Clock"
 @bp.get("/clock")
 def clock() -> Response:
     """The laptop's time in ms, for a page to estimate how far its own clock is from it
-    (static/app.js: samples kept through the night, the one with the shortest round trip
+    (static/js/clock.js: samples kept through the night, the one with the shortest round trip
     used). A phone's clock may be seconds off; the table's moments are told in the
     laptop's time. Nothing here is anyone's: no seat or host is asked for. Its stamps
     are in its header too (:func:`stamp_clock`)."""
@@ -346,7 +346,7 @@ def stamp_clock(response: Response) -> Response:
     """Every answer to htmx (a live refresh, a form's answer) and to /clock says when
     the laptop received its request and when it answered, in its time (ms):
     ``X-Laptop-Clock: received,answered``. With the page's own times of sending and
-    receiving, that is one clock sample as NTP takes it (static/app.js): the laptop's
+    receiving, that is one clock sample as NTP takes it (static/js/clock.js): the laptop's
     work between the two stamps is not counted in the round trip, and the answers a
     night brings anyway keep sampling the clock through it, with no request of its own
     (no phone's radio woken for nothing). Both stamps are 13 digits: the answer's size

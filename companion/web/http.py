@@ -41,7 +41,7 @@ _static_versions: dict[tuple[str, int, int], str] = {}
 def static_version(filename: str) -> str:
     """A short hash of a static file, so its URL changes when it does (cached a year). The
     hash is worked out again when the file's change time or size moves, as the gzip cache
-    does: under ``flask run --debug`` an edited ``app.js`` gets a new URL at once."""
+    does: under ``flask run --debug`` an edited ``js/live.js`` gets a new URL at once."""
     path = Path(cast(str, current_app.static_folder)) / filename  # create_app sets it
     try:
         stat = path.stat()

@@ -1,0 +1,114 @@
+/* Companion's front end: the little behaviour htmx does not cover, in parts by behaviour
+   (docs/architecture.md, "Front end"). No inline script (CSP), and no text of its own:
+   every word it shows comes from a data-* attribute a template rendered.
+
+   This part is loaded first (templates/base.html): the page's one listener per event,
+   and the order in which the other parts' steps run on it. A part registers a step with
+   Companion.on(event, name, fn) instead of adding a listener of its own, so that what
+   runs after a swap, and in which order, is written here once (a refresh's swap must
+   keep the held secret before the fields are put back, for instance). A step that
+   throws is reported (as an uncaught error) and the next steps still run, as separate
+   listeners did. */
+(function () {
+  "use strict";
+
+  /* Event -> its steps, in the order they run. "ready" runs once the page is parsed and
+     every part is loaded (DOMContentLoaded). Names are "part.step": the part is the file
+     under static/js/ (or the game's own script) that registers it. */
+  var ORDER = {
+    "ready": ["panels.noteGame", "hold.wake", "roster.buttons", "roster.paint",
+              "live.start", "clock.start", "panels.reach", "skullking.sums"],
+    "htmx:configRequest": ["live.timeout"],
+    "htmx:beforeRequest": ["live.route"],
+    "htmx:beforeSend": ["clock.sample"],
+    "htmx:beforeSwap": ["panels.saveFields"],
+    "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",
+                       "panels.restoreFields", "clock.check", "panels.reach",
+                       "skullking.sums"],
+    "htmx:afterSettle": ["hold.again", "live.follow"],
+    "htmx:afterRequest": ["live.heard"],
+    "htmx:sendError": ["live.unreachable"],
+    "htmx:timeout": ["live.unreachable"],
+    "htmx:responseError": ["live.failed"],
+    "visibilitychange": ["hold.hide", "live.woke", "clock.resample"],
+    "resume": ["live.woke"],
+    "pageshow": ["hold.hide", "live.back", "clock.back"],
+    "pagehide": ["hold.hide", "live.close"],
+    "click": ["panels.toggle", "hold.pass", "roster.addSeat", "skullking.step",
+              "crazytime.ticktock"],
+    "input": ["skullking.sums"],
+    "change": ["roster.colour", "skullking.sums"],
+    "contextmenu": ["hold.menu"],
+    "pointerdown": ["hold.start"],
+    "keydown": ["hold.start"],
+    "pointerup": ["hold.end"],
+    "pointercancel": ["hold.end"],
+    "keyup": ["hold.end"],
+    "focusout": ["hold.end"]
+  };
+  /* Where each event is listened to: the window's own events there, the ends of a hold
+     in the capture phase (a release lands wherever the finger went); the rest on the
+     document, bubbling, after htmx's own listeners on the elements. */
+  var ON_WINDOW = { pageshow: true, pagehide: true };
+  var CAPTURE = { pointerup: true, pointercancel: true, keyup: true, focusout: true };
+
+  var steps = {};  /* event -> {name: fn} */
+
+  function run(type, event) {
+    var mine = steps[type] || {};
+    ORDER[type].forEach(function (name) {
+      var fn = mine[name];
+      if (!fn) { return; }  /* a part this page does not load (a game's script) */
+      try { fn(event); }
+      catch (e) { window.setTimeout(function () { throw e; }); }
+    });
+  }
+
+  function listen(type) {
+    if (type === "ready") {
+      if (document.readyState === "complete") { window.setTimeout(run, 0, "ready"); }
+      else { document.addEventListener("DOMContentLoaded", function (e) { run("ready", e); }); }
+      return;
+    }
+    (ON_WINDOW[type] ? window : document).addEventListener(type, function (e) { run(type, e); },
+      !!CAPTURE[type]);
+  }
+
+  /* Register ``fn`` as the step ``name`` of ``type``: it must be in ORDER, once. */
+  function on(type, name, fn) {
+    if (!ORDER[type] || ORDER[type].indexOf(name) === -1) {
+      throw new Error("static/js/core.js: no step " + name + " on " + type + " in ORDER");
+    }
+    if (!steps[type]) {
+      steps[type] = {};
+      listen(type);
+    }
+    if (steps[type][name]) { throw new Error("static/js/core.js: " + name + " twice on " + type); }
+    steps[type][name] = fn;
+  }
+
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; }
+    catch (e) { return ""; }
+  }
+
+  /* The live region (templates/_live.html): the part of a page that follows the table. */
+  function live() { return document.getElementById("live"); }
+
+  function verb(event) {
+    var config = event.detail.requestConfig || {};
+    return (config.verb || "").toLowerCase();
+  }
+
+  /* A live refresh: a GET of the live region (static/js/live.js, refresh). */
+  function isRefresh(event) {
+    var config = event.detail.requestConfig || {};
+    var elt = config.elt || event.detail.elt;
+    return verb(event) === "get" && !!elt && elt.id === "live";
+  }
+
+  function isWrite(event) { return verb(event) !== "get"; }
+
+  window.Companion = { on: on, ORDER: ORDER, csrfToken: csrfToken, live: live,
+                       isRefresh: isRefresh, isWrite: isWrite };
+})();

@@ -1,0 +1,316 @@
+/* The live region (templates/_live.html): its refresh, its stream, and saying when the
+   laptop cannot be reached (static/js/core.js runs the steps registered here). */
+(function () {
+  "use strict";
+  var C = window.Companion;
+  var region = C.live;
+
+  /* ---------------------------------------------------------------------------------
+     Reaching the table. A refresh that cannot reach the laptop (refused, or no answer
+     within a few seconds) puts "can't reach the table — retrying…" on top of the screen;
+     the next answer of any kind takes it away. A form that could not be sent, or that
+     failed, says so on top of the live region. */
+  var POLL_TIMEOUT_MS = 3000;  /* with a 2 s poll: said within 5 s of the laptop going */
+
+  C.on("htmx:configRequest", "live.timeout", function (event) {
+    if ((event.detail.verb || "").toLowerCase() === "get" && event.detail.elt &&
+        event.detail.elt.id === "live" && !event.detail.timeout) {
+      event.detail.timeout = POLL_TIMEOUT_MS;
+    }
+  });
+
+  function offline(on) {
+    var mark = document.querySelector("[data-offline-mark]");
+    if (!on) {
+      if (mark) { mark.remove(); }
+      return;
+    }
+    var el = region();
+    /* in the page's language, on every live region (templates/_live.html) */
+    var text = el && el.dataset.offline;
+    if (mark || !text) { return; }
+    mark = document.createElement("p");
+    mark.className = "offline-mark";
+    mark.setAttribute("data-offline-mark", "");
+    mark.setAttribute("role", "alert");
+    mark.textContent = text;
+    document.body.appendChild(mark);
+  }
+
+  function tell(message) {
+    var el = region();
+    if (!el || !message) { return; }
+    var old = el.querySelector(".notice.unreachable");
+    if (old) { old.remove(); }
+    var p = document.createElement("p");
+    p.className = "notice error unreachable";
+    p.setAttribute("role", "alert");
+    p.textContent = message;
+    el.insertBefore(p, el.firstChild);
+  }
+
+  C.on("htmx:sendError", "live.unreachable", unreachable);
+  C.on("htmx:timeout", "live.unreachable", unreachable);
+  function unreachable(event) {
+    if (C.isWrite(event)) { tell(document.body.dataset.unreachable); }
+    else if (C.isRefresh(event)) { offline(true); }
+  }
+  C.on("htmx:responseError", "live.failed", function (event) {
+    if (C.isWrite(event)) { tell(document.body.dataset.failed); }
+  });
+
+  /* ---------------------------------------------------------------------------------
+     Live push (companion/push.py): a live region with data-stream opens a Server-Sent
+     Events stream of its night, and each "changed" refreshes the region: the stream says
+     only that something changed, the refresh fetches what this device may see. While the
+     stream is open the region's own timer asks at most once a minute (a safety net);
+     while it is not, every POLL_SECONDS as before. A page that comes back (woke, below)
+     reopens its stream and refreshes at once.
+
+     Every refresh goes through refresh() below — the region's timer, a stream's
+     "changed", a page that woke, a check that the laptop is there — and it sends one at a
+     time, through htmx.ajax, whose promise settles however the request ends. No change is
+     ever missed: the page remembers the newest version it was told of (a stream's
+     "changed", or the version an answer shows), and when a refresh lands or a swap
+     settles with the region still behind it, it asks again. */
+  var SAFETY_MS = 60000;
+  var RETRY_MS = 30000;
+  /* A refresh that landed without the version told is asked again after this. */
+  var CHASE_MS = 1000;
+  /* The server says "alive" every data-heartbeat seconds (PUSH_HEARTBEAT): a stream
+     silent for one and a half of those and a second more means the laptop cannot be
+     reached (checked every 400 ms: said within 31.4 s of the last word at 20 s). */
+  var HEARTBEAT_S = 20;
+  var heard = 0;
+  /* A change wakes every screen of the table at once: each waits a moment (at random,
+     up to this long) before it asks, so they do not all reach the server in the same
+     instant, where a host's next action would queue behind them. The stream says how
+     long as it opens ("spread"): the longer, the more streams the server carries (a
+     table alone waits none; companion/push.py, spread_ms). */
+  var SPREAD_MS = 150;
+  var spread = SPREAD_MS;
+  var pending = null;
+  var source = null;
+  var streaming = false;
+  var ending = false;  /* the server said "bye": its stream's life is over, not the laptop */
+  var lastRefresh = 0;
+  var lastCheck = 0;
+  /* The interval below ticks every 400 ms; a tick this late means the page slept. */
+  var SLEPT_MS = 5000;
+  var ticked = Date.now();
+  var retry = null;
+  /* The newest version told, when it was told, and the refresh on its way. */
+  var wanted = -1;
+  var wantedAt = 0;
+  var asking = null;  /* {sent, elt, again}: the refresh of the region on its way */
+  var issuing = false;  /* true while refresh() hands its request to htmx */
+
+  function mark(state) {
+    if (state) { document.documentElement.setAttribute("data-push", state); }
+    else { document.documentElement.removeAttribute("data-push"); }
+  }
+
+  function shown(el) {
+    var found = el && /[?&]v=(-?\d+)/.exec(el.getAttribute("hx-get") || "");
+    return found ? Number(found[1]) : -1;
+  }
+
+  function silentMs() {
+    var el = region();
+    var beat = Number(el && el.dataset.heartbeat) || HEARTBEAT_S;
+    return 1500 * beat + 1000;
+  }
+
+  function want(version) {
+    version = Number(version);
+    if (version > wanted) {
+      wanted = version;
+      wantedAt = Date.now();
+    }
+  }
+
+  function behind() { return wanted > shown(region()); }
+
+  /* Whether a refresh is still on its way. htmx settles its promise however the request
+     ends (answer, error, time-out); but one whose region a form's answer replaced
+     meanwhile has nowhere to land, and is not waited for. */
+  function onItsWay() {
+    if (asking && (!asking.elt.isConnected || Date.now() - asking.sent > POLL_TIMEOUT_MS + CHASE_MS)) {
+      asking = null;
+    }
+    return asking !== null;
+  }
+
+  /* The one way the region is refreshed. ``why``: "poll" (the region's timer: skipped
+     while the stream is open, but once a minute), "woke" (asked again after the one on
+     its way, which may have left before the page slept), or anything else. */
+  function refresh(why) {
+    var el = region();
+    if (!el || !window.htmx) { return; }
+    if (why === "poll" && streaming && Date.now() - lastRefresh < SAFETY_MS) { return; }
+    if (onItsWay()) {
+      if (why === "woke") { asking.again = true; }
+      return;
+    }
+    var mine = asking = { sent: Date.now(), elt: el, again: false };
+    lastRefresh = mine.sent;
+    issuing = true;
+    try {
+      var done = window.htmx.ajax("GET", el.getAttribute("hx-get"),
+                                  { source: el, target: el, swap: "outerHTML" });
+    } finally {
+      issuing = false;
+    }
+    function landed() {
+      if (asking !== mine) { return; }
+      asking = null;
+      if (mine.again || behind()) { later(CHASE_MS); }
+    }
+    if (done) { done.then(landed, landed); } else { landed(); }
+  }
+
+  function later(ms) {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, ms, "chase");
+  }
+
+  /* The region's own requests (its timer's poll, or a "poll-now" in its hx-trigger)
+     become refresh()'s, a moment later: htmx is still sending the one it drops here. */
+  C.on("htmx:beforeRequest", "live.route", function (event) {
+    if (issuing || !C.isRefresh(event)) { return; }
+    event.preventDefault();
+    setTimeout(refresh, 0, "poll");
+  });
+
+  function close() {
+    if (source) { source.close(); }
+    source = null;
+    streaming = false;
+    mark(null);
+  }
+
+  /* Is the laptop there? A refresh that cannot reach it says so (a few seconds at most);
+     asked at once after a stream error, at most every few seconds while it is gone. */
+  function check() {
+    if (Date.now() - lastCheck < 5000) { return; }
+    lastCheck = Date.now();
+    refresh("check");
+  }
+
+  function connect() {
+    var el = region();
+    clearTimeout(retry);
+    close();
+    if (!el || !el.dataset.stream || !window.EventSource) { return; }
+    ending = false;
+    source = new EventSource(el.dataset.stream + "?v=" + encodeURIComponent(shown(el)));
+    source.addEventListener("open", function () {
+      streaming = true;
+      mark("open");
+      hear();
+    });
+    source.addEventListener("alive", hear);
+    source.addEventListener("spread", function (event) {
+      var ms = Number(event.data);
+      spread = isFinite(ms) && ms >= 0 ? Math.min(ms, SPREAD_MS) : SPREAD_MS;
+    });
+    source.addEventListener("bye", function () { ending = true; hear(); });
+    /* This device opened more streams since (other tabs): this page polls, and asks
+       for a stream again later. */
+    source.addEventListener("elsewhere", function () {
+      hear();
+      close();
+      retry = setTimeout(connect, RETRY_MS);
+    });
+    source.addEventListener("changed", function (event) {
+      hear();
+      want(event.data);
+      if (behind()) { later(Math.random() * spread); }
+    });
+    source.addEventListener("error", function () {
+      streaming = false;
+      mark("retrying");  /* the browser reconnects by itself, unless it gave up: */
+      if (!ending) { check(); }
+      ending = false;
+      if (source && source.readyState === 2) {
+        source = null;
+        retry = setTimeout(connect, RETRY_MS);
+      }
+    });
+  }
+
+  /* Any word from the stream: the laptop is there (a refresh that timed out meanwhile
+     may have said otherwise). */
+  function hear() {
+    heard = Date.now();
+    offline(false);
+  }
+
+  setInterval(function () {
+    /* A tick long overdue: the page slept (its timers stopped), and a browser that says
+       nothing of it (no "resume") is caught here. */
+    if (Date.now() - ticked > SLEPT_MS) { woke(); }
+    ticked = Date.now();
+    /* A stream that fell silent: the laptop is asleep or gone. Say so, poll again as
+       without a stream (those polls clear the mark when they are answered), and open a
+       new stream. */
+    if (streaming && Date.now() - heard > silentMs()) {
+      offline(true);
+      close();
+      mark("retrying");
+      retry = setTimeout(connect, 1000);
+    }
+  }, 400);
+
+  /* Any answer: the laptop is there. "Nothing changed" to a refresh sent after the
+     version was told: the screen is the night's latest (a version told of another
+     night, which this phone has left, is never shown: stop asking for it). */
+  C.on("htmx:afterRequest", "live.heard", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status > 0) { offline(false); }
+    if (xhr && xhr.status === 204 && asking && event.detail.elt === asking.elt &&
+        asking.sent >= wantedAt) {
+      wanted = shown(region());
+    }
+  });
+
+  /* Every swap: the version it shows was told (an answer names the version its write
+     made); a region still behind asks again; a region with another stream (the phone
+     joined another night) follows it. */
+  C.on("htmx:afterSettle", "live.follow", function () {
+    var el = region();
+    want(shown(el));
+    if (behind()) { later(Math.random() * spread); }
+    var wantedStream = el && el.dataset.stream;
+    if (!wantedStream) { close(); return; }
+    if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
+  });
+
+  /* A page that comes back: a phone unlocked (visibilitychange), a page the browser
+     froze and resumed (resume: Chromium freezes a hidden page's timers, network and
+     events, for minutes), or one restored from the back/forward cache (pageshow; a
+     page leaving closes its stream, which would keep it out of that cache and hold one
+     of its device's streams on the server). Its stream may have ended on the server
+     meanwhile, or be a dead connection the phone's Wi-Fi dropped: a new one is opened,
+     and the region refreshes at once, keeping what was typed (static/js/panels.js).
+     The silence while it slept says nothing of the laptop: it is not taken for a
+     laptop gone. */
+  function woke() {
+    heard = ticked = Date.now();
+    if (document.visibilityState !== "visible") { return; }  /* when it is */
+    connect();
+    lastCheck = Date.now();
+    refresh("woke");
+  }
+
+  C.on("visibilitychange", "live.woke", woke);
+  C.on("resume", "live.woke", woke);
+  C.on("pageshow", "live.back", function (event) { if (event.persisted) { woke(); } });
+  C.on("pagehide", "live.close", close);
+
+  C.on("ready", "live.start", function () {
+    want(shown(region()));
+    lastRefresh = Date.now();  /* the page itself was the refresh */
+    connect();
+  });
+})();

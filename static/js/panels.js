@@ -1,0 +1,191 @@
+/* What a live refresh keeps (panels, fields) and what it tells (a new game, no phone
+   yet): static/js/core.js runs the steps registered here. */
+(function () {
+  "use strict";
+  var C = window.Companion;
+
+  /* ---------------------------------------------------------------------------------
+     A live refresh keeps what the person was doing: the panels (<details>) they opened or
+     closed stay so, and the fields they typed in keep what they typed. Panels are known
+     by id, data-keep, or their class and place; fields by their form's action and name.
+     Fields only for refreshes (GET), never for a form's own answer, and never the hidden
+     fields (the log position must be the fresh one). */
+  var panels = {};  /* panel key -> open, for the panels the person toggled */
+
+  function panelKey(details) {
+    if (details.id) { return "#" + details.id; }
+    if (details.dataset.keep) { return "keep:" + details.dataset.keep; }
+    var region = C.live();
+    if (!region || !region.contains(details)) { return null; }
+    var same = Array.prototype.filter.call(region.querySelectorAll("details"), function (d) {
+      return d.className === details.className;
+    });
+    return "class:" + details.className + ":" + same.indexOf(details);
+  }
+
+  C.on("click", "panels.toggle", function (event) {
+    var summary = event.target.closest && event.target.closest("summary");
+    var details = summary && summary.parentElement;
+    if (!details || details.tagName !== "DETAILS") { return; }
+    var key = panelKey(details);
+    if (key) { panels[key] = !details.open; }  /* the click's toggle comes next */
+  });
+
+  function restorePanels() {
+    var region = C.live();
+    if (!region) { return; }
+    region.querySelectorAll("details").forEach(function (details) {
+      var key = panelKey(details);
+      if (key && key in panels) { details.open = panels[key]; }
+    });
+  }
+
+  var typed = null;
+
+  function fieldKey(field) {
+    var form = field.form;
+    return (form ? form.getAttribute("action") : "") + "|" + field.name + "|" +
+      (field.type === "radio" || field.type === "checkbox" ? field.value : "");
+  }
+
+  function changed(field) {
+    if (field.type === "radio" || field.type === "checkbox") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) {
+        return o.selected !== o.defaultSelected;
+      });
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  function saveFields(target) {
+    var values = {};
+    var any = false;
+    target.querySelectorAll("input:not([type=hidden]), select, textarea").forEach(function (field) {
+      if (!field.name || !changed(field)) { return; }
+      values[fieldKey(field)] = field.type === "radio" || field.type === "checkbox" ?
+        field.checked : field.value;
+      any = true;
+    });
+    var active = document.activeElement;
+    var focus = active && active !== document.body && target.contains(active) && active.name ?
+      { key: fieldKey(active), start: active.selectionStart, end: active.selectionEnd } : null;
+    return any || focus ? { values: values, focus: focus } : null;
+  }
+
+  function restoreFields(saved) {
+    document.querySelectorAll("#live input:not([type=hidden]), #live select, #live textarea")
+      .forEach(function (field) {
+        var key = fieldKey(field);
+        if (key in saved.values) {
+          if (field.type === "radio" || field.type === "checkbox") {
+            field.checked = saved.values[key];
+          } else {
+            field.value = saved.values[key];
+          }
+        }
+        if (saved.focus && saved.focus.key === key) {
+          field.focus({ preventScroll: true });
+          try {
+            if (saved.focus.start !== null) { field.setSelectionRange(saved.focus.start, saved.focus.end); }
+          } catch (e) { /* a field without a caret (select, number) */ }
+        }
+      });
+  }
+
+  C.on("htmx:beforeSwap", "panels.saveFields", function (event) {
+    typed = null;
+    var target = event.detail.target;
+    if (!C.isRefresh(event) || !target) { return; }
+    typed = saveFields(target);
+  });
+  C.on("htmx:afterSwap", "panels.restorePanels", restorePanels);
+  C.on("htmx:afterSwap", "panels.restoreFields", function () {
+    if (!typed) { return; }
+    var saved = typed;
+    typed = null;
+    restoreFields(saved);
+  });
+
+  /* ---------------------------------------------------------------------------------
+     A phone sees a new game start: when a refresh brings another game than the one shown
+     (its panel's data-game), the page scrolls to it and says so for a minute (through
+     the refreshes of that minute). A game this page has not seen yet is "new"; one it has
+     seen is the table going back to it. */
+  var NOTICE_MS = 60000;
+  var games = { shown: "", highest: 0, told: null };
+
+  function gamePanel() { return document.querySelector("#live [data-game]"); }
+
+  function noteGame() {
+    var panel = gamePanel();
+    games.shown = panel ? panel.dataset.game : "";
+    games.highest = Math.max(games.highest, Number(games.shown) || 0);
+  }
+
+  function tellGame(panel) {
+    if (!games.told || games.told.game !== panel.dataset.game || Date.now() > games.told.until) {
+      games.told = null;
+      return;
+    }
+    if (panel.querySelector(".new-game")) { return; }
+    var p = document.createElement("p");
+    p.className = "notice info new-game";
+    p.setAttribute("role", "status");
+    p.textContent = games.told.text;
+    var heading = panel.querySelector("h2");
+    panel.insertBefore(p, heading ? heading.nextSibling : panel.firstChild);
+  }
+
+  function gameAfterSwap() {
+    var before = games.shown;
+    var panel = gamePanel();
+    var now = panel ? panel.dataset.game : "";
+    if (panel && now !== before) {
+      var isNew = (Number(now) || 0) > games.highest;
+      games.told = { game: now, until: Date.now() + NOTICE_MS,
+                     text: isNew ? panel.dataset.newGame : panel.dataset.backToGame };
+      tellGame(panel);
+      if (!C.hold.active()) { panel.scrollIntoView({ block: "start" }); }
+    } else if (panel) {
+      tellGame(panel);
+    }
+    noteGame();
+  }
+
+  C.on("htmx:afterSwap", "panels.tellGame", gameAfterSwap);
+  C.on("ready", "panels.noteGame", noteGame);
+
+  /* "No phone has reached this laptop yet" (templates/nights/_reach.html): the server
+     draws it, hidden, only while no device but the hosts' has reached the night; it shows
+     once the seat codes have been on this page for REACH_WAIT_MS. The start is kept per
+     night in sessionStorage, so a live refresh (which draws it hidden again) or a reload
+     does not start the minute over. */
+  var REACH_WAIT_MS = 60000;
+  var timer = null;
+
+  function since(key) {
+    var name = "reach-since:" + key;
+    var kept = null;
+    try { kept = parseInt(window.sessionStorage.getItem(name), 10); } catch (e) { kept = null; }
+    if (!kept) {
+      kept = Date.now();
+      try { window.sessionStorage.setItem(name, String(kept)); } catch (e) { /* private mode */ }
+    }
+    return kept;
+  }
+
+  function reach() {
+    var notice = document.querySelector("[data-reach-wait]");
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (!notice) { return; }
+    var left = since(notice.getAttribute("data-reach-wait")) + REACH_WAIT_MS - Date.now();
+    if (left <= 0) { notice.hidden = false; return; }
+    timer = setTimeout(reach, left);
+  }
+
+  C.on("htmx:afterSwap", "panels.reach", reach);
+  C.on("ready", "panels.reach", reach);
+})();

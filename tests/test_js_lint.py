@@ -1,0 +1,152 @@
+"""The front end's JavaScript (static/js/, each game's static/*.js): ESLint's recommended
+rules with the browser's globals pass (eslint.config.js), and the page's one listener per
+event (static/js/core.js) runs every part's steps in the order its ORDER states.
+
+ESLint comes from the npm registry as package.json's devDependency, pinned by
+package-lock.json: ``npm ci`` installs it into node_modules/ the first time (and again
+when the lock changes), so a clean checkout needs node and npm only (.ci/run installs
+them where they are missing)."""
+
+import fcntl
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
+INSTALLED = ROOT / "node_modules" / ".package-lock.json"
+LOCK = ROOT / "package-lock.json"
+PARTS = sorted((ROOT / "static" / "js").glob("*.js"))
+GAMES = sorted((ROOT / "static").glob("*.js"))
+
+
+def stale():
+    """Whether node_modules/ lacks ESLint or predates package-lock.json."""
+    return not ESLINT.exists() or not INSTALLED.exists() or (
+        INSTALLED.stat().st_mtime < LOCK.stat().st_mtime)
+
+
+@pytest.fixture(scope="module")
+def eslint():
+    """The command that runs the project's ESLint, installed first if it is not."""
+    if shutil.which("npm") is None:
+        pytest.fail("npm is not installed: the JavaScript lint needs node and npm "
+                    "(Debian: apt-get install npm)")
+    if stale():
+        # Test workers share node_modules/: one installs, the others wait and find it done.
+        with open(ROOT / "node_modules.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if stale():
+                subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True,
+                               capture_output=True, timeout=600)
+    return ["npx", "--no-install", "eslint"]
+
+
+def lint(eslint, *args, text=None):
+    return subprocess.run([*eslint, *args], cwd=ROOT, input=text, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_the_front_end_passes_eslint(eslint):
+    done = lint(eslint, "static", "eslint.config.js")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_eslint_fails_on_a_mistake(eslint):
+    """A file under static/js/ with an undefined name and an unused variable (given on
+    stdin, so nothing is written there) fails the lint, naming both rules."""
+    snippet = "(function () { var unused = 1; window.x = nobody; })();\n"
+    done = lint(eslint, "--stdin", "--stdin-filename", "static/js/mistake.js", text=snippet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "'nobody' is not defined" in done.stdout and "no-undef" in done.stdout
+    assert "'unused' is assigned a value but never used" in done.stdout
+
+
+def order():
+    """static/js/core.js's ORDER: each event's steps, in the order they run."""
+    core = (ROOT / "static" / "js" / "core.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"var ORDER = (\{.*?\n  \});", core, re.S).group(1))
+
+
+def registered():
+    """(event, step, file) for every step a part or a game registers."""
+    return [(event, step, path.name)
+            for path in PARTS + GAMES
+            for event, step in re.findall(r'C\.on\("([^"]+)", "([^"]+)"',
+                                          path.read_text(encoding="utf-8"))]
+
+
+def test_every_step_is_in_the_order_and_every_step_in_it_is_registered():
+    steps = order()
+    found = registered()
+    for event, step, name in found:
+        assert step in steps.get(event, []), f"{name}: {step} on {event} is not in ORDER"
+        part = step.split(".")[0]
+        assert name in (f"{part}.js",), f"{name} registers {step}, a step of {part}.js"
+    # the hold's ends are registered in a loop over their events
+    found += [(e, "hold.end", "hold.js") for e in ("pointerup", "pointercancel", "keyup",
+                                                   "focusout")]
+    for event, names in steps.items():
+        for step in names:
+            assert (event, step) in {(e, s) for e, s, _ in found}, (event, step)
+
+
+def test_no_part_listens_to_the_page_on_its_own():
+    """Only core.js adds listeners to the document or the window: the others are steps."""
+    for path in PARTS + GAMES:
+        if path.name == "core.js":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\b(document|window)\.addEventListener", text), path.name
+
+
+def test_the_page_loads_core_first_then_every_part():
+    """base.html loads htmx, then core.js, then the parts every page needs; the roster's
+    part only the page with a roster (a step of a part a page does not load is skipped)."""
+    base = (ROOT / "templates" / "base.html").read_text(encoding="utf-8")
+    names = re.findall(r'"(\w+)"', re.search(r"for part in \(([^)]*)\)", base).group(1))
+    assert names[0] == "core"
+    assert base.index("htmx-") < base.index("for part in") < base.index("block assets")
+    roster = (ROOT / "templates" / "nights" / "index.html").read_text(encoding="utf-8")
+    assert "filename='js/roster.js'" in roster
+    assert sorted(f"{n}.js" for n in [*names, "roster"]) == sorted(p.name for p in PARTS)
+
+
+DISPATCH = """
+const listeners = {};
+const target = { addEventListener(type, fn) { listeners[type] = fn; } };
+global.window = Object.assign(target, { setTimeout: fn => fn() });
+global.document = Object.assign({ readyState: "interactive" }, target);
+require(process.argv[1]);
+const C = window.Companion, ran = [];
+const steps = C.ORDER["htmx:afterSwap"];
+steps.slice().reverse().forEach(name => C.on("htmx:afterSwap", name, () => {
+  ran.push(name);
+  if (ran.length === 1) { throw new Error("a step that fails"); }
+}));
+let unknown = null;
+try { C.on("htmx:afterSwap", "nobody.step", () => {}); } catch (e) { unknown = e.message; }
+let caught = null;
+window.setTimeout = fn => { try { fn(); } catch (e) { caught = e.message; } };
+listeners["htmx:afterSwap"]({});
+console.log(JSON.stringify({ ran, steps, unknown, caught }));
+"""
+
+
+def test_the_dispatcher_runs_the_steps_in_order_past_a_failing_one():
+    """core.js in node, with a stand-in page: steps registered in reverse run in ORDER's
+    order; the first throws, is reported, and the rest still run; an unknown step is
+    refused."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not installed (Debian: apt-get install npm)")
+    done = subprocess.run([node, "-e", DISPATCH, str(ROOT / "static" / "js" / "core.js")],
+                          capture_output=True, text=True, timeout=60, check=True)
+    result = json.loads(done.stdout)
+    assert result["ran"] == result["steps"]
+    assert result["caught"] == "a step that fails"
+    assert "nobody.step" in result["unknown"]
