@@ -21,7 +21,10 @@ ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
 INSTALLED = ROOT / "node_modules" / ".package-lock.json"
 LOCK = ROOT / "package-lock.json"
 PARTS = sorted((ROOT / "static" / "js").glob("*.js"))
-GAMES = sorted((ROOT / "static").glob("*.js"))
+#: The games' own scripts. theme.js is none: it runs in <head> before the page exists
+#: and before core.js (so that a chosen theme is there on the first paint), and answers
+#: only its own switch.
+GAMES = sorted(p for p in (ROOT / "static").glob("*.js") if p.name != "theme.js")
 
 
 def stale():
