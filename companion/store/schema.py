@@ -242,6 +242,7 @@ def felt(db: Database) -> None:
     room's screen may beep the count once tapped (static/js/clock.js)."""
     db.table("nights").add_column("felt", int, not_null_default=0)
 
+
 def migrate(path: str) -> None:
     """Create or upgrade the schema; safe when several workers start at once: a worker
     that finds the file locked by another's migration (even while switching a new file

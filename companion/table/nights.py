@@ -322,6 +322,7 @@ def felt(key: str) -> Answer:
     store.set_felt(night["id"], request.form.get("on") == "1")
     return _night_answer(key)
 
+
 @bp.post("/n/<key>/pass/<int:position>")
 def pass_to(key: str, position: int) -> Answer:
     """Hand the tablet to a player with no phone: the only way a host shows a secret."""
