@@ -358,6 +358,12 @@ def test_the_felt_reveal_is_off_until_the_host_turns_it_on(night):
     assert felt_of(night) == (1, version + 1)
     assert night.host.post(night.url + "/felt", data={"on": "0"}).status_code == 303
     assert felt_of(night)[0] == 0
+    for form in ({}, {"on": "yes"}):  # neither on nor off: said, and nothing moves
+        refused = night.host.post(night.url + "/felt", data=form,
+                                  headers={"Accept-Language": "en"})
+        assert refused.status_code == 422
+        assert "either on or off" in refused.data.decode()
+    assert felt_of(night) == (0, version + 2)
 
 
 def test_only_the_host_turns_the_felt_reveal_on(night):
