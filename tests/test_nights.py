@@ -333,6 +333,48 @@ def test_a_phone_cannot_pass_the_tablet(night):
     assert phone.post(night.url + "/pass/1").status_code == 404
 
 
+
+def felt_of(night):
+    from companion import store
+
+    with night.app.test_request_context():
+        row = store.night_by_key(night.key)
+        return row["felt"], row["version"]
+
+
+def test_the_felt_reveal_is_off_until_the_host_turns_it_on(night):
+    html = night.host.get(night.url, headers={"Accept-Language": "en"}).data.decode()
+    assert 'data-felt="0"' in html and "Turn on vibration and sound" in html
+    assert "iPhones (iOS Safari) cannot vibrate" in html
+    felt, version = felt_of(night)
+    assert felt == 0
+    response = night.host.post(night.url + "/felt", data={"on": "1"},
+                               headers={"HX-Request": "true", "Accept-Language": "en"})
+    assert response.status_code == 200
+    assert 'data-felt="1"' in response.data.decode()
+    assert "Turn off vibration and sound" in response.data.decode()
+    assert felt_of(night) == (1, version + 1)  # phones and screens redraw with it
+    night.host.post(night.url + "/felt", data={"on": "1"})  # already on: nothing moves
+    assert felt_of(night) == (1, version + 1)
+    assert night.host.post(night.url + "/felt", data={"on": "0"}).status_code == 303
+    assert felt_of(night)[0] == 0
+    for form in ({}, {"on": "yes"}):  # neither on nor off: said, and nothing moves
+        refused = night.host.post(night.url + "/felt", data=form,
+                                  headers={"Accept-Language": "en"})
+        assert refused.status_code == 422
+        assert "either on or off" in refused.data.decode()
+    assert felt_of(night) == (0, version + 2)
+
+
+def test_only_the_host_turns_the_felt_reveal_on(night):
+    phone = night.phone(0)
+    before = felt_of(night)
+    assert phone.post(night.url + "/felt", data={"on": "1"}).status_code == 404
+    assert night.app.test_client().post(night.url + "/felt", data={"on": "1"}) \
+        .status_code == 404
+    assert felt_of(night) == before
+
+
 # --- web security -------------------------------------------------------------------
 
 def test_every_page_sends_the_security_headers(night):

@@ -201,3 +201,25 @@ def test_the_rooms_screen_counts_to_the_same_moment_as_the_phones(app):
     assert MOMENT.search(on_tv).groups() == MOMENT.search(
         phone.get("/me/live", headers=HX).data.decode()).groups()
     assert re.search(r'<div data-reveal-hold>\s*<h2>Bids revealed', on_tv)
+
+
+def test_the_reveal_carries_the_felt_setting_to_phones_and_the_screen(app):
+    """Off: the reveal asks for nothing felt, and the screen offers no sound. On (the
+    host's, never a screen's): every reveal says so, and the screen captions a tap
+    (a caption, not a control)."""
+    night = make_night(app)
+    phone = night.phone(0)
+    tv = screen_device(night)
+    game = start(night, way="custom", rounds="2")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    assert tv.post(f"{night.url}/felt", data={"on": "1"}).status_code == 403
+    assert "data-sound-tap" not in tv.get(f"{night.url}/screen").data.decode()
+    reveal(night, game)
+    assert all("data-felt" not in html for html in screens(night, game, [phone]))
+    assert night.host.post(f"{night.url}/felt", data={"on": "1"}).status_code == 303
+    shown = [*screens(night, game, [phone]), tv.get(f"{night.url}/screen/live",
+                                                   headers=HX).data.decode()]
+    assert all(re.search(r'data-reveal-at="\d+"[^>]*data-felt', html) for html in shown)
+    screen = tv.get(f"{night.url}/screen").data.decode()
+    assert "data-sound-tap hidden>Tap for sound<" in screen
+    assert "<button" not in screen and "<form" not in screen

@@ -197,3 +197,134 @@ def test_a_page_keeps_sampling_the_laptop_s_clock_through_the_night(browser, pus
     moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
     opened(page, moment)
     assert asked  # the burst before the count's moment
+
+
+#: Records what a page asks to feel or hear, in true time (performance.timeOrigin plus
+#: performance.now(), as data-reveal-flipped): each navigator.vibrate call, each
+#: AudioContext made, and each tone's start (its AudioContext time asked and the
+#: context's time then, and its pitch).
+FELT = """(() => {
+  const stamp = () => performance.timeOrigin + performance.now();
+  const felt = window.__felt = { buzz: [], contexts: 0, tones: [] };
+  Object.defineProperty(Navigator.prototype, "vibrate", { configurable: true,
+    writable: true, value: pattern => { felt.buzz.push([stamp(), pattern]); return true; } });
+  const Real = window.AudioContext;
+  if (!Real) { return; }
+  window.AudioContext = class extends Real {
+    constructor(...args) { super(...args); felt.contexts += 1; }
+  };
+  const start = AudioScheduledSourceNode.prototype.start;
+  AudioScheduledSourceNode.prototype.start = function (when) {
+    felt.tones.push([stamp(), when, this.context.currentTime, this.frequency.value]);
+    return start.apply(this, arguments);
+  };
+})();"""
+
+
+def felt(page):
+    return page.evaluate("() => window.__felt")
+
+
+def laptop_ms(flip, moment, stamp):
+    """A true-time stamp of a page on the laptop's clock as the page kept it, anchored
+    at its flip (which it made at the moment plus its lateness, by that clock)."""
+    return int(moment) + flip[4] + (stamp - flip[0])
+
+
+def spread(values):
+    return max(values) - min(values)
+
+
+def yo_ho_ho(host, phones, number):
+    """Every phone bids 0 but the first (1); the host reveals: the moment."""
+    for seat, page in enumerate(phones):
+        page.locator(f".sk-my-bid-form button[name=bid][value='{int(seat == 0)}']").click()
+        page.locator(".sk-sent").wait_for(timeout=WAIT)
+    host.locator(".sk-bids-in", has_text=f"{len(phones)} of {len(phones)} bids in"
+                 ).wait_for(timeout=WAIT)
+    host.locator(".sk-yoho").click()
+    return host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
+
+
+def test_the_felt_reveal_vibrates_the_phones_and_beeps_on_the_screen_at_the_flip(
+        browser, pushing):
+    """Off: no phone vibrates and no screen makes sound, even tapped. On: each phone
+    vibrates once, at its flip, and the screen, once tapped, beeps each word, the flip's
+    higher. The spreads are printed, never asserted."""
+    host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
+                               ).new_page()
+    night_url = create_night(host, pushing.url, NAMES)
+    phones = []
+    for seat, (skew, locale) in enumerate(zip(SKEWS, LOCALES, strict=True)):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+        context.add_init_script(SKEW % skew)
+        context.add_init_script(FELT)
+        page = context.new_page()
+        page.goto(seat_link(host, seat))
+        claim(page)
+        phones.append(page)
+    host.locator("[data-action=screen-invite] button").click()
+    host.wait_for_url("**/screens")
+    link = re.search(r"/t/[A-Za-z0-9_-]+", host.content()).group(0)
+    tv_context = browser.new_context(locale="en-US", viewport={"width": 1920, "height": 1080})
+    tv_context.add_init_script(FELT)
+    tv = tv_context.new_page()
+    tv.goto(pushing.url + link)
+    tv.locator("[data-action=screen-code] button").click()
+    tv.wait_for_url("**/screen")
+    pages = [*phones, tv]
+    for page in pages:
+        page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                               timeout=WAIT)
+    start_game(host, night_url, way="custom", rounds="1,1")
+
+    # Off (the default): the reveal is seen only, a tap on the screen makes no sound.
+    round_title(host, 1, 2)
+    tv.mouse.click(960, 540)
+    moment = yo_ho_ho(host, phones, 1)
+    for page in pages:
+        opened(page, moment)
+        assert felt(page) == {"buzz": [], "contexts": 0, "tones": []}
+    assert tv.locator("[data-sound-tap]").count() == 0
+    for seat in range(5):
+        trick_chip(host, seat, 1 if seat == 0 else 0).click()
+    host.locator(".sk-score-btn").click()
+
+    # The host turns it on from the table page; the screen offers sound until tapped.
+    table = host.context.new_page()
+    table.goto(night_url)
+    table.locator("[data-action=felt] button", has_text="Turn on vibration and sound").click()
+    table.locator("[data-felt='1']").wait_for(timeout=WAIT)
+    table.close()
+    tv.locator("[data-sound-tap]", has_text="Tap for sound").wait_for(timeout=WAIT)
+    tv.mouse.click(960, 540)
+    tv.locator("[data-sound-tap]").wait_for(state="hidden", timeout=WAIT)
+    assert tv.locator("form, button, input, select").count() == 0
+    round_title(host, 2, 2)
+    moment = yo_ho_ho(host, phones, 2)
+    flips = [opened(page, moment) for page in pages]
+    buzzes = []
+    for page in phones:
+        buzz = felt(page)["buzz"]
+        assert len(buzz) == 1, buzz  # once, at the reveal
+        assert felt(page)["contexts"] == 0 and felt(page)["tones"] == []
+        buzzes.append(buzz[0][0])
+    screen = felt(tv)
+    assert screen["buzz"] == [] and screen["contexts"] == 1
+    high = [tone for tone in screen["tones"] if tone[3] > 900]
+    assert len(high) == 1, screen["tones"]  # the flip's tone, once
+    assert len(screen["tones"]) == len(flips[-1][1].split("|"))  # a tone a word said
+    # the flip's tone starts at its context's time then: no wait asked of the audio
+    sound = high[0][0] + (high[0][1] - high[0][2]) * 1000
+    flipped = [laptop_ms(flip, moment, flip[0]) for flip in flips]
+    buzzed = [laptop_ms(flip, moment, t) for flip, t in zip(flips[:5], buzzes, strict=True)]
+    sounded = laptop_ms(flips[-1], moment, sound)
+    print(f"felt reveal on the laptop's clock as each page kept it: flips (5 phones and "
+          f"the screen) within {spread(flipped):.1f} ms, vibrate calls within "
+          f"{spread(buzzed):.1f} ms, the screen's flip tone {sounded - int(moment):+.1f} ms "
+          f"from the moment; in true time, flips within "
+          f"{spread([f[0] for f in flips]):.1f} ms and vibrate calls within "
+          f"{spread(buzzes):.1f} ms; each phone's vibrate after its flip (ms) "
+          f"{[round(t - f[0], 2) for f, t in zip(flips[:5], buzzes, strict=True)]}; the "
+          f"screen's flip tone after its flip {sound - flips[-1][0]:.2f} ms (before the "
+          f"audio device's own output latency)")

@@ -238,6 +238,7 @@ HOST_BUTTONS = [
     "Add a seat", "Play again with the same players", "Make this the room's screen",
     "Keep the night here; don't import the file", "Replace the night here with the file",
     "Import", "Merge", "Separate again", "Compare", "New game: %(title)s", "Tonight's tally",
+    "Turn on vibration and sound", "Turn off vibration and sound",
 ]
 
 

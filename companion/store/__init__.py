@@ -77,6 +77,7 @@ from companion.store.nights import (
     seat_in_night,
     seats,
     set_colour,
+    set_felt,
     set_tablet,
 )
 from companion.store.played import (
@@ -148,7 +149,7 @@ __all__ = [
     "night_games", "night_versions", "nights_like", "note", "note_reached", "noted", "outcomes",
     "read_log", "record", "reissue_code",
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
-    "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game",
+    "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game", "set_felt",
     "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
     "SCREEN_CODE_MINUTES", "invite_screen", "is_screen", "remove_screen", "screen_invite",
     "screen_invite_known", "screen_night", "screen_token", "screens", "short_code",

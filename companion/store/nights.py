@@ -145,6 +145,17 @@ def note_reached(night_id: int) -> None:
             log.bump(db, night_id)
 
 
+def set_felt(night_id: int, on: bool) -> None:
+    """Turn the night's felt reveal on or off (phones vibrate, the screen may beep);
+    the night's version moves when it changed, so that phones and screens redraw their
+    reveal with it."""
+    db = get_db()
+    with write(db):
+        if db.execute("update nights set felt = ? where id = ? and felt != ?",
+                      [int(on), night_id, int(on)]).rowcount:
+            log.bump(db, night_id)
+
+
 def seat_by_token(token: str) -> Row | None:
     return next(get_db().query("select * from seats where token = ?", [token]), None)
 

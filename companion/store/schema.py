@@ -235,6 +235,14 @@ def reached(db: Database) -> None:
     db.table("nights").add_column("reached", int, not_null_default=0)
 
 
+@migrations()
+def felt(db: Database) -> None:
+    """Whether the night's reveal is felt and heard as well as seen (``felt``, off
+    unless the host turns it on): phones vibrate at the count's last word, and the
+    room's screen may beep the count once tapped (static/js/clock.js)."""
+    db.table("nights").add_column("felt", int, not_null_default=0)
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the schema; safe when several workers start at once: a worker
     that finds the file locked by another's migration (even while switching a new file

@@ -314,6 +314,20 @@ def colour(key: str, position: int) -> Answer:
     return _night_answer(key)
 
 
+@bp.post("/n/<key>/felt")
+def felt(key: str) -> Answer:
+    """Turn the felt reveal on or off: phones vibrate at the count's last word, the
+    room's screen may beep the count (static/js/clock.js). The host's only."""
+    night = hosted_night(key)
+    on = request.form.get("on")
+    if on not in ("0", "1"):
+        return _night_answer(key, error=_("Vibration and sound are either on or off: "
+                                          "reload the page and tap the button again."),
+                             status=422)
+    store.set_felt(night["id"], on == "1")
+    return _night_answer(key)
+
+
 @bp.post("/n/<key>/pass/<int:position>")
 def pass_to(key: str, position: int) -> Answer:
     """Hand the tablet to a player with no phone: the only way a host shows a secret."""

@@ -27,7 +27,15 @@
    The flip's true time is kept on <html> (data-reveal-flipped, performance.timeOrigin
    plus performance.now(), which a wrong wall clock does not move), with the moment it
    was for (data-reveal-done) and the words said (data-reveal-words), so that a test can
-   compare screens. */
+   compare screens.
+
+   The felt reveal (the night's setting, data-felt on the reveal): at the moment the
+   bids open, the same step that opens them asks a phone to vibrate (navigator.vibrate:
+   none on iOS Safari, and Chrome's only after a tap on the page) and has the room's
+   screen beep each word, higher at the last (Web Audio, made here: no file). A screen
+   is silent until a tap (browsers allow sound only after a gesture): it shows "Tap for
+   sound" (data-sound-tap) until a tap anywhere unlocks it. A page that can do neither
+   shows and does nothing different. */
 (function () {
   "use strict";
   var C = window.Companion;
@@ -44,6 +52,11 @@
   /* A timer can fire late, most when the device is busy: the last 30 ms before each word
      are waited out (12 ms gave flips up to 27 ms late with six pages on two cores). */
   var SPIN_MS = 30;
+  var BUZZ = [70, 50, 140];  /* ms on, off, on: short enough not to startle */
+  var TONE_HZ = 660;   /* a word of the count... */
+  var FLIP_HZ = 990;   /* ...and its last, when the bids open */
+  var TONE_S = 0.15;
+  var sound = null;    /* this page's AudioContext, made by the unlocking tap */
   var clock = { samples: [], offset: null, left: 0, asking: false, asked: 0, waiting: [] };
   var shown = null;    /* {at, timers, box, said, words, next}: the count under way */
 
@@ -242,6 +255,49 @@
     shown.timers.push(setTimeout(function () { box.hidden = true; }, LAST_MS));
   }
 
+  function audioContext() { return window.AudioContext || window.webkitAudioContext; }
+
+  function soundTap() { return document.querySelector("[data-sound-tap]"); }
+
+  /* "Tap for sound" where sound can play and a tap has not let it yet. */
+  function offer() {
+    var tap = soundTap();
+    if (tap) { tap.hidden = !audioContext() || (!!sound && sound.state === "running"); }
+  }
+
+  /* A tap on a screen that offers sound: its AudioContext, made and resumed inside the
+     gesture, as browsers require. */
+  function unlock() {
+    if (!soundTap() || !audioContext()) { return; }
+    if (!sound) { sound = new (audioContext())(); }
+    if (sound.state === "running") { offer(); return; }
+    sound.resume().then(offer, offer);
+  }
+
+  /* One short tone, now. */
+  function beep(hz) {
+    var at = sound.currentTime;
+    var tone = sound.createOscillator();
+    var gain = sound.createGain();
+    tone.frequency.value = hz;
+    gain.gain.setValueAtTime(0.25, at);
+    gain.gain.exponentialRampToValueAtTime(0.001, at + TONE_S);
+    tone.connect(gain);
+    gain.connect(sound.destination);
+    tone.start(at);
+    tone.stop(at + TONE_S);
+  }
+
+  /* A word of a felt count: the screen beeps it (once unlocked); elsewhere the last one
+     vibrates, where the browser can. */
+  function feel(last) {
+    if (soundTap()) {
+      if (sound && sound.state === "running") { beep(last ? FLIP_HZ : TONE_HZ); }
+    } else if (last && typeof navigator.vibrate === "function") {
+      navigator.vibrate(BUZZ);
+    }
+  }
+
   /* Set the timers of the words not said yet, by the clock's estimate now. */
   function arm() {
     var count = shown;
@@ -256,6 +312,7 @@
         count.next = i + 1;
         say(count.box, word);
         if (last) { flip(count.box); }
+        if (count.felt) { feel(last); }  /* the same moment, felt and heard */
       });
       if (timer !== null) { count.timers.push(timer); }
     });
@@ -266,7 +323,7 @@
     if (shown && shown.box && shown.next < shown.words.length) { arm(); }
   }
 
-  function begin(at, words) {
+  function begin(at, words, felt) {
     stop();
     if (at <= laptopNow()) { return; }  /* the moment has passed: the bids show at once */
     var box = document.createElement("p");
@@ -276,7 +333,7 @@
     box.hidden = true;
     document.body.appendChild(box);
     root().setAttribute("data-revealing", "");
-    shown = { at: at, timers: [], box: box, said: [], words: words, next: 0 };
+    shown = { at: at, timers: [], box: box, said: [], words: words, next: 0, felt: felt };
     arm();
     if (at - laptopNow() > BURST_UNTIL_MS) { sample(BURST); }
   }
@@ -288,6 +345,7 @@
     var at = Number(el.dataset.revealAt);
     if (!isFinite(at) || (shown && shown.at === at)) { return; }
     var words = (el.dataset.revealWords || "").split("|").filter(Boolean);
+    var felt = el.hasAttribute("data-felt");
     /* held at once (the swap is not painted before this runs), counted once the clock
        is known: a page whose clock is not known yet waits for its first sample */
     root().setAttribute("data-revealing", "");
@@ -295,10 +353,12 @@
       root().removeAttribute(name);
     });
     shown = { at: at, timers: [], box: null };
-    withClock(function () { if (shown && shown.at === at) { begin(at, words); } });
+    withClock(function () { if (shown && shown.at === at) { begin(at, words, felt); } });
   }
 
   C.on("htmx:afterSwap", "clock.check", check);
+  C.on("htmx:afterSwap", "clock.offer", offer);
+  C.on("click", "clock.unlock", unlock);
   C.on("visibilitychange", "clock.resample", function () {
     if (document.visibilityState === "visible") { resample(); }
   });
@@ -306,5 +366,6 @@
   C.on("ready", "clock.start", function () {
     resample();
     check();
+    offer();
   });
 })();
