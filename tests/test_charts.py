@@ -25,8 +25,9 @@ def test_one_long_name_puts_every_name_above_its_bar_whole():
     assert short["lines"] == ["Jo"]
     for bar in chart["bars"]:
         assert bar["label_y"] + (len(bar["lines"]) - 1) * chart["line"] < bar["y"]
+        assert bar["label_x"] == charts.INSET  # not at the edge: a "J" reaches left of it
         for line in bar["lines"]:
-            assert charts.text_width(line) <= charts.CHART_WIDTH
+            assert bar["label_x"] + charts.text_width(line) <= charts.CHART_WIDTH
     assert short["y"] > long["y"] + long["height"]
     assert chart["height"] == short["y"] + short["height"]
 

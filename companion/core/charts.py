@@ -22,6 +22,9 @@ BAR_HEIGHT = 22
 ROW_GAP = 12  # between one bar and the next row
 LINE = 20  # a line of a name written above its bar
 LINES = 2  # the most lines a name above its bar takes
+#: A name above its bar starts this far in: a glyph such as "J" reaches left of where it
+#: is drawn from, past the picture's edge at 0.
+INSET = 2
 
 #: Width in ems of characters, on the wide side of the common sans-serif fonts, bold
 #: included (DejaVu Sans Bold "W" is 1.1 em); anything not listed is 1 em.
@@ -123,7 +126,7 @@ def bar_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
     bars, top = [], 0
     for row in rows:
         label, value = str(row["label"]), row["value"]
-        lines = [label] if beside else wrap(label, CHART_WIDTH)
+        lines = [label] if beside else wrap(label, CHART_WIDTH - INSET)
         width = round(plot * abs(value) / span, 1)
         x = zero if value >= 0 else round(zero - width, 1)
         y = top if beside else top + len(lines) * LINE + 4
@@ -133,7 +136,7 @@ def bar_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "label": label, "lines": lines, "cut": cut,
             "value": value, "highlight": bool(row.get("highlight")), "seat": row.get("seat"),
             "x": x, "y": y, "width": max(width, 0), "height": BAR_HEIGHT,
-            "label_x": LABEL_WIDTH - GAP if beside else 0,
+            "label_x": LABEL_WIDTH - GAP if beside else INSET,
             "label_y": round(middle, 1) if beside else top + FONT,
             "value_x": round(max(zero, x + width) + GAP, 1), "value_y": round(middle, 1),
         })
