@@ -67,6 +67,7 @@ if __package__ in (None, ""):
 from bench import budgets  # noqa: E402
 from bench.floor import serve_settings  # noqa: E402
 from bench.page import MissingElement, Page, live_region, parse  # noqa: E402
+from bench.quota import Quota  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -579,8 +580,12 @@ def free_port() -> int:
 class Server:
     """A server process (and its children), its port and its memory."""
 
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], port: int):
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], port: int,
+                 cpus: float | None = None):
         self.name, self.argv, self.env, self.port = name, argv, env, port
+        # The server and all it forks held to ``cpus`` cores (bench/quota.py): one box
+        # measures a slower one. None: the whole box.
+        self.quota = Quota(cpus)
         self.process = None
         self.peak_rss = 0
         self.rss_samples = []
@@ -590,9 +595,10 @@ class Server:
         # The server's log goes to a file: a pipe nobody reads fills up (64 KB of
         # warnings) and then blocks the server for good.
         self.log = tempfile.TemporaryFile()
+        self.quota.__enter__()
         self.process = subprocess.Popen(self.argv, env=self.env, cwd=ROOT,
                                         stdout=subprocess.DEVNULL, stderr=self.log,
-                                        start_new_session=True)
+                                        start_new_session=True, preexec_fn=self.quota.enter)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -656,6 +662,7 @@ class Server:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=5)
         self.log.close()
+        self.quota.__exit__()
 
 
 #: The café setup's worker (README.md): gunicorn's gevent_pywsgi with the connection
@@ -688,7 +695,7 @@ def companion_server(kind: str, database: str, args: argparse.Namespace) -> Serv
     else:
         env["COMPANION_PUBLIC_URL"] = f"http://127.0.0.1:{port}"
         argv = gunicorn_argv("companion.serving.wsgi:app", port, args)
-    return Server(f"companion/{kind}", argv, env, port)
+    return Server(f"companion/{kind}", argv, env, port, args.cpus)
 
 
 def floor_server(kind: str, args: argparse.Namespace) -> Server:
@@ -700,7 +707,7 @@ def floor_server(kind: str, args: argparse.Namespace) -> Server:
                 "--settings", json.dumps(serve_settings())]
     else:
         argv = gunicorn_argv("bench.floor:create_app()", port, args)
-    return Server(f"floor/{kind}", argv, env, port)
+    return Server(f"floor/{kind}", argv, env, port, args.cpus)
 
 
 # --- saturation: how many requests per second, as fast as they come ----------------------
@@ -1176,6 +1183,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="which setups to measure (serve = `companion serve`, gunicorn = the "
                         "café setup)")
     p.add_argument("--tables", default="10,50,100,200", help="table counts, in order")
+    p.add_argument("--cpus", type=float, default=None,
+                   help="hold each server (and the floor) to this many cores with the "
+                        "cgroup cpu controller (bench/quota.py; root): a slower laptop")
     p.add_argument("--seconds", type=float, default=30, help="measured seconds per level")
     p.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring")
     p.add_argument("--min-writes", type=int, default=300,
@@ -1234,7 +1244,7 @@ def main(argv: list[str] | None = None) -> int:
         print(budgets.markdown_table(report, source=args.table))
         return 0
     report = {"machine": machine(), "command": " ".join([Path(PY).name, *sys.argv]),
-              "servers": {}, "floor": {}}
+              "cpus": args.cpus, "servers": {}, "floor": {}}
     print(json.dumps(report["machine"]), flush=True)
     try:
         for kind in args.servers:
