@@ -34,6 +34,25 @@ def pytest_configure(config):
         tempfile.tempdir = str(RAM_DISK)
 
 
+#: Test workers per core that ``-n auto`` starts for the stage of browser and server-process
+#: tests (``-m "browser or slow"``).
+BROWSER_WORKERS_PER_CORE = 2
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` for the browser stage: two workers a core, not one. Its tests mostly
+    wait (a phone locked for 70 s, a heartbeat missed for 31 s, a wheel installing, a
+    server starting) and a waiting worker's core is idle; the quick loop's tests work
+    all the time, and keep xdist's one a core. A PYTEST_XDIST_AUTO_NUM_WORKERS of the
+    runner's own wins."""
+    markers = config.option.markexpr or ""
+    if "PYTEST_XDIST_AUTO_NUM_WORKERS" in os.environ or "not browser" in markers \
+            or "browser" not in markers:
+        return None
+    return BROWSER_WORKERS_PER_CORE * (len(os.sched_getaffinity(0)) or 1)
+
+
 @pytest.fixture(autouse=True)
 def _close_connections():
     """After each test, close the connections its databases opened in this thread: a

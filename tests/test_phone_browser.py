@@ -159,7 +159,9 @@ def test_a_held_law_stays_in_the_viewport_through_scrolling_and_refreshes(
     page.evaluate(WATCH, "ct-laws-secret")
     assert WHAT.split()[0] in secret.inner_text()
     page.wait_for_function("() => window.__frames.length > 10")
-    assert set(page.evaluate("window.__frames")) == {"ok"}
+    # every frame drawn shows it whole (a live refresh landing meanwhile, which a slow
+    # machine's late first poll can bring, is marked "swap" and changes nothing)
+    assert set(page.evaluate("window.__frames")) - {"swap"} == {"ok"}
     finger.up()
     assert secret.is_hidden()
 
