@@ -18,7 +18,9 @@ Public names:
   a summary per player).
 - ``fold(name)``: the key that matches a player's name across nights.
 - ``night_awards(names, games)``: tonight's awards, each kind's own.
-- ``player_stats(nights, aliases)``: statistics per player across nights.
+- ``player_stats(nights, aliases)``: statistics per player across nights, worked out
+  from every night (the app keeps them as sums instead: companion/core/sums.py; this is
+  the derivation those are checked against).
 - ``meetings(nights, aliases)``, ``head_to_head(nights, aliases, first, second)``: how
   two players fared in the finished games both played.
 """
@@ -26,7 +28,7 @@ Public names:
 import unicodedata
 from typing import Any
 
-from companion.core import registry
+from companion.core import registry, sums
 
 Game = dict[str, Any]
 
@@ -199,7 +201,8 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
     for key, entry in players.items():
         entry["name"] = display[key]
         for kind, plays in entry.pop("plays").items():
-            entry.update(registry.get(kind).player_stats(plays))
+            game = registry.get(kind)
+            entry.update(game.stat_figures(sums.over(game.stat_parts, plays)))
         entry["total_games"] = sum(entry["games"].values())
         entry["total_wins"] = sum(entry["wins"].values())
     return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))
