@@ -28,7 +28,7 @@ Public names:
 import unicodedata
 from typing import Any
 
-from companion.core import registry, sums
+from companion.core import parts, registry
 
 Game = dict[str, Any]
 
@@ -202,7 +202,7 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
         entry["name"] = display[key]
         for kind, plays in entry.pop("plays").items():
             game = registry.get(kind)
-            entry.update(game.stat_figures(sums.over(game.stat_parts, plays)))
+            entry.update(game.stat_figures(parts.over(game.stat_parts, plays)))
         entry["total_games"] = sum(entry["games"].values())
         entry["total_wins"] = sum(entry["wins"].values())
     return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))

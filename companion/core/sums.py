@@ -10,10 +10,9 @@ and its new part put in (:func:`replace`): the cost of a game's end is one night
 :func:`figures` then gives what the two functions give, from the totals alone, with the
 host's merges applied as the totals are read (so a merge changes no totals).
 
-A part is a dict ``{"sums": ..., "max": {name: [value, count]}, "min": {...}}``: ``sums``
-nests dicts of numbers (and lists of numbers, added item by item), and ``max``/``min``
-keep a value with how many parts reached it. Taking out a part that held the only
-maximum leaves the maximum unknown: :func:`replace` then returns None, and the totals
+A player's part is summed as companion/core/parts.py says (sums, and maxima and minima
+with how many parts reached them). Taking out a part that held the only maximum leaves
+the maximum unknown: :func:`replace` then returns None, and the totals
 are added up again from the parts kept per night (rare: a correction that lowers a
 player's best, a night taken away).
 
@@ -23,12 +22,11 @@ what its figures are from a player's summed parts (``GameDef.stat_figures``);
 totals carry the versions they were worked out under (:func:`versions`).
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
-from companion.core import registry
-
-Part = dict[str, Any]
+from companion.core import parts, registry, stats
+from companion.core.parts import Part
 
 #: The version of what the core adds up here: moved with any change to it, so kept
 #: totals worked out by older code are worked out again (:func:`versions`).
@@ -45,75 +43,13 @@ def versions() -> dict[str, int]:
     return found | {"": SUMS_VERSION}
 
 
-def _sum(a: Any, b: Any, sign: int) -> Any:
-    """``a + sign * b`` for numbers, lists of numbers and dicts of them (a missing key
-    is nothing); zeros, all-zero lists and empty dicts are dropped, so equal totals are
-    equal dicts however they were reached."""
-    if isinstance(a, dict) or isinstance(b, dict):
-        a, b = a or {}, b or {}
-        found = {k: _sum(a.get(k), b.get(k), sign) for k in a.keys() | b.keys()}
-        return {k: v for k, v in found.items() if v is not None} or None
-    if isinstance(a, list) or isinstance(b, list):
-        a = a or [0] * len(b)
-        b = b or [0] * len(a)
-        items = [x + sign * y for x, y in zip(a, b, strict=True)]
-        return items if any(items) else None
-    total = (a or 0) + sign * (b or 0)
-    return total if total else None
-
-
-def _extreme(a: dict[str, list[Any]], b: dict[str, list[Any]], sign: int, pick: Any
-             ) -> dict[str, list[Any]] | None:
-    """``a`` with ``b``'s extremes added (sign 1) or taken out (-1); None when one taken
-    out was the only part at the extreme (the extreme is then unknown)."""
-    found = dict(a)
-    for name, (value, count) in b.items():
-        held = found.get(name)
-        if sign > 0:
-            if held is None or pick(value, held[0]) != held[0]:
-                found[name] = [value, count]
-            elif value == held[0]:
-                found[name] = [value, held[1] + count]
-        elif held is None or pick(value, held[0]) != held[0]:
-            return None  # a part taken out that was never in
-        elif value == held[0]:
-            if held[1] <= count:
-                return None
-            found[name] = [value, held[1] - count]
-    return found
-
-
-def _combine(a: Part, b: Part, sign: int) -> Part | None:
-    sums = _sum(a.get("sums"), b.get("sums"), sign)
-    if not sums and sign < 0:  # nothing left of it (every night it counted in taken
-        return {}  # out): nor of its extremes
-    high = _extreme(a.get("max", {}), b.get("max", {}), sign, max)
-    low = _extreme(a.get("min", {}), b.get("min", {}), sign, min)
-    if high is None or low is None:
-        return None
-    return {k: v for k, v in (("sums", sums), ("max", high), ("min", low)) if v}
-
-
-def _each(a: dict[str, Part], b: dict[str, Part], sign: int) -> dict[str, Part] | None:
-    found = dict(a)
-    for key, part in b.items():
-        combined = _combine(found.get(key, {}), part, sign)
-        if combined is None:
-            return None
-        if combined:
-            found[key] = combined
-        else:
-            found.pop(key, None)
-    return found
-
-
 def add(totals: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     """Totals ``{"players": {folded name: Part}, "meetings": {pair: sums}}`` with one
     night's part (:func:`night_parts`) added."""
-    players = _each(totals.get("players", {}), part.get("players", {}), 1)
+    players = parts.each(totals.get("players", {}), part.get("players", {}), 1)
     assert players is not None  # (adding never leaves an extreme unknown)
     return {"players": players,
-            "meetings": _sum(totals.get("meetings"), part.get("meetings"), 1) or {}}
+            "meetings": parts.add_sums(totals.get("meetings"), part.get("meetings"), 1) or {}}
 
 
 def replace(totals: dict[str, Any], old: dict[str, Any] | None, new: dict[str, Any] | None
@@ -124,36 +60,19 @@ def replace(totals: dict[str, Any], old: dict[str, Any] | None, new: dict[str, A
     found = add(totals, new or {})
     if old is None:
         return found
-    players = _each(found["players"], old.get("players", {}), -1)
+    players = parts.each(found["players"], old.get("players", {}), -1)
     if players is None:
         return None
     return {"players": players,
-            "meetings": _sum(found["meetings"], old.get("meetings"), -1) or {}}
+            "meetings": parts.add_sums(found["meetings"], old.get("meetings"), -1) or {}}
 
 
-def total(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def total(nights: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The totals of these nights' parts."""
     found: dict[str, Any] = {"players": {}, "meetings": {}}
-    for part in parts:
+    for part in nights:
         found = add(found, part)
     return found
-
-
-def over(stat_parts: Callable[[dict[str, Any]], Part], plays: Iterable[dict[str, Any]]
-         ) -> Part:
-    """One kind's parts of these plays summed, as its ``stat_figures`` reads them:
-    ``{"sums": {...}, "max": {name: value}}``."""
-    found: Part = {}
-    for play in plays:
-        one = stat_parts(play)
-        found = _combine(found, {"sums": one.get("sums", {}), "max": {
-            name: [value, 1] for name, value in one.get("max", {}).items()}}, 1) or {}
-    return _bare(found)
-
-
-def _bare(part: Part) -> Part:
-    return {"sums": part.get("sums", {}),
-            "max": {name: value for name, (value, _count) in part.get("max", {}).items()}}
 
 
 # --- one night's part --------------------------------------------------------------------
@@ -165,8 +84,6 @@ def night_parts(night: dict[str, Any], when: list[Any]) -> dict[str, Any]:
     :func:`companion.core.stats.player_stats` reads it; ``when`` places it among the
     host's nights (its ``[created, id]``: the statistics name a player by the latest
     spelling of their name)."""
-    from companion.core import stats  # (stats reads this module's parts too)
-
     names = night["names"]
     tally = stats.night_tally(names, night["games"])
     players: dict[str, Part] = {}
@@ -195,8 +112,8 @@ def _count_play(part: Part, seat: int, game: dict[str, Any], result: dict[str, A
     one = registry.get(kind).stat_parts({"seat": seat, "game": game, "result": result,
                                          "won": won})
     kinds = sums.setdefault("kinds", {})
-    kinds[kind] = _sum(kinds.get(kind), one.get("sums", {}), 1) or {}
-    part["max"] = _extreme(part["max"], {f"{kind}:{name}": [value, 1] for name, value
+    kinds[kind] = parts.add_sums(kinds.get(kind), one.get("sums", {}), 1) or {}
+    part["max"] = parts.extremes(part["max"], {f"{kind}:{name}": [value, 1] for name, value
                                          in one.get("max", {}).items()}, 1, max) or {}
 
 
@@ -207,8 +124,6 @@ def figures(totals: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
     """What the statistics page shows, from a host's totals and merges: ``{"players":
     player_stats(...), "meetings": [[first, second, meetings(...)[pair]], ...]}``
     (companion/core/stats.py), the same figures those give from every night."""
-    from companion.core import stats
-
     groups: dict[str, list[tuple[str, Part]]] = {}
     for own, part in totals.get("players", {}).items():
         groups.setdefault(stats.resolve(own, aliases), []).append((own, part))
@@ -221,7 +136,7 @@ def _player(key: str, members: list[tuple[str, Part]]) -> dict[str, Any]:
     """One player's figures from the parts of the folded names merged into ``key``."""
     part: Part = {}
     for _own, one in members:
-        part = _combine(part, one, 1) or {}
+        part = parts.combine(part, one, 1) or {}
     sums, lows = part.get("sums", {}), part.get("min", {})
     spellings = sorted(sums.get("spellings", {}), key=lambda s: lows[f"first:{s}"][0])
     own = dict(members).get(key)
@@ -239,7 +154,7 @@ def _player(key: str, members: list[tuple[str, Part]]) -> dict[str, Any]:
         mine = {"sums": sums.get("kinds", {}).get(kind, {}),
                 "max": {name.split(":", 1)[1]: value for name, value
                         in part.get("max", {}).items() if name.startswith(f"{kind}:")}}
-        entry.update(game.stat_figures(_bare(mine)))
+        entry.update(game.stat_figures(parts.bare(mine)))
     entry["total_games"] = sum(entry["games"].values())
     entry["total_wins"] = sum(entry["wins"].values())
     return entry
@@ -248,8 +163,6 @@ def _player(key: str, members: list[tuple[str, Part]]) -> dict[str, Any]:
 def _meetings(kept: dict[str, Any], aliases: dict[str, str]) -> list[list[Any]]:
     """The head-to-heads of the kept pairs of folded names, merges applied: a pair whose
     names became one player is dropped, one whose order turned has its sides turned."""
-    from companion.core import stats
-
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for pair, met in kept.items():
         first, second = (stats.resolve(own, aliases) for own in pair.split("\n"))
@@ -258,7 +171,7 @@ def _meetings(kept: dict[str, Any], aliases: dict[str, str]) -> list[list[Any]]:
         if first > second:
             first, second = second, first
             met = _turned(met)
-        found[(first, second)] = _sum(found.get((first, second)), met, 1)
+        found[(first, second)] = parts.add_sums(found.get((first, second)), met, 1)
     return [[first, second, _whole(met)] for (first, second), met in sorted(found.items())]
 
 
