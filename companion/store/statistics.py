@@ -128,7 +128,9 @@ def _sum_again(device: str, versions: str) -> dict[str, Any]:
     parts = _night_parts(ids)
     db = get_db()
     with write(db):
-        _settled(device, marks)
+        # Only the marks of nights summed here go: a night given to the device since
+        # its nights were listed keeps its mark, and is counted by the next visit.
+        _settled(device, {n: mark for n, mark in marks.items() if n in parts})
         db.execute("delete from counted_nights where device = ?", [device])
         for night_id, part in parts.items():
             db.execute("insert into counted_nights (device, night_id, body) values (?, ?, ?)",
