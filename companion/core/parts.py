@@ -30,6 +30,19 @@ def add_sums(a: Any, b: Any, sign: int) -> Any:
     return total if total else None
 
 
+def add_into(into: dict[str, Any], more: dict[str, Any]) -> None:
+    """``into`` += ``more``, in place (sums only; zeros are kept: :func:`add_sums` drops
+    them): many parts summed without a copy each."""
+    for key, value in more.items():
+        if isinstance(value, dict):
+            add_into(into.setdefault(key, {}), value)
+        elif isinstance(value, list):
+            held = into.get(key)
+            into[key] = [x + y for x, y in zip(held, value, strict=True)] if held else list(value)
+        else:
+            into[key] = into.get(key, 0) + value
+
+
 def extremes(a: dict[str, list[Any]], b: dict[str, list[Any]], sign: int, pick: Any
              ) -> dict[str, list[Any]] | None:
     """``a`` with ``b``'s extremes added (sign 1) or taken out (-1); None when one taken

@@ -247,17 +247,24 @@ def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for night in nights:
         keys = {seat: resolve(fold(name), aliases) for seat, name in night["names"].items()}
-        for game in night["games"]:
-            result = game_result(game["kind"], game["setup"], game["state"])
-            if not result["finished"]:
-                continue
-            seats = sorted((keys[s], s) for s in result["players"] if s in keys)
-            for index, (key, seat) in enumerate(seats):
-                for other, other_seat in seats[index + 1:]:
-                    if key != other:
-                        meeting = found.setdefault((key, other), _empty_meeting())
-                        _count_meeting(meeting, result, (seat, other_seat))
+        count_meetings(found, keys, [game_result(game["kind"], game["setup"], game["state"])
+                                     for game in night["games"]])
     return found
+
+
+def count_meetings(found: dict[tuple[str, str], dict[str, Any]], keys: dict[int, str],
+                   results: list[dict[str, Any]]) -> None:
+    """Add to ``found`` (as :func:`meetings` gives) the pairs who met in the finished
+    games of these results of one night, each seat known by ``keys`` {seat: key}."""
+    for result in results:
+        if not result["finished"]:
+            continue
+        seats = sorted((keys[s], s) for s in result["players"] if s in keys)
+        for index, (key, seat) in enumerate(seats):
+            for other, other_seat in seats[index + 1:]:
+                if key != other:
+                    meeting = found.setdefault((key, other), _empty_meeting())
+                    _count_meeting(meeting, result, (seat, other_seat))
 
 
 def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,

@@ -68,11 +68,18 @@ def replace(totals: dict[str, Any], old: dict[str, Any] | None, new: dict[str, A
 
 
 def total(nights: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """The totals of these nights' parts."""
-    found: dict[str, Any] = {"players": {}, "meetings": {}}
-    for part in nights:
-        found = add(found, part)
-    return found
+    """The totals of these nights' parts (what :func:`add` gives, summed in place: a
+    whole history at once)."""
+    players: dict[str, Part] = {}
+    meetings: dict[str, Any] = {}
+    for night in nights:
+        for key, one in night.get("players", {}).items():
+            held = players.setdefault(key, {"sums": {}, "max": {}, "min": {}})
+            parts.add_into(held["sums"], one.get("sums", {}))
+            for how, pick in (("max", max), ("min", min)):
+                held[how] = parts.extremes(held[how], one.get(how, {}), 1, pick)
+        parts.add_into(meetings, night.get("meetings", {}))
+    return add({}, {"players": players, "meetings": meetings})
 
 
 # --- one night's part --------------------------------------------------------------------
@@ -99,9 +106,11 @@ def night_parts(night: dict[str, Any], when: list[Any]) -> dict[str, Any]:
             for seat in result["players"]:
                 if seat in names:
                     _count_play(players[stats.fold(names[seat])], seat, game, result)
-    meetings = {f"{first}\n{second}": met
-                for (first, second), met in stats.meetings([night]).items()}
-    return add({}, {"players": players, "meetings": meetings})
+    met: dict[tuple[str, str], dict[str, Any]] = {}
+    stats.count_meetings(met, {seat: stats.fold(name) for seat, name in names.items()},
+                         tally["games"])
+    return {"players": players,
+            "meetings": {f"{first}\n{second}": one for (first, second), one in met.items()}}
 
 
 def _count_play(part: Part, seat: int, game: dict[str, Any], result: dict[str, Any]) -> None:

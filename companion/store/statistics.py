@@ -122,14 +122,14 @@ def _settled(device: str, marks: dict[int, int]) -> list[int]:
 
 def _sum_again(device: str, versions: str) -> dict[str, Any]:
     """The device's totals worked out from every night it hosts, and kept."""
-    ids = _hosted(device)
-    tallied(ids)  # (kept results from other rules are worked out again, and mark nights)
     marks = changed(device)
-    parts = _night_parts(ids)
+    parts = _night_parts(_hosted(device))
     db = get_db()
     with write(db):
-        # Only the marks of nights summed here go: a night given to the device since
-        # its nights were listed keeps its mark, and is counted by the next visit.
+        # Only the marks seen before the nights were read, of nights summed here, go: a
+        # night changed since (a kept result from other rules worked out again on the
+        # way marks it too) or given to the device since keeps its mark, and is counted
+        # again by the next visit.
         _settled(device, {n: mark for n, mark in marks.items() if n in parts})
         db.execute("delete from counted_nights where device = ?", [device])
         for night_id, part in parts.items():
