@@ -192,6 +192,18 @@ HISTORY_BUDGETS: tuple[Budget, ...] = (
            how="max", op="<=", limit=2, unit="× the 10-night cost", setup=HISTORY,
            shown=(("/stats {} ×", nights(1000, "warm_ratio.stats")),
                   ("/history {} ×", nights(1000, "warm_ratio.history")))),
+    Budget("1,000 earlier nights: the first /stats after a game ends, cold (a fresh "
+           "process), against its 10-night cost",
+           keys=(("{} ×", nights(1000, "after_game_ratio.cold")),),
+           how="max", op="<=", limit=3, unit="× the 10-night cost", setup=HISTORY,
+           shown=(("{} ms", nights(1000, "after_game.cold_ms")),
+                  ("10 nights {} ms", nights(10, "after_game.cold_ms")))),
+    Budget("1,000 earlier nights: the first /stats after a game ends, warm, against its "
+           "10-night cost",
+           keys=(("{} ×", nights(1000, "after_game_ratio.warm")),),
+           how="max", op="<=", limit=3, unit="× the 10-night cost", setup=HISTORY,
+           shown=(("{} ms", nights(1000, "after_game.warm_ms")),
+                  ("10 nights {} ms", nights(10, "after_game.warm_ms")))),
     Budget("1,000 earlier nights: a page's process memory (RSS) over 10 nights'",
            keys=(("{} MB", nights(1000, "rss_growth_mb")),),
            how="max", op="<=", limit=60, unit="MB", limit_text="≤ +60 MB", setup=HISTORY,

@@ -17,8 +17,14 @@ through Flask's test client, so the figures are the app's own, without a server.
 process's memory (RSS) is read after. Each N's figures are given as a ratio to the
 10-night ones of the same run, and judged by ``HISTORY_BUDGETS`` (bench/budgets.py).
 
+Then the first /stats after a game ends (``after_game``), in a process of its own: before
+each request a Skull King game of ten rounds is played to its end on the latest night
+(untimed), so each request finds one night changed and sums it up
+(companion/store/statistics.py); cold is the process's first such request, warm the
+median of the next ones. It is judged against its 10-night cost too.
+
 Also reported, not budgeted: each N's building time and the first visit of /stats after
-the last import (worked out from the kept results, then kept).
+the last import (every imported night summed up, since nobody looked in between).
 """
 
 from __future__ import annotations
@@ -52,6 +58,8 @@ from tests.test_stats import (
 )
 
 WARM_RUNS = 7
+#: The name in the report of the first /stats after a game ends.
+AFTER_GAME = "after_game"
 
 
 def pages(key: str) -> dict[str, tuple[str, str]]:
@@ -139,15 +147,26 @@ def rss_mb() -> float:
     return 0.0
 
 
+def end_a_game(app: Any, spec: dict[str, Any]) -> None:
+    """A Skull King game of ten rounds played to its end on the latest night, through the
+    store as the host's forms record it."""
+    bids, won = ten_rounds(random.Random(11))
+    store_game(app, spec["host"], spec["key"],
+               skullking_game(0, list(range(6)), list(range(1, 11)), bids, won))
+
+
 def measure(spec: dict[str, Any], page: str) -> dict[str, Any]:
-    """One page in this (fresh) process: the first request, then the warm median."""
+    """One page in this (fresh) process: the first request, then the warm median (for
+    ``AFTER_GAME``, /stats with a game ended before each request, untimed)."""
     app = app_on(spec["database"])
-    who, url = pages(spec["key"])[page]
+    who, url = ("host", "/stats") if page == AFTER_GAME else pages(spec["key"])[page]
     client = app.test_client()
     client.set_cookie("device", spec[who])
     client.set_cookie("lang", "ko")
 
     def once() -> tuple[float, int]:
+        if page == AFTER_GAME:
+            end_a_game(app, spec)
         start = time.perf_counter()
         answer = client.get(url)
         took = (time.perf_counter() - start) * 1000
@@ -176,12 +195,14 @@ def run(counts: list[int], only: list[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         for count in counts:
             spec = build(Path(folder), count)
-            names = only or list(pages(spec["key"]))
+            names = [p for p in only or pages(spec["key"]) if p != AFTER_GAME]
             measured = {page: in_fresh_process(spec, page) for page in names}
             levels[str(count)] = {
                 "pages": measured, "build_s": spec["build_s"],
                 "first_visit_ms": spec["first_visit_ms"],
                 "rss_mb": max(m["rss_mb"] for m in measured.values())}
+            if only is None or AFTER_GAME in only:  # last: it adds games to the night
+                levels[str(count)][AFTER_GAME] = in_fresh_process(spec, AFTER_GAME)
             print(f"{count} nights: built in {spec['build_s']} s; " + ", ".join(
                 f"{p} {m['cold_ms']:.0f}/{m['warm_ms']:.1f} ms" for p, m in measured.items()),
                 flush=True)
@@ -194,6 +215,10 @@ def run(counts: list[int], only: list[str] | None = None) -> dict[str, Any]:
                 page: round(m[f"{how}_ms"] / base["pages"][page][f"{how}_ms"], 2)
                 for page, m in level["pages"].items()}
         level["rss_growth_mb"] = round(level["rss_mb"] - base["rss_mb"], 1)
+        if AFTER_GAME in level:
+            level[f"{AFTER_GAME}_ratio"] = {
+                how: round(level[AFTER_GAME][f"{how}_ms"] / base[AFTER_GAME][f"{how}_ms"], 2)
+                for how in ("cold", "warm")}
     report["machine"]["cpu_ms_at_end"] = cpu_ms()
     return report
 
@@ -210,6 +235,12 @@ def table(report: dict[str, Any]) -> str:
         cells += [f"{levels[c]['cold_ratio'][page]:.2f} / {levels[c]['warm_ratio'][page]:.2f}"
                   for c in counts[1:]]
         lines.append(f"| `{page}` | " + " | ".join(cells) + " |")
+    if AFTER_GAME in levels[counts[0]]:
+        cells = [f"{levels[c][AFTER_GAME]['cold_ms']:.1f} / "
+                 f"{levels[c][AFTER_GAME]['warm_ms']:.1f}" for c in counts]
+        cells += [f"{levels[c][AFTER_GAME + '_ratio']['cold']:.2f} / "
+                  f"{levels[c][AFTER_GAME + '_ratio']['warm']:.2f}" for c in counts[1:]]
+        lines.append("| `stats` after a game ends | " + " | ".join(cells) + " |")
     lines.append("| process RSS (MB, the largest of the pages' processes) | " + " | ".join(
         str(levels[c]["rss_mb"]) for c in counts) + " | " + " | ".join(
         f"{levels[c]['rss_growth_mb']:+.1f} MB" for c in counts[1:]) + " |")

@@ -9,7 +9,7 @@ from bench import history
 
 def test_the_history_bench_builds_nights_and_times_pages_in_fresh_processes(tmp_path):
     out = tmp_path / "report.json"
-    assert history.main(["--nights", "1,2", "--pages", "start,stats",
+    assert history.main(["--nights", "1,2", "--pages", "start,stats,after_game",
                          "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     levels = report["servers"]["history"]["nights"]
@@ -17,3 +17,6 @@ def test_the_history_bench_builds_nights_and_times_pages_in_fresh_processes(tmp_
     assert set(levels["2"]["pages"]) == {"start", "stats"}
     assert set(levels["2"]["cold_ratio"]) == {"start", "stats"}
     assert "rss_growth_mb" in levels["2"] and report["machine"]["cpu_ms_at_start"] > 0
+    # The first /stats after a game ends, timed in a process of its own.
+    assert set(levels["2"]["after_game_ratio"]) == {"cold", "warm"}
+    assert levels["1"]["after_game"]["cold_ms"] > 0

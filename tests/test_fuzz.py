@@ -95,9 +95,10 @@ def world(tmp_path_factory):
 
 
 #: Caches of what the other tables hold (companion/store/statistics.py): a page that
-#: reads the statistics may keep them, whatever the answer (a refused merge shows the
-#: statistics page again with its message).
-CACHES = ("kept_statistics",)
+#: reads the statistics may sum them up (and clear the marks of the nights it counted),
+#: whatever the answer (a refused merge shows the statistics page again with its
+#: message).
+CACHES = ("statistics_sums", "counted_nights", "changed_nights")
 
 
 def dump(app):

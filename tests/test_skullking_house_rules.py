@@ -235,7 +235,10 @@ def test_statistics_use_the_adjusted_totals_and_exact_bids_stay_about_bids(night
 
         plain = store.game(store.night_by_key(night.key)["id"], 1).plain()
     result = stats.game_result("skullking", plain["setup"], plain["state"])
-    found = results.player_stats([{"seat": 2, "game": plain, "result": result, "won": True}])
+    from companion.core import parts
+
+    found = results.stat_figures(parts.over(results.stat_parts, [
+        {"seat": 2, "game": plain, "result": result, "won": True}]))
     assert found["sk_best"] == 30  # 10 scored + 20 adjusted
     assert found["sk_exact"] == {"hits": 1, "rounds": 1}  # bid 0, took 0: a bid, not points
     csv = night.host.get(f"{night.url}/export.csv").data.decode("utf-8-sig")

@@ -120,10 +120,21 @@ class GameKind(Protocol):
         (None when the kind was not played): numbers, summed across nights."""
         ...
 
-    def player_stats(self, plays: list[dict[str, Any]]) -> dict[str, Any]:
-        """Extra statistics of one player over their finished games of this kind (each
-        play ``{"seat", "game", "result", "won"}``)."""
+    def stat_parts(self, play: dict[str, Any]) -> dict[str, Any]:
+        """What one finished play of this kind (``{"seat", "game", "result", "won"}``)
+        adds to its player's statistics: ``{"sums": {...}, "max": {name: value}}``,
+        numbers summed and maxima kept across games (companion/core/sums.py)."""
         ...
+
+    def stat_figures(self, parts: dict[str, Any]) -> dict[str, Any]:
+        """Extra statistics of one player over their finished games of this kind, from
+        their parts summed (``{"sums", "max"}``; both empty before a game)."""
+        ...
+
+    #: The version of the rules that make this kind's results and statistics: moved
+    #: with any change to its scoring, results or statistic parts, so that what was
+    #: kept of finished games under the old ones is worked out again.
+    rules_version: int
 
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...]
 
@@ -208,7 +219,9 @@ class GameDef:
     seat_view: Callable[[Any, dict[int, str], int], dict[str, Any]] = _nothing
     night_tally: Callable[..., dict[str, Any] | None] = _no_tally
     player_night: Callable[..., dict[str, Any]] = _nothing
-    player_stats: Callable[[list[dict[str, Any]]], dict[str, Any]] = _nothing
+    stat_parts: Callable[[dict[str, Any]], dict[str, Any]] = _nothing
+    stat_figures: Callable[[dict[str, Any]], dict[str, Any]] = _nothing
+    rules_version: int = 1
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...] = ()
     awards: Callable[[list[dict[str, Any]], dict[int, str]], list[dict[str, Any]]] = _no_awards
     assets: tuple[str, ...] = ()

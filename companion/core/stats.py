@@ -18,7 +18,9 @@ Public names:
   a summary per player).
 - ``fold(name)``: the key that matches a player's name across nights.
 - ``night_awards(names, games)``: tonight's awards, each kind's own.
-- ``player_stats(nights, aliases)``: statistics per player across nights.
+- ``player_stats(nights, aliases)``: statistics per player across nights, worked out
+  from every night (the app keeps them as sums instead: companion/core/sums.py; this is
+  the derivation those are checked against).
 - ``meetings(nights, aliases)``, ``head_to_head(nights, aliases, first, second)``: how
   two players fared in the finished games both played.
 """
@@ -26,7 +28,7 @@ Public names:
 import unicodedata
 from typing import Any
 
-from companion.core import registry
+from companion.core import parts, registry
 
 Game = dict[str, Any]
 
@@ -199,7 +201,8 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
     for key, entry in players.items():
         entry["name"] = display[key]
         for kind, plays in entry.pop("plays").items():
-            entry.update(registry.get(kind).player_stats(plays))
+            game = registry.get(kind)
+            entry.update(game.stat_figures(parts.over(game.stat_parts, plays)))
         entry["total_games"] = sum(entry["games"].values())
         entry["total_wins"] = sum(entry["wins"].values())
     return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))
@@ -244,17 +247,24 @@ def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for night in nights:
         keys = {seat: resolve(fold(name), aliases) for seat, name in night["names"].items()}
-        for game in night["games"]:
-            result = game_result(game["kind"], game["setup"], game["state"])
-            if not result["finished"]:
-                continue
-            seats = sorted((keys[s], s) for s in result["players"] if s in keys)
-            for index, (key, seat) in enumerate(seats):
-                for other, other_seat in seats[index + 1:]:
-                    if key != other:
-                        meeting = found.setdefault((key, other), _empty_meeting())
-                        _count_meeting(meeting, result, (seat, other_seat))
+        count_meetings(found, keys, [game_result(game["kind"], game["setup"], game["state"])
+                                     for game in night["games"]])
     return found
+
+
+def count_meetings(found: dict[tuple[str, str], dict[str, Any]], keys: dict[int, str],
+                   results: list[dict[str, Any]]) -> None:
+    """Add to ``found`` (as :func:`meetings` gives) the pairs who met in the finished
+    games of these results of one night, each seat known by ``keys`` {seat: key}."""
+    for result in results:
+        if not result["finished"]:
+            continue
+        seats = sorted((keys[s], s) for s in result["players"] if s in keys)
+        for index, (key, seat) in enumerate(seats):
+            for other, other_seat in seats[index + 1:]:
+                if key != other:
+                    meeting = found.setdefault((key, other), _empty_meeting())
+                    _count_meeting(meeting, result, (seat, other_seat))
 
 
 def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,

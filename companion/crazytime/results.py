@@ -55,10 +55,16 @@ def night_tally(games: list[dict[str, Any]], results: list[dict[str, Any]],
                       for r in finished]}
 
 
-def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
+def stat_parts(play: dict[str, Any]) -> dict[str, Any]:
+    """What one finished game adds to a player's statistics (companion/core/sums.py):
+    the matches of it they won."""
+    return {"sums": {"matches_won": sum(1 for m in play["result"]["matches"]
+                                        if play["seat"] in m["winners"])}}
+
+
+def stat_figures(parts: dict[str, Any]) -> dict[str, Any]:
     """Matches a player won (the fewest penalties of the match) in finished games."""
-    return {"ct_matches_won": sum(1 for play in plays for m in play["result"]["matches"]
-                                  if play["seat"] in m["winners"])}
+    return {"ct_matches_won": parts["sums"].get("matches_won", 0)}
 
 
 def penalties_taken(game: dict[str, Any]) -> dict[int, int]:

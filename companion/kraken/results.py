@@ -139,15 +139,21 @@ def player_night(seat: int, view: dict[str, Any] | None) -> dict[str, Any]:
     return {"series_won": sum(1 for s in found if s["over"] and seat in s["winners"])}
 
 
-def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
+def stat_parts(play: dict[str, Any]) -> dict[str, Any]:
+    """What one finished game adds to a player's statistics (companion/core/sums.py):
+    a game, and a win if won, with the role dealt."""
+    role = play["game"]["setup"]["roles"].get(str(play["seat"]))
+    if role not in rules.ROLE_NAMES:
+        return {}
+    return {"sums": {role: {"games": 1, "wins": int(play["won"])}}}
+
+
+def stat_figures(parts: dict[str, Any]) -> dict[str, Any]:
     """Per role dealt, the finished games a player played and won with it."""
-    roles = {role: {"games": 0, "wins": 0} for role in rules.ROLE_NAMES}
-    for play in plays:
-        role = play["game"]["setup"]["roles"].get(str(play["seat"]))
-        if role in roles:
-            roles[role]["games"] += 1
-            roles[role]["wins"] += play["won"]
-    return {"kraken_roles": roles}
+    kept = parts["sums"]
+    return {"kraken_roles": {role: {"games": kept.get(role, {}).get("games", 0),
+                                    "wins": kept.get(role, {}).get("wins", 0)}
+                             for role in rules.ROLE_NAMES}}
 
 
 def awards(games: list[Game], names: dict[int, str]) -> list[Award]:

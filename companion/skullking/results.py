@@ -49,21 +49,31 @@ def night_tally(games: list[dict[str, Any]], results: list[dict[str, Any]],
                       for r in finished]}
 
 
-def player_stats(plays: list[dict[str, Any]]) -> dict[str, Any]:
+def stat_parts(play: dict[str, Any]) -> dict[str, Any]:
+    """What one finished game adds to a player's statistics (companion/core/sums.py):
+    its final total (summed and counted, and as a maximum) and its rounds' bids."""
+    score = play["result"]["scores"][play["seat"]]
+    mine = [rnd[play["seat"]] for rnd in bids_and_tricks(play["game"])]
+    zeros = [won for bid, won in mine if bid == 0]
+    return {"sums": {"score": score, "games": 1, "rounds": len(mine),
+                     "exact": sum(bid == won for bid, won in mine),
+                     "zero_rounds": len(zeros), "zero_hits": zeros.count(0)},
+            "max": {"score": score}}
+
+
+def stat_figures(parts: dict[str, Any]) -> dict[str, Any]:
     """A player's best final total and average (one decimal), None before a game; and
     over every round of their finished games, ``sk_exact`` (rounds whose bid was exact of
     rounds bid) and ``sk_zero`` (zero bids that took no trick of zero bids), each
     ``{"hits", "rounds"}`` (docs/rules.md#stat-exact-bids, docs/rules.md#stat-zero-bids).
     """
-    scores = [play["result"]["scores"][play["seat"]] for play in plays]
-    mine = [rnd[play["seat"]] for play in plays for rnd in bids_and_tricks(play["game"])]
-    zeros = [won for bid, won in mine if bid == 0]
-    found = {"sk_exact": {"hits": sum(bid == won for bid, won in mine), "rounds": len(mine)},
-             "sk_zero": {"hits": zeros.count(0), "rounds": len(zeros)}}
-    if not scores:
-        return {"sk_best": None, "sk_average": None, **found}
-    return {"sk_best": max(scores), "sk_average": round(sum(scores) / len(scores), 1),
-            **found}
+    sums = parts["sums"]
+    games = sums.get("games", 0)
+    return {"sk_best": parts["max"].get("score") if games else None,
+            "sk_average": round(sums.get("score", 0) / games, 1) if games else None,
+            "sk_exact": {"hits": sums.get("exact", 0), "rounds": sums.get("rounds", 0)},
+            "sk_zero": {"hits": sums.get("zero_hits", 0),
+                        "rounds": sums.get("zero_rounds", 0)}}
 
 
 def bids_and_tricks(game: dict[str, Any]) -> list[dict[int, tuple[int, int]]]:

@@ -20,8 +20,8 @@ Its modules are named for what they hold:
 - ``night_board``: each night's ``Board`` per version, what every screen is drawn from;
 - ``results``: what each game came to, kept beside its log whenever the log changes;
 - ``tallied``: the games of nights as the tallies read them, from their kept results;
-- ``histories``: each host device's history version (what its statistics read moved);
-- ``statistics``: a host's history in pages, and its statistics kept with a stamp;
+- ``histories``: which nights of each host device changed what its statistics read;
+- ``statistics``: a host's history in pages, and its statistics kept as sums;
 - ``wifi``: the Wi-Fi join code each host device shows (its password lives only there).
 
 Callers use the package (``store.board(...)``, ``store.record(...)``): every public name
@@ -114,14 +114,12 @@ from companion.store.screens import (
 from companion.store.sql import Row
 from companion.store.statistics import (
     HISTORY_PAGE,
-    history_stamp,
     hosted_count,
     hosted_page,
     hosts_any,
-    keep_statistics,
-    kept_statistics,
     rosters,
     statistics_nights,
+    statistics_totals,
 )
 from companion.store.tallied import night_games, outcomes, tallied
 from companion.store.wifi import (
@@ -136,8 +134,8 @@ from companion.store.wifi import (
 __all__ = [
     "OverQuota", "Stale",
     "checkpoint", "checkpoint_due", "connect", "end_request", "migrate",
-    "HISTORY_PAGE", "history_stamp", "hosted_count", "hosted_page", "hosts_any",
-    "keep_statistics", "kept_statistics", "rosters", "statistics_nights",
+    "HISTORY_PAGE", "hosted_count", "hosted_page", "hosts_any",
+    "rosters", "statistics_nights", "statistics_totals",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
     "PENDING_IMPORT_MINUTES", "Board", "FormUsed", "Game", "Row", "Running",
     "activity", "aliases", "board", "boards", "changes_since", "claim_seat",

@@ -1,8 +1,8 @@
-"""Each host device's history version: a number that moves whenever what its statistics
-read changes — a game of one of its nights added or replaced, a kept result changed, a
-night it hosts made, imported, given to it or taken from it. The statistics kept for a
-device (companion/store/statistics.py) carry the version they were worked out at, so a
-visit knows in one indexed read whether they still hold, however long the history.
+"""Which nights of each host device changed what its statistics read: a game of one of
+its nights added or replaced, a kept result changed, a night it hosts made, imported,
+given to it or taken from it. The device's statistics (companion/store/statistics.py)
+are sums of what each night adds; the next visit takes out the changed nights' old parts
+and puts in their new ones, and nothing else is read, however long the history.
 """
 
 from sqlite_utils import Database
@@ -11,15 +11,16 @@ from companion.store.connection import get_db
 
 
 def settle(db: Database, night_id: int) -> None:
-    """Move the history version of every host of this night, in ``db``'s open write
-    transaction (a host added just now included; call it before a host is removed)."""
-    db.execute("insert into histories (device, version) select device, 1 from hosts "
-               "where night_id = ? and true on conflict (device) do update set "
-               "version = version + 1", [night_id])
+    """Mark this night changed for every host of it, in ``db``'s open write transaction
+    (a host added just now included; call it before a host is removed). Each mark moves
+    on, so a visit that worked a night out before a newer change counts it again."""
+    db.execute("insert into changed_nights (device, night_id, mark) select device, ?, 1 "
+               "from hosts where night_id = ? and true on conflict (device, night_id) "
+               "do update set mark = mark + 1", [night_id, night_id])
 
 
-def version(device: str) -> int:
-    """The device's history version (0: it never hosted a night)."""
-    row = get_db().execute("select version from histories where device = ?",
-                           [device]).fetchone()
-    return int(row[0]) if row else 0
+def changed(device: str) -> dict[int, int]:
+    """The nights of ``device`` changed since its statistics were last summed, with
+    their marks."""
+    return {row[0]: row[1] for row in get_db().execute(
+        "select night_id, mark from changed_nights where device = ?", [device])}

@@ -10,10 +10,11 @@ its result and the part of its final state the tallies read (``stats.kept``). A 
 game keeps nothing but "not finished": its state may hold secrets (a Kraken deal, bids
 not revealed), and a finished Crazy Time game keeps no law's When or What text.
 
-What is kept is a cache of the log, written with it: a row that is missing or was worked
+What is kept is a cache of the log, written with it: a row that is missing, was worked
 out at another log length (a database from before kept results, a game written by hand)
-is worked out from the log when it is read and kept then (companion/store/tallied.py
-reads them).
+or by other rules than today's (``rules``: its kind's ``rules_version`` when it was
+worked out; an upgrade that changed the scoring moves it) is worked out from the log
+when it is read and kept then (companion/store/tallied.py reads them).
 """
 
 import json
@@ -21,7 +22,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion.core import stats
+from companion.core import registry, stats
 from companion.store.histories import settle
 
 
@@ -53,9 +54,9 @@ def keep(db: Database, game_id: int, night_id: int, kind: str, setup: dict[str, 
     before = db.execute("select finished, result, state from results where game_id = ?",
                         [game_id]).fetchone()
     db.execute("insert or replace into results (game_id, night_id, length, finished, "
-               "result, state) values (?, ?, ?, ?, ?, ?)",
+               "result, state, rules) values (?, ?, ?, ?, ?, ?, ?)",
                [game_id, night_id, length, columns["finished"], columns["result"],
-                columns["state"]])
+                columns["state"], registry.get(kind).rules_version])
     changed = before is None or tuple(before) != (columns["finished"], columns["result"],
                                                   columns["state"])
     if changed:

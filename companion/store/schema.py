@@ -243,6 +243,28 @@ def felt(db: Database) -> None:
     db.table("nights").add_column("felt", int, not_null_default=0)
 
 
+@migrations()
+def statistics_sums(db: Database) -> None:
+    """The statistics as sums (companion/store/statistics.py): each host device's totals
+    and the versions of the rules they were worked out under (``statistics_sums``), each
+    night's part as it was counted in them (``counted_nights``), and the nights changed
+    since (``changed_nights``, with a mark moved by each change), in place of the
+    statistics worked out whole and their history versions. A kept result carries the
+    version of its kind's rules that worked it out (``rules``: 1, the only one so far)."""
+    db.table("results").add_column("rules", int, not_null_default=1)
+    db.table("statistics_sums").create(
+        {"device": str, "versions": str, "body": str}, pk="device",
+        not_null={"device", "versions", "body"})
+    db.table("counted_nights").create(
+        {"device": str, "night_id": int, "body": str}, pk=("device", "night_id"),
+        not_null={"device", "night_id", "body"})
+    db.table("changed_nights").create(
+        {"device": str, "night_id": int, "mark": int}, pk=("device", "night_id"),
+        not_null={"device", "night_id", "mark"})
+    db.table("kept_statistics").drop()
+    db.table("histories").drop()
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the schema; safe when several workers start at once: a worker
     that finds the file locked by another's migration (even while switching a new file

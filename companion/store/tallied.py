@@ -7,7 +7,7 @@ once, and kept.
 import json
 from typing import Any, cast
 
-from companion.core import stats
+from companion.core import registry, stats
 from companion.store.connection import get_db, write
 from companion.store.played import GAME_SQL, Game, _game
 from companion.store.results import decode_result, encode, keep
@@ -15,15 +15,17 @@ from companion.store.sql import Row, _rows
 
 #: A game row (``GAME_SQL``) with what is kept of it.
 KEPT_SQL = GAME_SQL.replace(
-    "select g.*,", "select g.*, r.length as kept_length, r.finished as kept_finished, "
-    "r.result as kept_result, r.state as kept_state,", 1).replace(
+    "select g.*,", "select g.*, r.length as kept_length, r.rules as kept_rules, "
+    "r.finished as kept_finished, r.result as kept_result, r.state as kept_state,", 1).replace(
     "from games g left join events e",
     "from games g left join results r on r.game_id = g.id left join events e", 1)
 
 
 def _fresh(row: Row) -> bool:
-    """Whether the kept columns of ``row`` were worked out at its log's length."""
-    return row["kept_length"] is not None and row["kept_length"] == (row["length"] or 0)
+    """Whether the kept columns of ``row`` were worked out at its log's length, by its
+    kind's rules of today (``rules_version``)."""
+    return (row["kept_length"] is not None and row["kept_length"] == (row["length"] or 0)
+            and row["kept_rules"] == registry.get(row["kind"]).rules_version)
 
 
 def _repair(rows: list[Row]) -> None:
@@ -39,7 +41,8 @@ def _repair(rows: list[Row]) -> None:
             keep(db, found.id, found.night_id, found.kind, found.setup, found.length,
                  found.state)
             columns = encode(found.kind, found.setup, found.state)
-            row.update(kept_length=found.length, kept_finished=columns["finished"],
+            row.update(kept_length=found.length, kept_rules=registry.get(found.kind).rules_version,
+                       kept_finished=columns["finished"],
                        kept_result=columns["result"], kept_state=columns["state"])
 
 
@@ -84,8 +87,9 @@ def outcomes(night_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         return found
     db = get_db()
     rows = _rows(db, "select g.id, g.night_id, g.number, g.kind, r.finished, r.result, "
-                 "r.length as kept_length, (select coalesce(max(seq), 0) from events "
-                 "where game_id = g.id) as length from games g left join results r on "
+                 "r.length as kept_length, r.rules as kept_rules, (select "
+                 "coalesce(max(seq), 0) from events where game_id = g.id) as length "
+                 "from games g left join results r on "
                  f"r.game_id = g.id where g.night_id in ({_marks(night_ids)}) "
                  "order by g.night_id, g.number", night_ids)
     stale = [row["id"] for row in rows if not _fresh(row)]

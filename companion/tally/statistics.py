@@ -13,7 +13,7 @@ from flask import (
 )
 
 from companion import store
-from companion.core import registry, stats
+from companion.core import registry, stats, sums
 from companion.core.charts import bar_chart
 from companion.play.actions import Answer
 from companion.web.downloads import cell, csv_file
@@ -56,18 +56,9 @@ def history(error: str | None = None, status: int = 200) -> Answer:
 
 
 def _statistics(aliases: dict[str, str]) -> dict[str, Any]:
-    """The device's statistics, ``{"players", "meetings"}``: as kept for its history as it
-    stands (companion/store/statistics.py), else worked out from the kept results of
-    every night it hosts, and kept."""
-    stamp = store.history_stamp(device(), aliases)
-    found = store.kept_statistics(device(), stamp)
-    if found is None:
-        nights = store.statistics_nights(device())
-        found = {"players": stats.player_stats(nights, aliases),
-                 "meetings": [[first, second, met] for (first, second), met
-                              in sorted(stats.meetings(nights, aliases).items())]}
-        store.keep_statistics(device(), stamp, found)
-    return found
+    """The device's statistics, ``{"players", "meetings"}``: from the sums kept of every
+    night it hosts (companion/store/statistics.py), the host's merges applied."""
+    return sums.figures(store.statistics_totals(device()), aliases)
 
 
 def _meetings(found: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
