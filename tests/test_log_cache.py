@@ -8,7 +8,7 @@ import pytest
 
 from companion import store
 from companion.core.events import UNDO
-from companion.store import caches, log
+from companion.store import caches, log, played
 from companion.store import connection as database
 from tests.conftest import make_night
 from tests.test_tally import play_evening
@@ -98,6 +98,31 @@ def test_a_cached_log_is_the_log_after_a_whole_night(app):
         games = store.games(night_id)
         assert len(games) >= 6
         for game in games:
-            cached = store.logs.get(caches._log_key(game.id, game.created))
+            cached = store.logs.get(caches._log_key(game.id, game.birth))
             assert cached is not None
             assert cached == log.load(conn, game.id)  # unchanged, event for event
+
+
+@pytest.fixture
+def one_second(monkeypatch):
+    """Every game made in one second (the same creation time stamp)."""
+    monkeypatch.setattr(played, "now", lambda later=0: "2026-12-02T03:00:00Z")
+
+
+def test_a_game_given_a_deleted_games_id_starts_with_an_empty_log(app, one_second, long_game):
+    """SQLite gives a new game the highest id plus one: the id of a game deleted last (a
+    night replaced by a file of none of its games) goes to the next game. Made in the
+    same second, the new game is still not taken for the old one in the caches."""
+    night_id, number = long_game
+    with app.test_request_context():
+        old = store.game(night_id, number)
+        assert len(old.events) == 60 and old.state  # both cached in this process
+        store.replace_games(night_id, {"games": []})
+    with app.test_request_context():
+        new = store.start_game(store.night(night_id), "crazytime", [0, 1, 2, 3], {})
+        assert new.id == old.id and new.created == old.created  # its id, in its second
+        assert new.events == [] and new.length == 0
+        # its first move is its only one: the old game's 60 are not read as its own
+        moved = store.record(new, "rabbit", {"seat": 2}, pos=0, device="host")
+        assert [e["type"] for e in moved.events] == ["rabbit"]
+        assert [e["type"] for e in store.game(night_id, moved.number).events] == ["rabbit"]

@@ -152,11 +152,6 @@ class History:
         token = answer.data.decode().split("/import/")[1].split('"')[0]
         assert self.client.post(f"/import/{token}",
                                 data={"choice": "replace"}).status_code == 303
-        # The replaced games' ids may be given again to a game started in the same
-        # second, which this process's log cache would take for the old one: a
-        # limit of the caches (companion/store/caches.py), not of the statistics.
-        store.logs.clear()
-        store.states.clear()
 
     def merge(self, n):
         keys = sorted(p["key"] for p in kept_figures(self.device)["players"])

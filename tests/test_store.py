@@ -86,9 +86,9 @@ def test_caches_read_only_the_newer_events_of_a_log(app):
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)})
     with app.test_request_context():
         game = store.current_game(store.night_by_key(night.key)["id"])
-        events = caches.read_log(get_db(), game.id, game.created)
+        events = caches.read_log(get_db(), game.id, game.birth)
         assert len(events) == game.length == 1
-        assert caches.logs.get(caches._log_key(game.id, game.created)) == events
+        assert caches.logs.get(caches._log_key(game.id, game.birth)) == events
 
 
 def test_played_records_only_what_the_rules_allow(app):

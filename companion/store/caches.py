@@ -21,24 +21,27 @@ from companion.store import log
 CACHE_BYTES = 64 * 1024 * 1024
 states = Pickled(2048, CACHE_BYTES)
 
-#: Each game's log as this process has read it: (database, game, its creation) → the
-#: events in order. A log only grows (its first n events never change once written), so
-#: a later read asks the database only for the events past those known: an append reads
-#: the few events written since, not the whole log. Kept pickled, as the states: each
-#: reader gets its own copy (tests/test_log_cache.py checks a whole night). A game a table
-#: plays is one entry: 1,024 hold the games of 200 tables several times over.
+#: Each game's log as this process has read it: (database, game, its birth) → the
+#: events in order. A game's birth (``Game.birth``, its creation time and random mark)
+#: tells it from an earlier game whose id it was given once that game was deleted. A log
+#: only grows (its first n events never change once written), so a later read asks the
+#: database only for the events past those known: an append reads the few events written
+#: since, not the whole log. Kept pickled, as the states: each reader gets its own copy
+#: (tests/test_log_cache.py checks a whole night). A game a table plays is one entry:
+#: 1,024 hold the games of 200 tables several times over.
 logs = Pickled(1024, CACHE_BYTES)
 
 
-def _log_key(game_id: int, created: str) -> tuple[Any, ...]:
-    return (current_app.config["DATABASE"], game_id, created)
+def _log_key(game_id: int, birth: str) -> tuple[Any, ...]:
+    return (current_app.config["DATABASE"], game_id, birth)
 
 
-def read_log(db: Database, game_id: int, created: str, upto: int | None = None
+def read_log(db: Database, game_id: int, birth: str, upto: int | None = None
              ) -> list[Event]:
     """A game's log (its first ``upto`` events if given): what this process read before
-    from its cache, only the newer events from the database."""
-    key = _log_key(game_id, created)
+    from its cache, only the newer events from the database. ``birth``: the game's
+    (``Game.birth``), which tells it from an earlier game given the same id."""
+    key = _log_key(game_id, birth)
     known: list[Event] = logs.get(key) or []
     if upto is not None and len(known) >= upto:
         return known[:upto]

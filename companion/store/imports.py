@@ -30,7 +30,7 @@ def _insert_games(db: Database, night_id: int, games_: list[dict[str, Any]]) -> 
         game_id = db.table("games").insert({
             "night_id": night_id, "number": game_["number"], "kind": game_["kind"],
             "setup": json.dumps(game_["setup"], ensure_ascii=False, sort_keys=True),
-            "created": game_["created"],
+            "created": game_["created"], "born": new_token(),
         }).last_pk
         # One statement for the whole log: a row at a time through sqlite-utils (which
         # looks the table up for each) held the server for 4 s on an 8,000-event file.
@@ -70,8 +70,9 @@ def replace_games(night_id: int, document: dict[str, Any]) -> None:
     """Put a checked night's games in place of this night's own (the same night: its
     seats, codes, hosts and key stay), in one transaction; the phones show its latest.
 
-    The new games are written before the old ones go, so no game id is ever used twice
-    (the state cache knows games by id, in every worker)."""
+    The new games are written before the old ones go, so none is given an old game's
+    id here; an id freed here may go to a later game, which its random mark tells apart
+    in every worker's caches (``Game.birth``)."""
     db = get_db()
     with write(db):
         old = [r["id"] for r in db.query("select id from games where night_id = ?",

@@ -13,6 +13,7 @@ from sqlite_utils import Database
 from companion.core import registry
 from companion.core.errors import N_, RuleError
 from companion.core.events import REDO, UNDO, Event, effective, undo_redo
+from companion.core.tokens import new_token
 from companion.store import log
 from companion.store.caches import _log_key, logs, read_log, states
 from companion.store.connection import get_db, now, write
@@ -30,7 +31,7 @@ def _state_key(game_: "Game") -> tuple[Any, ...] | None:
     """Where this state sits: the database file, the game, how far its log goes."""
     if game_.database is None:
         return None  # a Game made by hand, outside the store: just replay
-    return (game_.database, game_.id, game_.created, game_.length) + game_.last
+    return (game_.database, game_.id, game_.birth, game_.length) + game_.last
 
 
 @dataclass
@@ -51,8 +52,15 @@ class Game:
     length: int = 0  # events in the log (the positions run 1..length)
     last: tuple[str | None, str | None] = (None, None)  # (created, type) of the last event
     database: str | None = None  # the state cache's key; None for a Game made by hand
+    born: str | None = None  # the random mark it was made with (None: made before marks)
     # The night's version of the board it was read from (None: read on its own).
     board_version: int | None = field(default=None, compare=False)
+
+    @property
+    def birth(self) -> str:
+        """What tells this game from another that had its id before (an id is given
+        again once its game is deleted): its creation time and random mark."""
+        return f"{self.created} {self.born or ''}"
 
     @property
     def rules(self) -> registry.Rules:
@@ -68,7 +76,7 @@ class Game:
         """The log up to this view's position (later writes are not this view's)."""
         if self.database is None:  # a Game made by hand, outside the store
             return log.load(get_db(), self.id, upto=self.length)
-        return read_log(get_db(), self.id, self.created, upto=self.length)
+        return read_log(get_db(), self.id, self.birth, upto=self.length)
 
     @cached_property
     def effective(self) -> list[Event]:
@@ -115,7 +123,7 @@ def _game(row: Row | None, database: str | None = None) -> Game | None:
         return None
     return Game(
         id=row["id"], night_id=row["night_id"], number=row["number"], kind=row["kind"],
-        setup=json.loads(row["setup"]), created=row["created"],
+        setup=json.loads(row["setup"]), created=row["created"], born=row["born"],
         length=row["length"] or 0, last=(row["last_created"], row["last_type"]),
         database=database or current_app.config["DATABASE"],
     )
@@ -214,6 +222,7 @@ def _insert_game(db: Database, night_id: int, kind: str, setup: dict[str, Any],
     game_id = int(cast(int, db.table("games").insert({
         "night_id": night_id, "number": number, "kind": kind,
         "setup": json.dumps(setup, ensure_ascii=False, sort_keys=True), "created": now(),
+        "born": new_token(),
     }).last_pk))
     keep(db, game_id, night_id, kind, setup, 0, state)
     db.execute("update nights set current_game = ? where id = ?", [number, night_id])
@@ -243,11 +252,11 @@ def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
                pos=pos, seat=seat, device=device, check=check,
                conflicts=registry.get(game_.kind).conflicts,
-               read=lambda db, game_id: read_log(db, game_id, game_.created),
+               read=lambda db, game_id: read_log(db, game_id, game_.birth),
                kept=lambda db, events: keep(db, game_.id, game_.night_id, game_.kind,
                                             game_.setup, len(events), checked["state"]))
     written = checked["events"]
-    logs.put(_log_key(game_.id, game_.created), written[:-1] + [log.as_read(written[-1])])
+    logs.put(_log_key(game_.id, game_.birth), written[:-1] + [log.as_read(written[-1])])
     # The write committed, so the log up to here is fixed: its state is known already.
     fresh = _with_events(game_, checked["events"])
     key = _state_key(fresh)

@@ -265,6 +265,17 @@ def statistics_sums(db: Database) -> None:
     db.table("histories").drop()
 
 
+@migrations()
+def game_births(db: Database) -> None:
+    """A random mark given to each game as it is made (``born``). SQLite gives a new row
+    the highest id plus one, so the id of a game deleted last (a night replaced by an
+    import with fewer games) is given again to the next game: with its creation second,
+    the mark tells the two apart in each process's caches of logs and states
+    (companion/store/caches.py). Games made before it have none, and need none: their
+    ids were never given twice by a cache that knew the mark."""
+    db.table("games").add_column("born", str)
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the schema; safe when several workers start at once: a worker
     that finds the file locked by another's migration (even while switching a new file
