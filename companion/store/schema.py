@@ -271,8 +271,8 @@ def game_births(db: Database) -> None:
     the highest id plus one, so the id of a game deleted last (a night replaced by an
     import with fewer games) is given again to the next game: with its creation second,
     the mark tells the two apart in each process's caches of logs and states
-    (companion/store/caches.py). Games made before it have none, and need none: their
-    ids were never given twice by a cache that knew the mark."""
+    (companion/store/caches.py). Games made before it have none; a game made after it
+    always has one, so it is never taken for one of them."""
     db.table("games").add_column("born", str)
 
 
