@@ -1,6 +1,7 @@
 """The layers of docs/architecture.md hold: checked on the source, so a shortcut fails here."""
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -40,6 +41,7 @@ STORE = sorted(name for name in MODULES if layer(name) == "storage")
 STORAGE = STORE
 
 
+@functools.cache  # several tests ask about every module; each parse is a whole walk
 def imports(name):
     """The companion modules ``name`` imports, and the line of any import in a function."""
     found, nested = set(), []
