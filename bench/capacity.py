@@ -43,6 +43,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench import budgets  # noqa: E402
+from bench.quota import Quota  # noqa: E402
 
 P99_MS = 50          # polls, fragments, writes and pages, p99: under this
 SEEN_P95_MS = 300    # a write until every screen of its table shows it, p95: at most this
@@ -213,12 +214,18 @@ def server_cpu_seconds(pids: list[int]) -> float:
     return total / ticks
 
 
+def quota_held(server: Any, ns: argparse.Namespace) -> Any:
+    """A server (not started yet) under this search's quota and CFS period."""
+    server.quota = Quota(ns.cpus, round(ns.period_ms * 1000))
+    return server
+
+
 async def floor_throughput(kind: str, ns: argparse.Namespace) -> dict[str, Any]:
     """The floor's hello, saturated, under the same quota: ``--floor-runs`` runs, their
     median (the box's raw speed under this quota)."""
     from bench import bench
 
-    floor = bench.floor_server(kind, ns).start()
+    floor = quota_held(bench.floor_server(kind, ns), ns).start()
     try:
         runs = [await bench.saturate(f"http://127.0.0.1:{floor.port}/", ns.saturate_seconds,
                                      ns.saturate_connections) for _ in range(ns.floor_runs)]
@@ -267,7 +274,7 @@ async def search(kind: str, cores: float, start: int, args: argparse.Namespace
     print(f"floor: {result['floor']['rps']} req/s", flush=True)
     workdir = tempfile.mkdtemp(prefix="companion-capacity-")
     database = str(Path(workdir) / "bench.sqlite")
-    server = bench.companion_server(kind, database, ns).start()
+    server = quota_held(bench.companion_server(kind, database, ns), ns).start()
     result["argv"] = " ".join(server.argv)
     held: dict[int, bool] = {}
     tables: list[Any] = []
@@ -304,31 +311,35 @@ def bench_args(args: argparse.Namespace, cores: float) -> argparse.Namespace:
                            "--min-writes", str(args.min_writes),
                            "--saturate-seconds", str(args.saturate_seconds)])
     ns.cpus = None if args.no_quota else cores
-    ns.floor_runs = args.floor_runs
+    ns.floor_runs, ns.period_ms = args.floor_runs, args.period_ms
     return ns
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Every setup at every quota (fewest cores first: each search starts from the last
-    one's figure), the report saved after each search."""
+    """Every setup at every quota (fewest cores first: each search starts from the
+    figure of the setup's last one), the report saved after each search."""
     from bench import bench
 
+    if args.priority:
+        os.setpriority(os.PRIO_PROCESS, 0, args.priority)
     report: dict[str, Any] = {
         "kind": "capacity", "machine": bench.machine(),
         "command": " ".join(["python -m bench.capacity", *sys.argv[1:]]),
         "limits": {"p99_ms": P99_MS, "seen_p95_ms": SEEN_P95_MS, "errors": 0},
         "search": {k: getattr(args, k) for k in ("seconds", "warmup", "min_writes",
-                                                 "tolerance", "most", "start")},
+                                                 "tolerance", "most", "start", "period_ms",
+                                                 "priority", "no_quota")},
         "servers": {}}
     print(json.dumps(report["machine"]), flush=True)
+    found: dict[str, dict[float, int]] = {kind: {} for kind in args.servers}
     for kind in args.servers:
-        found: dict[float, int] = {}
-        quotas: dict[str, Any] = {}
-        report["servers"][kind] = {"quotas": quotas}
-        for cores in sorted(args.cpus):
-            start = first_guess(found, cores, args.start)
-            quotas[quota_key(cores)] = asyncio.run(search(kind, cores, start, args))
-            found[cores] = quotas[quota_key(cores)]["tables"]
+        report["servers"][kind] = {"quotas": {}}
+    for cores in sorted(args.cpus):  # the slowest first: a run cut short has them
+        for kind in args.servers:
+            start = first_guess(found[kind], cores, args.start)
+            result = asyncio.run(search(kind, cores, start, args))
+            report["servers"][kind]["quotas"][quota_key(cores)] = result
+            found[kind][cores] = result["tables"]
             save(report, args.json)
     report["machine"]["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     report["machine"]["cpu_ms_at_end"] = bench.cpu_ms()
@@ -356,7 +367,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "names the runs)")
     p.add_argument("--seconds", type=float, default=15, help="measured seconds per level")
     p.add_argument("--warmup", type=float, default=5)
-    p.add_argument("--min-writes", type=int, default=40,
+    p.add_argument("--min-writes", type=int, default=20,
                    help="a level lasts at least this many writes (few tables: longer)")
     p.add_argument("--start", type=int, default=4, help="the first count searched")
     p.add_argument("--tolerance", type=float, default=0.1)
@@ -364,6 +375,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--settle", type=float, default=30,
                    help="before each search, wait at most this long for the load to fall")
     p.add_argument("--rest", type=float, default=3, help="seconds between two levels")
+    p.add_argument("--period-ms", type=float, default=100,
+                   help="the quota's CFS period (bench/quota.py)")
+    p.add_argument("--priority", type=int, default=0,
+                   help="the bench's niceness (its servers inherit it; root may go below 0)")
     p.add_argument("--saturate-seconds", type=int, default=8)
     p.add_argument("--floor-runs", type=int, default=2)
     p.add_argument("--json", help="write the report here (after each search)")
