@@ -219,13 +219,18 @@ CAPACITY_BUDGETS: tuple[Budget, ...] = (
     Budget("half a core holds a busy café: tables held within a table's budgets",
            keys=(("{} tables", quota("500m", "tables")),),
            how="max", op=">=", limit=20, unit="tables", shown=_held("500m")),
-    Budget("a quarter core (a Pi-class host) holds a small night: tables held within a "
-           "table's budgets, write→visible p95 ≤ 300 ms among them",
-           keys=(("{} tables", quota("250m", "tables")),),
-           how="max", op=">=", limit=3, unit="tables", setup=SERVE, shown=_held("250m")),
-    Budget("a quarter core, the café setup: tables held within a table's budgets",
-           keys=(("{} tables", quota("250m", "tables")),),
-           how="max", op=">=", limit=3, unit="tables", shown=_held("250m")),
+    # A Pi-class host is judged on what its players see: every write on its table's
+    # screens within 300 ms (p95) and no error; its p99s are shown, not judged.
+    Budget("a quarter core (a Pi-class host): tables with every write on its table's "
+           "screens within 300 ms (p95) and no error",
+           keys=(("{} tables", quota("250m", "tables_in_time")),),
+           how="max", op=">=", limit=3, unit="tables", setup=SERVE,
+           shown=(("{} within every budget", quota("250m", "tables")), *_held("250m"))),
+    Budget("a quarter core, the café setup: tables with every write on its table's "
+           "screens within 300 ms (p95) and no error",
+           keys=(("{} tables", quota("250m", "tables_in_time")),),
+           how="max", op=">=", limit=3, unit="tables",
+           shown=(("{} within every budget", quota("250m", "tables")), *_held("250m"))),
 )
 
 class NotMeasured(Exception):
