@@ -140,7 +140,9 @@ def quota_key(cores: float) -> str:
 
 def first_guess(found: dict[float, int], cores: float, default: int) -> int:
     """Where a search starts: the capacity found at the nearest quota already searched,
-    scaled by cores (a tenth less, so the first level likely holds), else ``default``."""
+    scaled by cores (a tenth less, so the first level likely holds), else ``default``
+    (none searched, or none held: twice nothing says nothing)."""
+    found = {c: tables for c, tables in found.items() if tables}
     if not found:
         return default
     nearest = min(found, key=lambda c: abs(c - cores))

@@ -121,7 +121,8 @@ def test_quota_keys_have_no_dot_for_the_reports_paths():
 def test_a_search_starts_from_the_nearest_quota_searched_scaled_by_cores():
     assert capacity.first_guess({}, 0.5, 4) == 4
     assert capacity.first_guess({0.25: 10}, 0.5, 4) == 18
-    assert capacity.first_guess({0.25: 0}, 0.5, 4) == 1
+    assert capacity.first_guess({0.25: 0}, 0.5, 4) == 4
+    assert capacity.first_guess({0.25: 1}, 0.5, 4) == 2
 
 
 # --- the tables of a report ------------------------------------------------------------------
