@@ -379,6 +379,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.priority:
         os.setpriority(os.PRIO_PROCESS, 0, args.priority)
+    # Every table's host comes from 127.0.0.1: lift the new nights an hour one address
+    # may start (companion/store/quotas.py), as for bench.py's tables; past 30 tables
+    # every level failed on it. The servers' environment is this one's.
+    os.environ["COMPANION_NIGHTS_AN_HOUR"] = "1000000"
     report: dict[str, Any] = {
         "kind": "capacity", "machine": bench.machine(),
         "command": " ".join(["python -m bench.capacity", *sys.argv[1:]]),
@@ -388,11 +392,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                                  "priority", "no_quota")},
         "servers": {}}
     print(json.dumps(report["machine"]), flush=True)
+    if args.resume:  # a run cut short: its searches kept, the missing ones run
+        report = {**json.loads(Path(args.json).read_text()),
+                  "resumed": {"machine": report["machine"], "command": report["command"]}}
     found: dict[str, dict[float, int]] = {kind: {} for kind in args.servers}
     for kind in args.servers:
-        report["servers"][kind] = {"quotas": {}}
+        report["servers"].setdefault(kind, {"quotas": {}})
     for cores in sorted(args.cpus):  # the slowest first: a run cut short has them
         for kind in args.servers:
+            done = report["servers"][kind]["quotas"].get(quota_key(cores))
+            if done is not None:
+                found[kind][cores] = done["tables"]
+                continue
             start = first_guess(found[kind], cores, args.start)
             result = asyncio.run(search(kind, cores, start, args))
             report["servers"][kind]["quotas"][quota_key(cores)] = result
@@ -437,6 +448,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--saturate-seconds", type=int, default=8)
     p.add_argument("--floor-runs", type=int, default=2)
     p.add_argument("--json", help="write the report here (after each search)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the searches already in the --json report, run the others")
     p.add_argument("--table", metavar="REPORT", help="only print the current-figures table")
     p.add_argument("--readme", metavar="REPORT", help="only print the README's table")
     p.add_argument("--rejudge", metavar="REPORT",
