@@ -152,8 +152,8 @@ def test_the_current_figures_table_has_a_row_per_setup_and_quota_most_cores_firs
     body = lines[3:]
     assert [row.split(" | ")[1:3] for row in body] == [
         ["1", "**40**"], ["0.25", "**4**"], ["1", "**60**"], ["0.25", "**0**"]]
-    assert body[0] == ("| `companion serve` | 1 | **40** | 31.5 (fragment) | 190 | 3,000 "
-                       "| 13.33 | 44: write p99 80.0 ms | ≥ 44 | 40.0 |")
+    assert body[0] == ("| one process (`companion serve`) | 1 | **40** | 31.5 (fragment) | 190 "
+                       "| 3,000 | 13.33 | 44: write p99 80.0 ms | ≥ 44 | 40.0 |")
     assert body[3].startswith("| café (gunicorn -w 2) | 0.25 | **0** | – (–) | – | 700 | 0.0 |")
     assert body[3].endswith("| 1: write p99 80.0 ms | ≥ 1 | – |")
 
@@ -163,8 +163,10 @@ def test_the_readme_table_repeats_the_tables_held_and_no_timing():
     assert table.splitlines()[1:] == [
         "| tables held at | 1 cores | 0.25 cores |",
         "|---|---|---|",
-        "| `companion serve` | 40 | 4 |",
-        "| café (gunicorn -w 2) | 60 | 0 |"]
+        "| one process (`companion serve`), within every budget | 40 | 4 |",
+        "| one process (`companion serve`), every write seen in time | ≥ 44 | ≥ 5 |",
+        "| café (gunicorn -w 2), within every budget | 60 | 0 |",
+        "| café (gunicorn -w 2), every write seen in time | ≥ 66 | ≥ 1 |"]
     assert "ms" not in table.replace("--readme", "")
 
 
