@@ -45,6 +45,8 @@ def test_cgroup_v1_the_group_gets_its_share_of_each_period(fake_root):
     assert held.path.parent == fake_root / "cpu"
     period = int((held.path / "cpu.cfs_period_us").read_text())
     assert int((held.path / "cpu.cfs_quota_us").read_text()) == period // 4
+    # weighed as several tasks: a busy box still gives the group its quota
+    assert int((held.path / "cpu.shares").read_text()) == 1024 * quota.WEIGHT_TASKS
     (held.path / "cpu.stat").write_text("nr_periods 10\nnr_throttled 2\n"
                                         "throttled_time 1500000\n")
     assert held.throttled_ms() == 1.5
@@ -58,8 +60,15 @@ def test_cgroup_v2_the_group_gets_cpu_max_and_the_parent_hands_cpu_down(fake_roo
     quota_us, period_us = (held.path / "cpu.max").read_text().split()
     assert int(quota_us) == 2 * int(period_us)
     assert (fake_root / "cgroup.subtree_control").read_text() == "+cpu"
+    assert int((held.path / "cpu.weight").read_text()) == 100 * quota.WEIGHT_TASKS
     (held.path / "cpu.stat").write_text("usage_usec 5\nthrottled_usec 2500\n")
     assert held.throttled_ms() == 2.5
+
+
+def test_a_period_the_kernel_refuses_is_refused_here():
+    for period_us in (999, 1_000_001):
+        with pytest.raises(ValueError):
+            Quota(0.5, period_us)
 
 
 def test_no_cpu_controller_means_no_quota(fake_root):
