@@ -21,6 +21,10 @@ from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
 PERIOD_US = 100_000  # the kernel's default period: 100 ms
+# A group's weight against the box's other work, in tasks: a new group weighs as much as
+# one task, so on a box busy with other jobs its processes together got less than
+# their quota. At the weight of this many tasks it gets its quota (and never more).
+WEIGHT_TASKS = 8
 
 
 def _v1() -> Path | None:
@@ -44,10 +48,13 @@ def available() -> bool:
 class Quota:
     """A fresh cgroup holding its processes to ``cores`` CPUs (None: no limit)."""
 
-    def __init__(self, cores: float | None):
+    def __init__(self, cores: float | None, period_us: int = PERIOD_US):
         if cores is not None and cores <= 0:
             raise ValueError("cores must be more than 0")
+        if not 1000 <= period_us <= 1_000_000:
+            raise ValueError("the kernel's period is 1 ms to 1 s")
         self.cores = cores
+        self.period_us = period_us
         self.path: Path | None = None
 
     def __enter__(self) -> Quota:
@@ -55,14 +62,15 @@ class Quota:
             return self
         if not available():
             raise RuntimeError("a CPU quota needs root and the cgroup cpu controller")
-        quota_us = max(1000, round(self.cores * PERIOD_US))
+        quota_us = max(1000, round(self.cores * self.period_us))
         name = f"companion-bench-{uuid.uuid4().hex[:8]}"
         v1 = _v1()
         if v1 is not None:
             self.path = v1 / name
             self.path.mkdir()
-            (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+            (self.path / "cpu.cfs_period_us").write_text(str(self.period_us))
             (self.path / "cpu.cfs_quota_us").write_text(str(quota_us))
+            (self.path / "cpu.shares").write_text(str(1024 * WEIGHT_TASKS))
         else:
             parent = _v2()
             assert parent is not None
@@ -70,7 +78,8 @@ class Quota:
                 (parent / "cgroup.subtree_control").write_text("+cpu")
             self.path = parent / name
             self.path.mkdir()
-            (self.path / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
+            (self.path / "cpu.max").write_text(f"{quota_us} {self.period_us}")
+            (self.path / "cpu.weight").write_text(str(100 * WEIGHT_TASKS))
         return self
 
     def enter(self) -> None:
