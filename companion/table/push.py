@@ -38,7 +38,9 @@ from flask import Blueprint, Response, abort, current_app, g, request
 from gevent import monkey
 
 from companion import store
+from companion.core import overload
 from companion.laptop.limits import open_files_soft_limit
+from companion.web import lag
 from companion.web.identity import device, hosted_night, my_seat
 
 bp = Blueprint("push", __name__)
@@ -230,6 +232,18 @@ def spread_ms(streams: int) -> int:
     return round(SPREAD_MOST_MS * min(1.0, streams / SPREAD_FULL_AT))
 
 
+def _retry(told: int | None = None) -> str:
+    """The ``retry:`` line of the stream's next frame: how long the browser waits before it
+    reopens the stream once it ends (1 s while the process keeps up, longer while it lags,
+    companion/core/overload.py), written only when it differs from the one ``told``."""
+    wait = overload.retry_ms(lag.current(), random.random())
+    return "" if wait == told else f"retry: {wait}\n"
+
+
+def _told(line: str, told: int | None) -> int | None:
+    return int(line[7:]) if line else told
+
+
 def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat: float,
             life: float, spread: int = SPREAD_MOST_MS) -> Iterator[str]:
     """The stream: first the browser's reconnection delay and "spread", the longest
@@ -241,23 +255,42 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
     no connection is held forever (the browser opens a new one, and the page knows the
     end was planned: it does not check whether the laptop is still there);
     "elsewhere" and an end when the device's newer streams took this one's place
-    (:meth:`Watcher.open`): the page polls, and asks for a stream again later.
+    (:meth:`Watcher.open`): the page polls, and asks for a stream again later. A frame
+    sent while the process lags carries a longer reconnection delay (:func:`_retry`).
 
     Every frame wakes an idle phone's Wi-Fi radio from power save, so the heartbeat is
     as long as a silent laptop may go unnoticed allows (docs/performance.md#live-push)."""
-    yield f"retry: 1000\nevent: spread\ndata: {spread}\n\n"
+    line = _retry()
+    told = _told(line, None)
+    yield f"{line}event: spread\ndata: {spread}\n\n"
     deadline = time.monotonic() + life
     while (left := deadline - time.monotonic()) > 0 and not stream.ended:
         version = watch.wait(stream, night_id, seen, min(heartbeat, left))
+        frame = None
         if version is not None:
             seen = version
-            yield f"event: changed\ndata: {version}\n\n"
+            frame = f"event: changed\ndata: {version}\n\n"
         elif left > heartbeat and not stream.ended:
-            yield "event: alive\ndata: \n\n"
+            frame = "event: alive\ndata: \n\n"
+        if frame is not None:
+            line = _retry(told)
+            told = _told(line, told)
+            yield line + frame
     if stream.ended:  # the device's newer streams took its place: the page polls
         yield "event: elsewhere\ndata: \n\n"
     else:
-        yield "event: bye\ndata: \n\n"
+        yield f"{_retry(told)}event: bye\ndata: \n\n"
+
+
+def _busy() -> Response:
+    """A stream not opened while the process lags (:func:`overload.admits_stream`): a
+    whole answer at once, not an error, that tells the page how long to wait ("busy",
+    in seconds) and the browser when to try again (``retry:``); the page polls that
+    slowly meanwhile (static/js/live.js)."""
+    wait = lag.hint_seconds()
+    return Response(f"{_retry()}event: busy\ndata: {wait}\n\n",
+                    mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", lag.HEADER: str(wait)})
 
 
 def life(longest: float) -> float:
@@ -277,6 +310,8 @@ def _stream(night_id: int, version: int) -> Response:
     except ValueError:
         seen = version
     config = current_app.config
+    if not overload.admits_stream(lag.current()):
+        return _busy()
     watch = watcher()
     stream = watch.open(device(), request.remote_addr or "")
     if stream is None:

@@ -1,0 +1,94 @@
+"""Overload that slows, not breaks: what a server process decides from how late its own
+loop runs (docs/architecture.md, "Overload").
+
+A gevent process serves every request of its connections on one loop, each request to
+its end: past what its CPU holds, the requests wait in the loop's queue, and the wait
+grows until streams and writes time out at the client. So each process measures how
+late its loop wakes a short timer (companion/web/lag.py) and, while that lag is high,
+asks the pages for less: a longer wait before they poll or reconnect (a header on every
+fragment and 204, the stream's ``retry:``), no new stream (a quick "busy" that says when
+to come back), and, once the lag is past ``SHED_MS``, a live refresh answered at once
+"come back in n s" (429) instead of drawn, so the writes (never turned away) go through.
+
+Pure: the measured samples come in, decisions go out; no clock, no gevent.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+#: The loop's lag (smoothed, ms) above which the process is behind, and below which,
+#: once behind, it keeps up again. A process held to half a core by a quota is stopped
+#: for up to half of each 100 ms period even when it keeps up, so a lag of 50 ms is
+#: normal there; a process that cannot keep up queues work and its lag climbs past any
+#: bound.
+BEHIND_MS = 150.0
+CAUGHT_UP_MS = 60.0
+#: Past this lag a live refresh is turned away (429, "come back in n s") before any work.
+SHED_MS = 500.0
+#: How fast the smoothed lag follows the samples: the time constant (s) of its average.
+#: It rises faster than it falls, so a page is told to slow down within a few ticks of
+#: the queue growing and told it may speed up only once the queue stayed short a while.
+RISE_SECONDS = 0.3
+FALL_SECONDS = 2.0
+#: The longest and shortest wait a page is told (s): at least a poll's usual period, at
+#: most what keeps a table's screens within seconds of each other.
+HINT_LEAST = 2
+HINT_MOST = 10
+
+
+@dataclass(frozen=True)
+class Lag:
+    """A process's loop lag: ``ms`` smoothed, and whether it is ``behind`` (with
+    hysteresis: behind above ``BEHIND_MS``, until it falls below ``CAUGHT_UP_MS``)."""
+
+    ms: float = 0.0
+    behind: bool = False
+
+    def after(self, sample_ms: float, seconds: float) -> Lag:
+        """The lag after one more sample, taken ``seconds`` after the last."""
+        ms = smoothed(self.ms, max(0.0, sample_ms), seconds)
+        behind = ms > BEHIND_MS or (self.behind and ms > CAUGHT_UP_MS)
+        return Lag(ms, behind)
+
+
+def smoothed(previous: float, sample: float, seconds: float) -> float:
+    """An exponential average of the lag, ``seconds`` after its previous value: quick to
+    rise (``RISE_SECONDS``), slow to fall (``FALL_SECONDS``)."""
+    tau = RISE_SECONDS if sample > previous else FALL_SECONDS
+    weight = 1.0 - math.exp(-max(0.0, seconds) / tau)
+    return previous + (sample - previous) * weight
+
+
+def hint_seconds(lag: Lag) -> int:
+    """How long a page should wait before it polls or reconnects, in whole seconds: 0 when
+    the process keeps up (the page does as it always does), else from ``HINT_LEAST`` to
+    ``HINT_MOST``, a second for each 100 ms of lag beyond the first."""
+    if not lag.behind:
+        return 0
+    return max(HINT_LEAST, min(HINT_MOST, math.ceil(lag.ms / 100.0)))
+
+
+def admits_stream(lag: Lag) -> bool:
+    """Whether a new stream is opened: only while the process keeps up. A stream costs
+    little once open, but each opening is a request, and a server start or a return from
+    overload brings every page's at once."""
+    return not lag.behind
+
+
+def sheds_refresh(lag: Lag) -> bool:
+    """Whether a live refresh is answered "come back later" (429) rather than drawn: only
+    past ``SHED_MS``, where the queue would otherwise grow until answers time out."""
+    return lag.behind and lag.ms > SHED_MS
+
+
+def retry_ms(lag: Lag, draw: float) -> int:
+    """The stream's ``retry:`` (ms): how long the browser waits before it reopens a stream
+    that ended. 1 s when the process keeps up; else the hint, stretched by ``draw`` (a
+    number from 0 to 1, drawn at random for each stream) up to half as long again, so the
+    pages told together do not all come back in the same second."""
+    hint = hint_seconds(lag)
+    if not hint:
+        return 1000
+    return round(hint * 1000 * (1.0 + 0.5 * min(1.0, max(0.0, draw))))
