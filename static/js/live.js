@@ -15,7 +15,7 @@
   C.on("htmx:configRequest", "live.timeout", function (event) {
     if ((event.detail.verb || "").toLowerCase() === "get" && event.detail.elt &&
         event.detail.elt.id === "live" && !event.detail.timeout) {
-      event.detail.timeout = POLL_TIMEOUT_MS;
+      event.detail.timeout = POLL_TIMEOUT_MS + slowMs;
     }
   });
 
@@ -104,6 +104,14 @@
   var wantedAt = 0;
   var asking = null;  /* {sent, elt, again}: the refresh of the region on its way */
   var issuing = false;  /* true while refresh() hands its request to htmx */
+  /* A server that falls behind (companion/web/lag.py) says how long to wait, in
+     seconds: "X-Slow-Down" on its answers (with a 429, a refresh it turned away
+     unanswered), "busy" on a stream it did not open. While told, the region's timer
+     polls no more often than that, a refresh still behind asks again after it, and a
+     refresh waits that much longer before "can't reach the table". An answer without
+     it ends it. (The stream's own "retry:" tells the browser when to reopen it.) */
+  var SLOW_MOST_MS = 60000;
+  var slowMs = 0;
 
   function mark(state) {
     if (state) { document.documentElement.setAttribute("data-push", state); }
@@ -131,11 +139,16 @@
 
   function behind() { return wanted > shown(region()); }
 
+  function slowDown(seconds) {
+    var s = Number(seconds);
+    slowMs = isFinite(s) && s > 0 ? Math.min(s * 1000, SLOW_MOST_MS) : 0;
+  }
+
   /* Whether a refresh is still on its way. htmx settles its promise however the request
      ends (answer, error, time-out); but one whose region a form's answer replaced
      meanwhile has nowhere to land, and is not waited for. */
   function onItsWay() {
-    if (asking && (!asking.elt.isConnected || Date.now() - asking.sent > POLL_TIMEOUT_MS + CHASE_MS)) {
+    if (asking && (!asking.elt.isConnected || Date.now() - asking.sent > POLL_TIMEOUT_MS + CHASE_MS + slowMs)) {
       asking = null;
     }
     return asking !== null;
@@ -148,6 +161,7 @@
     var el = region();
     if (!el || !window.htmx) { return; }
     if (why === "poll" && streaming && Date.now() - lastRefresh < SAFETY_MS) { return; }
+    if (why === "poll" && Date.now() - lastRefresh < slowMs) { return; }
     if (onItsWay()) {
       if (why === "woke") { asking.again = true; }
       return;
@@ -164,7 +178,7 @@
     function landed() {
       if (asking !== mine) { return; }
       asking = null;
-      if (mine.again || behind()) { later(CHASE_MS); }
+      if (mine.again || behind()) { later(Math.max(CHASE_MS, slowMs)); }
     }
     if (done) { done.then(landed, landed); } else { landed(); }
   }
@@ -215,6 +229,15 @@
       spread = isFinite(ms) && ms >= 0 ? Math.min(ms, SPREAD_MS) : SPREAD_MS;
     });
     source.addEventListener("bye", function () { ending = true; hear(); });
+    /* The server keeps no stream for now: the browser asks again after the stream's
+       "retry:", and the page polls as slowly as it was told meanwhile. */
+    source.addEventListener("busy", function (event) {
+      ending = true;
+      streaming = false;
+      mark("retrying");
+      hear();
+      slowDown(event.data);
+    });
     /* This device opened more streams since (other tabs): this page polls, and asks
        for a stream again later. */
     source.addEventListener("elsewhere", function () {
@@ -267,7 +290,10 @@
      night, which this phone has left, is never shown: stop asking for it). */
   C.on("htmx:afterRequest", "live.heard", function (event) {
     var xhr = event.detail.xhr;
-    if (xhr && xhr.status > 0) { offline(false); }
+    if (xhr && xhr.status > 0) {
+      offline(false);
+      slowDown(xhr.getResponseHeader("X-Slow-Down"));
+    }
     if (xhr && xhr.status === 204 && asking && event.detail.elt === asking.elt &&
         asking.sent >= wantedAt) {
       wanted = shown(region());
