@@ -1168,7 +1168,7 @@ RECOVERY_P99_MS = 50
 RECOVERY_SEEN_P95_MS = 300
 #: How long the hosts of the tables that leave stop writing before their screens close
 #: (their last writes still reach them), and the longest watch for the recovery.
-LEAVING_SECONDS = 3.0
+LEAVING_SECONDS = 10.0
 RECOVERY_MOST = 60.0
 
 
