@@ -526,6 +526,10 @@ async def follow_stream(screen: Screen, path: str, wake: asyncio.Event) -> None:
             status = int(head.split(b" ", 2)[1])
             if status != 200:
                 raise HTTPError(f"stream {status}")
+            length = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+            if length:  # a whole answer, not a stream: "busy" (companion/table/push.py)
+                take_frames(await reader.readexactly(int(length.group(1))), wake, screen)
+                continue
             run.streams_opened += 1
             if run.measuring:
                 run.reopened += 1
@@ -547,22 +551,27 @@ async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event,
         size = int((await reader.readuntil(b"\r\n")).strip(), 16)
         if size == 0:
             return  # the stream's life is over: the page opens another
-        chunk = await reader.readexactly(size + 2)
-        if screen.run.measuring:
-            screen.run.frames += chunk.count(b"\n\n")
-        for told in re.findall(rb"retry: (\d+)", chunk):
-            screen.retry_ms = int(told)
-        busy = re.search(rb"event: busy\ndata: (\d+)", chunk)
-        if busy:  # not opened: the page polls as slowly as told (static/js/live.js)
-            screen.slow, screen.streaming = float(busy.group(1)), False
-            screen.run.busy += screen.run.measuring
-        elif b"event: spread" in chunk:
-            screen.streaming = True
-        for told in re.findall(rb"event: spread\ndata: (\d+)", chunk):
-            screen.spread = min(SPREAD_SECONDS, int(told) / 1000)
-        for version in re.findall(rb"event: changed\ndata: (\d+)", chunk):
-            if int(version) != screen.shown():
-                wake.set()
+        take_frames(await reader.readexactly(size + 2), wake, screen)
+
+
+def take_frames(chunk: bytes, wake: asyncio.Event, screen: Screen) -> None:
+    """What the page does with a stream's frames: keeps its ``retry:``, its spread and
+    whether the server said "busy", and sets ``wake`` at a change it does not show."""
+    if screen.run.measuring:
+        screen.run.frames += chunk.count(b"\n\n")
+    for told in re.findall(rb"retry: (\d+)", chunk):
+        screen.retry_ms = int(told)
+    busy = re.search(rb"event: busy\ndata: (\d+)", chunk)
+    if busy:  # not opened: the page polls as slowly as told (static/js/live.js)
+        screen.slow, screen.streaming = float(busy.group(1)), False
+        screen.run.busy += screen.run.measuring
+    elif b"event: spread" in chunk:
+        screen.streaming = True
+    for told in re.findall(rb"event: spread\ndata: (\d+)", chunk):
+        screen.spread = min(SPREAD_SECONDS, int(told) / 1000)
+    for version in re.findall(rb"event: changed\ndata: (\d+)", chunk):
+        if int(version) != screen.shown():
+            wake.set()
 
 
 async def host_writer(run: Run, table: Table, write_every: float, page_every: float,

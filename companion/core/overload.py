@@ -6,8 +6,8 @@ its end: past what its CPU holds, the requests wait in the loop's queue, and the
 grows until streams and writes time out at the client. So each process measures how
 late its loop wakes a short timer (companion/web/lag.py) and, while that lag is high,
 asks the pages for less: a longer wait before they poll or reconnect (a header on every
-fragment and 204, the stream's ``retry:``), no new stream (a quick "busy" that says when
-to come back), and, once the lag is past ``SHED_MS``, a live refresh answered at once
+fragment and 204, the stream's ``retry:``), and, once the lag is past ``SHED_MS``, no new
+stream (a quick "busy" that says when to come back) and a live refresh answered at once
 "come back in n s" (429) instead of drawn, so the writes (never turned away) go through.
 
 Pure: the measured samples come in, decisions go out; no clock, no gevent.
@@ -25,17 +25,22 @@ from dataclasses import dataclass
 #: bound.
 BEHIND_MS = 150.0
 CAUGHT_UP_MS = 60.0
-#: Past this lag a live refresh is turned away (429, "come back in n s") before any work.
-SHED_MS = 500.0
+#: Past this lag a live refresh is turned away (429, "come back in n s") before any work,
+#: and no new stream is opened. Below it both are served: a refresh turned away shows
+#: its change seconds later, and a page without its stream polls, which costs more than
+#: the stream it was refused (docs/performance.md, "Overload").
+SHED_MS = 1000.0
 #: How fast the smoothed lag follows the samples: the time constant (s) of its average.
 #: It rises faster than it falls, so a page is told to slow down within a few ticks of
 #: the queue growing and told it may speed up only once the queue stayed short a while.
 RISE_SECONDS = 0.3
 FALL_SECONDS = 2.0
 #: The longest and shortest wait a page is told (s): at least a poll's usual period, at
-#: most what keeps a table's screens within seconds of each other.
+#: most what keeps a table's screens within seconds of each other; a second more for
+#: each ``HINT_STEP_MS`` of lag.
 HINT_LEAST = 2
-HINT_MOST = 10
+HINT_MOST = 5
+HINT_STEP_MS = 200.0
 
 
 @dataclass(frozen=True)
@@ -64,17 +69,19 @@ def smoothed(previous: float, sample: float, seconds: float) -> float:
 def hint_seconds(lag: Lag) -> int:
     """How long a page should wait before it polls or reconnects, in whole seconds: 0 when
     the process keeps up (the page does as it always does), else from ``HINT_LEAST`` to
-    ``HINT_MOST``, a second for each 100 ms of lag beyond the first."""
+    ``HINT_MOST``, a second for each ``HINT_STEP_MS`` of lag."""
     if not lag.behind:
         return 0
-    return max(HINT_LEAST, min(HINT_MOST, math.ceil(lag.ms / 100.0)))
+    return max(HINT_LEAST, min(HINT_MOST, math.ceil(lag.ms / HINT_STEP_MS)))
 
 
 def admits_stream(lag: Lag) -> bool:
-    """Whether a new stream is opened: only while the process keeps up. A stream costs
-    little once open, but each opening is a request, and a server start or a return from
-    overload brings every page's at once."""
-    return not lag.behind
+    """Whether a new stream is opened: unless the process is far behind (past
+    ``SHED_MS``). Once open a stream costs less than the polls of a page without one, so
+    a process only somewhat behind keeps opening them; far behind, each opening is a
+    request in a queue that is already too long (a server start brings every page's at
+    once), and the page is told to come back later, each at its own moment."""
+    return not sheds_refresh(lag)
 
 
 def sheds_refresh(lag: Lag) -> bool:

@@ -283,10 +283,10 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
 
 
 def _busy() -> Response:
-    """A stream not opened while the process lags (:func:`overload.admits_stream`): a
-    whole answer at once, not an error, that tells the page how long to wait ("busy",
-    in seconds) and the browser when to try again (``retry:``); the page polls that
-    slowly meanwhile (static/js/live.js)."""
+    """A stream not opened while the process is far behind
+    (:func:`overload.admits_stream`): a whole answer at once, not an error, that tells the
+    page how long to wait ("busy", in seconds) and the browser when to try again
+    (``retry:``); the page polls that slowly meanwhile (static/js/live.js)."""
     wait = lag.hint_seconds()
     return Response(f"{_retry()}event: busy\ndata: {wait}\n\n",
                     mimetype="text/event-stream",

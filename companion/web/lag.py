@@ -17,7 +17,8 @@ While the process lags:
 * a live refresh (a GET from htmx) is answered 429 with ``Retry-After`` before any work
   once the lag is past ``overload.SHED_MS``: the page asks again after it, and a write,
   never turned away, finds a shorter queue;
-* a new stream is answered with "busy" and a ``retry:`` (companion/table/push.py).
+* every stream frame carries a longer ``retry:``, and past ``overload.SHED_MS`` a new
+  stream is answered with "busy" and a ``retry:`` (companion/table/push.py).
 """
 
 from __future__ import annotations
