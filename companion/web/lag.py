@@ -12,8 +12,8 @@ process always keeps up.
 While the process lags:
 
 * every answer to htmx says ``X-Slow-Down: <seconds>``: the page polls no more often
-  than that, reopens its stream no sooner, and waits that much longer for an answer
-  before it says the laptop cannot be reached (static/js/live.js);
+  than that, asks again no sooner for a refresh that did not land, and waits that much
+  longer for an answer before it says the laptop cannot be reached (static/js/live.js);
 * a live refresh (a GET from htmx) is answered 429 with ``Retry-After`` before any work
   once the lag is past ``overload.SHED_MS``: the page asks again after it, and a write,
   never turned away, finds a shorter queue;
