@@ -41,6 +41,7 @@ import contextlib
 import gc
 import gzip
 import json
+import math
 import os
 import platform
 import random
@@ -478,18 +479,24 @@ async def push_loop(screen: Screen, stream_path: str) -> None:
     wake = asyncio.Event()
     follow = asyncio.create_task(follow_stream(screen, stream_path, wake))
     try:
+        opened = time.perf_counter()
         answered = await screen.refresh()  # what a page shows when it opens
         last = time.perf_counter()
+
+        def tick(after: float) -> float:
+            """The region's timer ticks every 2 s from the page's load."""
+            return opened + math.ceil((after - opened) / POLL_SECONDS) * POLL_SECONDS
+
         while not screen.run.stop:
-            # The region's timer: without its stream the page polls (every 2 s, or as
-            # slowly as it was told), with it once a minute; a refresh that did not land
-            # is asked again after the wait it was told (static/js/live.js).
+            # The region's timer: without its stream the page polls at its ticks (no
+            # sooner than it was told to wait), with it once a minute; a refresh that did
+            # not land is asked again after the wait it was told (static/js/live.js).
             if not answered:
                 due = last + max(CHASE_SECONDS, screen.slow)
             elif screen.streaming:
                 due = last + SAFETY_SECONDS
             else:
-                due = last + max(POLL_SECONDS, screen.slow)
+                due = tick(max(time.perf_counter(), last + screen.slow))
             try:
                 await asyncio.wait_for(wake.wait(), max(0.0, min(1.0, due - time.perf_counter())))
                 await asyncio.sleep(random.uniform(0, screen.spread))  # as static/js/live.js
