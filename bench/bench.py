@@ -533,10 +533,6 @@ async def follow_stream(screen: Screen, path: str, wake: asyncio.Event) -> None:
             status = int(head.split(b" ", 2)[1])
             if status != 200:
                 raise HTTPError(f"stream {status}")
-            length = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
-            if length:  # a whole answer, not a stream: "busy" (companion/table/push.py)
-                take_frames(await reader.readexactly(int(length.group(1))), wake, screen)
-                continue
             run.streams_opened += 1
             if run.measuring:
                 run.reopened += 1

@@ -8,7 +8,8 @@ so nothing here is a timing).
   asked again after the wait it was told, not after the usual second;
 - a stream answered "busy" leaves the page polling as slowly as told, with no check of
   whether the laptop is there when that answer ends;
-- a refresh waits the told seconds longer before the page says it cannot reach the table.
+- a refresh waits the told seconds longer before the page says it cannot reach the table;
+- a refresh turned away (429, empty) is not swapped in: the page swaps other 4xx answers.
 """
 
 import json
@@ -147,6 +148,15 @@ const out = {};
   out.busyCheck = asked.length;
   for (let i = 0; i < 6; i++) { await advance(2000); poll(); await advance(1); }
   out.busyPolls = asked.length;
+  /* 4. a 429 turned away is not swapped in; a form's 422 is, as always */
+  function swapped(status, headers) {
+    const detail = { shouldSwap: true, xhr: { status,
+      getResponseHeader(name) { return (headers || {})[name] || null; } } };
+    fire("htmx:beforeSwap", detail);
+    return detail.shouldSwap;
+  }
+  out.swapped = { turnedAway: swapped(429, { "X-Slow-Down": "5" }), refused: swapped(422),
+                  tooManyNights: swapped(429) };
   console.log(JSON.stringify(out));
 })();
 """
@@ -183,3 +193,7 @@ def test_a_refresh_turned_away_is_asked_again_after_the_wait_told(run):
 def test_a_busy_stream_polls_as_slowly_as_told_and_checks_nothing(run):
     assert run["busyCheck"] == 0
     assert run["busyPolls"] == 2  # 12 s of a 2 s timer, told 5 s
+
+
+def test_a_refresh_turned_away_is_not_swapped_in_but_a_forms_answer_is(run):
+    assert run["swapped"] == {"turnedAway": False, "refused": True, "tooManyNights": True}

@@ -55,6 +55,17 @@ def test_it_is_behind_until_the_lag_falls_well_below_the_mark():
     assert not settle(lag, 0, 5.0).behind
 
 
+def test_a_process_that_was_stopped_is_not_far_behind_for_long_after():
+    """A laptop asleep for 30 s wakes with one sample of 30 s: it counts as at most
+    SAMPLE_MOST_MS, so streams are opened again within two seconds of short ticks."""
+    woke = KEEPING_UP.after(30_000, 30.0)
+    assert woke.ms == overload.SAMPLE_MOST_MS
+    assert not overload.admits_stream(woke)
+    assert overload.admits_stream(settle(woke, 0, 2.0))
+    # while a process that stays behind gives such samples again and again
+    assert not overload.admits_stream(settle(woke, 2500, 2.0, tick=2.5))
+
+
 def test_a_negative_sample_counts_as_none():
     assert Lag().after(-30, 0.05).ms == 0
 

@@ -35,6 +35,11 @@ SHED_MS = 1000.0
 #: the queue growing and told it may speed up only once the queue stayed short a while.
 RISE_SECONDS = 0.3
 FALL_SECONDS = 2.0
+#: The most one sample counts for (ms). A process that was stopped (a laptop asleep, a
+#: suspended terminal) wakes with one sample as long as its sleep, which was no queue of
+#: its own: counted whole, it would refuse streams for many seconds after every wake, just
+#: when every page reconnects. A process really behind gives such samples again and again.
+SAMPLE_MOST_MS = 2 * SHED_MS
 #: The longest and shortest wait a page is told (s): at least a poll's usual period, at
 #: most what keeps a table's screens within seconds of each other; a second more for
 #: each ``HINT_STEP_MS`` of lag.
@@ -52,8 +57,9 @@ class Lag:
     behind: bool = False
 
     def after(self, sample_ms: float, seconds: float) -> Lag:
-        """The lag after one more sample, taken ``seconds`` after the last."""
-        ms = smoothed(self.ms, max(0.0, sample_ms), seconds)
+        """The lag after one more sample, taken ``seconds`` after the last (at most
+        ``SAMPLE_MOST_MS``)."""
+        ms = smoothed(self.ms, min(SAMPLE_MOST_MS, max(0.0, sample_ms)), seconds)
         behind = ms > BEHIND_MS or (self.behind and ms > CAUGHT_UP_MS)
         return Lag(ms, behind)
 

@@ -284,11 +284,12 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
 
 def _busy() -> Response:
     """A stream not opened while the process is far behind
-    (:func:`overload.admits_stream`): a whole answer at once, not an error, that tells the
+    (:func:`overload.admits_stream`): one frame and the end, not an error, that tells the
     page how long to wait ("busy", in seconds) and the browser when to try again
     (``retry:``); the page polls that slowly meanwhile (static/js/live.js)."""
     wait = lag.hint_seconds()
-    return Response(f"{_retry()}event: busy\ndata: {wait}\n\n",
+    # sent as a stream that ends at once (as "bye" ends one), which the browser reopens
+    return Response(iter([f"{_retry()}event: busy\ndata: {wait}\n\n"]),
                     mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", lag.HEADER: str(wait)})
 

@@ -21,7 +21,7 @@
     "htmx:configRequest": ["live.timeout"],
     "htmx:beforeRequest": ["live.route"],
     "htmx:beforeSend": ["clock.sample"],
-    "htmx:beforeSwap": ["panels.saveFields"],
+    "htmx:beforeSwap": ["live.turnedAway", "panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",
                        "skullking.sums"],

@@ -139,6 +139,16 @@
 
   function behind() { return wanted > shown(region()); }
 
+  /* A refresh the server turned away (429 with "X-Slow-Down", an empty answer) is not
+     swapped in: the page swaps other 4xx answers (a form's 422 or 409 with its
+     fragment), and an empty one would take the region away. */
+  C.on("htmx:beforeSwap", "live.turnedAway", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status === 429 && xhr.getResponseHeader("X-Slow-Down")) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   function slowDown(seconds) {
     var s = Number(seconds);
     slowMs = isFinite(s) && s > 0 ? Math.min(s * 1000, SLOW_MOST_MS) : 0;
