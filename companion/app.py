@@ -126,8 +126,9 @@ class CompiledTemplates(BytecodeCache):
     """The templates' compiled code, kept in memory for every app this process makes
     (Jinja's own caches are each app's): a cache only, each entry checked against its
     template's source before use (Jinja's ``Bucket``). A served process makes one app
-    and gains nothing; the test suite makes one per test, and compiling every page's
-    templates afresh for each took about half the quick loop's time."""
+    and gains nothing; the test suite makes many (one a worker, one for each test of other
+    settings), and compiling every page's templates afresh for each app once took about
+    half the quick loop's time."""
 
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}
