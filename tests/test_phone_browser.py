@@ -167,9 +167,12 @@ def test_a_held_law_stays_in_the_viewport_through_scrolling_and_refreshes(
 
     # scrolled down, the button at the bottom of the screen: held while the table plays on
     scroll_to_bottom(page)
-    button.evaluate("b => b.scrollIntoView({block: 'end'})")
-    box = button.bounding_box()
-    assert box["y"] > height / 2
+    # (scrolled and measured in one step: a live refresh may replace the button between two)
+    page.wait_for_function("""h => {
+      const b = document.querySelector("[data-hold=ct-laws-secret]");
+      b.scrollIntoView({block: "end"});
+      return b.getBoundingClientRect().top > h / 2;
+    }""", arg=height, timeout=WAIT)
     finger.down(button)
     page.evaluate(WATCH, "ct-laws-secret")
     record(live_server, device, key, 1, "next_match", {})  # match 2 begins: the page changes
