@@ -216,18 +216,24 @@ def watcher() -> Watcher:
 
 
 #: A change wakes every screen of its night at once: each waits a moment at random, up
-#: to ``SPREAD_MOST_MS``, before it asks for its fragment, so that a full process's
-#: screens do not all reach it in the same instant (where a host's next write would
-#: queue behind them). The wait grows with the streams the process carries and is whole
-#: from ``SPREAD_FULL_AT`` on: a table of six screens alone needs none (the wait was
-#: most of what a phone on café Wi-Fi waited to see a write, docs/performance.md).
+#: to ``SPREAD_MOST_MS``, before it asks for its fragment, so that the screens of a busy
+#: process do not all reach it in the same instant (where a host's next write would queue
+#: behind them). A table alone (up to ``SPREAD_FROM`` screens: eight phones, the host
+#: and the room's screen, with room for a reload) waits none: the wait was most of what a
+#: phone on café Wi-Fi waited to see a write. Past it the wait grows with the streams the
+#: process carries, and is whole from ``SPREAD_FULL_AT`` on (about ten tables): on a slow
+#: machine two tables' bursts that meet are what holds a fragment back, and half a core
+#: held twice the tables with the whole wait there than with it at 500 streams
+#: (docs/performance.md, "The refresh spread on a slow machine").
 SPREAD_MOST_MS = 150
-SPREAD_FULL_AT = 500
+SPREAD_FROM = 12
+SPREAD_FULL_AT = 100
 
 
 def spread_ms(streams: int) -> int:
     """The longest wait before a refresh (ms) with ``streams`` open in the process."""
-    return round(SPREAD_MOST_MS * min(1.0, streams / SPREAD_FULL_AT))
+    part = (streams - SPREAD_FROM) / (SPREAD_FULL_AT - SPREAD_FROM)
+    return round(SPREAD_MOST_MS * min(1.0, max(0.0, part)))
 
 
 def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat: float,

@@ -86,7 +86,7 @@
      up to this long) before it asks, so they do not all reach the server in the same
      instant, where a host's next action would queue behind them. The stream says how
      long as it opens ("spread"): the longer, the more streams the server carries (a
-     table alone waits none; companion/push.py, spread_ms). */
+     table alone waits none; companion/table/push.py, spread_ms). */
   var SPREAD_MS = 150;
   var spread = SPREAD_MS;
   var pending = null;
