@@ -41,11 +41,12 @@ BROWSER_WORKERS_PER_CORE = 2
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` for the browser stage: two workers a core, not one. Its tests mostly
-    wait (a phone locked for 70 s, a heartbeat missed for 31 s, a wheel installing, a
-    server starting) and a waiting worker's core is idle; the quick loop's tests work
-    all the time, and keep xdist's one a core. A PYTEST_XDIST_AUTO_NUM_WORKERS of the
-    runner's own wins."""
+    """``-n auto`` for the browser stage: two workers a core, not one. Its tests wait
+    as much as they work (a phone locked for 70 s, a heartbeat missed for 31 s, a wheel
+    installing, a server starting), and a waiting worker's core is free for another;
+    three a core kept both cores of a two-core box 99–100 % busy, and tests timed out.
+    The quick loop's tests work all the time, and keep xdist's one a core. A
+    PYTEST_XDIST_AUTO_NUM_WORKERS of the runner's own wins."""
     markers = config.option.markexpr or ""
     if "PYTEST_XDIST_AUTO_NUM_WORKERS" in os.environ or "not browser" in markers \
             or "browser" not in markers:
