@@ -222,9 +222,9 @@ def watcher() -> Watcher:
 #: and the room's screen, with room for a reload) waits none: the wait was most of what a
 #: phone on café Wi-Fi waited to see a write. Past it the wait grows with the streams the
 #: process carries, and is whole from ``SPREAD_FULL_AT`` on (about ten tables): on a slow
-#: machine two tables' bursts that meet are what holds a fragment back, and half a core
-#: held twice the tables with the whole wait there than with it at 500 streams
-#: (docs/performance.md, "The refresh spread on a slow machine").
+#: machine two tables' bursts that meet are what holds a fragment back: half a core held
+#: 26 café tables with the whole wait from 100 streams, and 13 with it from 500, in runs
+#: back to back (docs/performance.md, "The refresh spread on a slow machine").
 SPREAD_MOST_MS = 150
 SPREAD_FROM = 12
 SPREAD_FULL_AT = 100
