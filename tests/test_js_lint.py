@@ -153,3 +153,23 @@ def test_the_dispatcher_runs_the_steps_in_order_past_a_failing_one():
     assert result["ran"] == result["steps"]
     assert result["caught"] == "a step that fails"
     assert "nobody.step" in result["unknown"]
+
+
+def documented_order():
+    """The steps of each event as docs/architecture.md's "Front end" lists them."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = doc.split("The order of the steps that share an event:", 1)[1]
+    section = re.sub(r"\([^)]*\)", "", section.split("**One refresh.**", 1)[0])
+    listed = {}
+    for clause in re.split(r";|\n- ", section):
+        found = re.match(r"(.*`)\s*:(.*)", clause, re.S)
+        if found:
+            for event in re.findall(r"`([^`]+)`", found.group(1)):
+                listed[event] = re.findall(r"\b[a-z]+\.[a-zA-Z]+\b", found.group(2))
+    return listed
+
+
+def test_the_architecture_doc_lists_each_event_s_steps_in_their_order():
+    """A step added, renamed, moved or gone in core.js's ORDER and not in
+    docs/architecture.md fails here."""
+    assert documented_order() == order()

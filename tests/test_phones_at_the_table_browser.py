@@ -92,6 +92,38 @@ def test_five_phones_bid_and_change_bids_for_three_rounds_and_no_screen_is_left_
           f"({len(lags)} screens after {3 * 5 * 2} bids)")
 
 
+def test_a_tap_under_way_when_another_phone_s_bid_refreshes_the_page_is_not_lost(
+        browser, pushing):
+    """Mina's finger is down on her bid when Jo's bid refreshes her page. Were the
+    refresh swapped in then, the button under her finger would be gone by the time she
+    lifts it, the browser would fire no click, and her tap would do nothing. The refresh
+    waits for her finger; her bid is sent, and then her page shows Jo's bid too."""
+    host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
+                               ).new_page()
+    night_url = create_night(host, pushing.url, NAMES)
+    mina, jo = (phone(browser, seat_link(host, seat), locale="en-US") for seat in (0, 1))
+    for page in (mina, jo):
+        page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                               timeout=WAIT)
+    start_game(host, night_url, way="custom", rounds="1,2")
+    for page in (mina, jo):
+        page.locator(".sk-phone-round", has_text="Round 1 of").wait_for(timeout=WAIT)
+    box = mina.locator(".sk-my-bid-form button[name=bid][value='1']").bounding_box()
+    mina.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    mina.mouse.down()
+    with mina.expect_response(lambda r: "/me/live" in r.url) as refreshed:
+        jo.locator(".sk-my-bid-form button[name=bid][value='0']").click()
+    assert refreshed.value.ok  # Jo's bid reached Mina's page while her finger was down
+    jo.locator(".sk-sent").wait_for(timeout=WAIT)
+    with mina.expect_response(lambda r: r.request.method == "POST"
+                              and r.url.endswith("/me/skullking/bid")) as told:
+        mina.mouse.up()
+    assert told.value.ok
+    mina.locator(".sk-sent").wait_for(timeout=WAIT)
+    mina.locator(".sk-bids-in", has_text="2 of 5").wait_for(timeout=WAIT)
+    host.locator(".sk-bids-in", has_text="2 of 5 bids in").wait_for(timeout=WAIT)
+
+
 def test_a_silent_laptop_is_said_within_35_seconds_and_a_broken_stream_at_once(
         browser, server_process):
     """With the app's own heartbeat (20 s): the laptop asleep (its server stopped, every

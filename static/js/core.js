@@ -21,7 +21,7 @@
     "htmx:configRequest": ["live.timeout"],
     "htmx:beforeRequest": ["live.route"],
     "htmx:beforeSend": ["clock.sample"],
-    "htmx:beforeSwap": ["panels.saveFields"],
+    "htmx:beforeSwap": ["live.tap", "panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",
                        "skullking.sums"],
@@ -39,10 +39,10 @@
     "input": ["skullking.sums"],
     "change": ["roster.colour", "skullking.sums"],
     "contextmenu": ["hold.menu"],
-    "pointerdown": ["hold.start"],
+    "pointerdown": ["hold.start", "live.press"],
     "keydown": ["hold.start"],
-    "pointerup": ["hold.end"],
-    "pointercancel": ["hold.end"],
+    "pointerup": ["hold.end", "live.release"],
+    "pointercancel": ["hold.end", "live.release"],
     "keyup": ["hold.end"],
     "focusout": ["hold.end"]
   };

@@ -286,6 +286,42 @@
     if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
   });
 
+  /* A tap in progress. A refresh swapped in between a finger's down and its up replaces
+     the button under it, and the browser then fires no click (the press began on an
+     element that is gone): the tap is lost, and the player sees nothing happen — most
+     often while every phone bids at once, each bid refreshing the others. So a refresh
+     that lands while a press on the region is under way is not swapped; the region asks
+     again as the press ends (or after TAP_MS, a press held that long being no tap). A
+     "hold to see" is left alone: its secret follows a refresh (static/js/hold.js). */
+  var TAP_MS = 1000;
+  var press = null;  /* {at, missed}: the press on the region under way */
+
+  C.on("pointerdown", "live.press", function (event) {
+    var el = region();
+    var target = event.target;
+    if (!el || !target || !target.closest || !el.contains(target) ||
+        target.closest("[data-hold]")) { return; }
+    var mine = press = { at: Date.now(), missed: false };
+    setTimeout(function () { if (press === mine) { released(); } }, TAP_MS);
+  });
+
+  function released() {
+    if (!press) { return; }
+    var missed = press.missed;
+    press = null;
+    if (missed || behind()) { later(0); }
+  }
+
+  C.on("pointerup", "live.release", released);
+  C.on("pointercancel", "live.release", released);
+
+  C.on("htmx:beforeSwap", "live.tap", function (event) {
+    if (press && C.isRefresh(event)) {
+      press.missed = true;
+      event.detail.shouldSwap = false;
+    }
+  });
+
   /* A page that comes back: a phone unlocked (visibilitychange), a page the browser
      froze and resumed (resume: Chromium freezes a hidden page's timers, network and
      events, for minutes), or one restored from the back/forward cache (pageshow; a
