@@ -249,18 +249,27 @@ def test_no_page_of_a_night_of_long_names_is_wider_than_its_screen(browser, live
     host_pages += [f"{night}/new/{kind}" for kind in ("kraken", "skullking", "crazytime")]
     host_pages += [f"{base}/rules/{kind}" for kind in ("kraken", "skullking", "crazytime")]
 
+    # Each page is opened once and measured at every width: a page's layout follows the
+    # viewport as it changes (no script reads the width: static/js/ asks no media query).
     wide = []
-    for width in WIDTHS:
-        for page in (host, phone):
+
+    def at_every_width(page, where):
+        for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
-        for url in host_pages:
-            wide += [(width, url.removeprefix(base), found) for found in look(host, url)]
-        for label, number in games.items():
-            show_on_phones(live_server.app, key, number)
-            wide += [(width, f"/me ({label})", found) for found in look(phone, base + "/me")]
-        for url in ("/me/tally", "/rules/kraken"):
-            wide += [(width, url, found) for found in look(phone, base + url)]
-        wide += [(width, "pass the tablet", found) for found in passed(host, night)]
+            wide.extend((width, where, found) for found in page.evaluate(MEASURE, width))
+
+    for url in host_pages:
+        look(host, url)
+        at_every_width(host, url.removeprefix(base))
+    for label, number in games.items():
+        show_on_phones(live_server.app, key, number)
+        look(phone, base + "/me")
+        at_every_width(phone, f"/me ({label})")
+    for url in ("/me/tally", "/rules/kraken"):
+        look(phone, base + url)
+        at_every_width(phone, url)
+    passed(host, night)
+    at_every_width(host, "pass the tablet")
     assert not wide, "\n".join(f"{w} px {url}: {found}" for w, url, found in wide)
     host.goto(f"{night}/tally")  # the charts were measured: a name per bar, and 4 charts
     assert host.locator("svg.tally-chart").count() == 4
