@@ -286,22 +286,26 @@
     if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
   });
 
-  /* A tap in progress. A refresh swapped in between a finger's down and its up replaces
-     the button under it, and the browser then fires no click (the press began on an
-     element that is gone): the tap is lost, and the player sees nothing happen — most
-     often while every phone bids at once, each bid refreshing the others. So a refresh
-     that lands while a press on the region is under way is not swapped; the region asks
-     again as the press ends (or after TAP_MS, a press held that long being no tap). A
-     "hold to see" is left alone: its secret follows a refresh (static/js/hold.js). */
+  /* A press in progress. A refresh swapped in between a mouse button's down and its up
+     replaces the button pressed, and the browser then fires no click (the press began
+     on an element that is gone): the click is lost, and nothing happens — on the host's
+     laptop while the phones bid, each bid refreshing its pages. (A touch is clicked
+     where the finger lifts.) So a refresh that lands while a press on the region is
+     under way is not swapped; the region asks again as the press ends (or after
+     TAP_MS, a press held that long being no click). A "hold to see" is left alone: its
+     secret follows a refresh (static/js/hold.js). */
   var TAP_MS = 1000;
-  var press = null;  /* {at, missed}: the press on the region under way */
+  /* A touch's click comes a moment after its pointerup: the region asks again after
+     that moment, not before it. */
+  var LIFT_MS = 100;
+  var press = null;  /* {missed}: the press on the region under way */
 
   C.on("pointerdown", "live.press", function (event) {
     var el = region();
     var target = event.target;
     if (!el || !target || !target.closest || !el.contains(target) ||
         target.closest("[data-hold]")) { return; }
-    var mine = press = { at: Date.now(), missed: false };
+    var mine = press = { missed: false };
     setTimeout(function () { if (press === mine) { released(); } }, TAP_MS);
   });
 
@@ -309,7 +313,7 @@
     if (!press) { return; }
     var missed = press.missed;
     press = null;
-    if (missed || behind()) { later(0); }
+    if (missed || behind()) { later(LIFT_MS); }
   }
 
   C.on("pointerup", "live.release", released);
