@@ -228,7 +228,15 @@ def live_server(tmp_path, migrated_database):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield LiveServer(url=f"http://127.0.0.1:{port}", app=app)
-    server.close()
+    # Closed from inside its own loop, which ends once nothing is left in its map: closed
+    # from here while the loop was in select(), its thread died of a bad file
+    # descriptor now and then.
+    from waitress import wasyncore
+
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    thread.join(timeout=10)
+    assert not thread.is_alive(), "the live server's loop did not stop"
+    server.task_dispatcher.shutdown()  # and its eight threads end
     db.close_thread_connections()
 
 
