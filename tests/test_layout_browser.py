@@ -204,25 +204,29 @@ def seat_url(app, base_url, key, position):
     return f"{base_url}/s/{token}"
 
 
-def look(page, url):
-    """Open ``url``, every panel open, the fonts in; what is too wide on it."""
+def open_all(page, url):
+    """Open ``url``, every panel open, the fonts in."""
     response = page.goto(url)
     assert response.ok, (url, response.status)
     page.evaluate("document.fonts.ready")
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+
+
+def look(page, url):
+    """Open ``url``, every panel open, the fonts in; what is too wide on it."""
+    open_all(page, url)
     return page.evaluate(MEASURE, page.viewport_size["width"])
 
 
 def passed(host, night):
-    """The host passes the tablet to seat 1 (the page a player without a phone sees, of
-    the game the phones show last: Crazy Time's end); what is too wide on it."""
-    look(host, night)
+    """The host passes the tablet to seat 1: the page a player without a phone sees, of
+    the game the phones show last (Crazy Time's end)."""
+    open_all(host, night)
     with host.expect_navigation():
         host.locator("form[action$='/pass/1'] button").click()
     host.locator("[data-pass-open]").click()  # the player opens their page
     host.locator("[data-pass-seat]").wait_for()
     host.evaluate("document.fonts.ready")
-    return host.evaluate(MEASURE, host.viewport_size["width"])
 
 
 @pytest.mark.parametrize("locale", ["ko-KR", "en-US"])
@@ -259,14 +263,14 @@ def test_no_page_of_a_night_of_long_names_is_wider_than_its_screen(browser, live
             wide.extend((width, where, found) for found in page.evaluate(MEASURE, width))
 
     for url in host_pages:
-        look(host, url)
+        open_all(host, url)
         at_every_width(host, url.removeprefix(base))
     for label, number in games.items():
         show_on_phones(live_server.app, key, number)
-        look(phone, base + "/me")
+        open_all(phone, base + "/me")
         at_every_width(phone, f"/me ({label})")
     for url in ("/me/tally", "/rules/kraken"):
-        look(phone, base + url)
+        open_all(phone, base + url)
         at_every_width(phone, url)
     passed(host, night)
     at_every_width(host, "pass the tablet")

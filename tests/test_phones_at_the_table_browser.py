@@ -97,7 +97,7 @@ class Finger:
     Playwright's one-shot tap has no way to hold) or a mouse button."""
 
     def __init__(self, page, kind):
-        self.page, self.kind = page, kind
+        self.page = page
         self.cdp = page.context.new_cdp_session(page) if kind == "touch" else None
 
     def down(self, x, y):

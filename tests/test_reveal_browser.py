@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.browsing import claim, create_night, seat_link
-from tests.test_skullking_browser import round_title, start_game, trick_chip
+from tests.test_skullking_browser import phone_bids, round_title, start_game, trick_chip
 
 pytestmark = pytest.mark.browser
 
@@ -73,13 +73,6 @@ def pushing(server_process):
     return server_process.start()
 
 
-def tap_bid(page, value):
-    """Tap a bid, and see it sent (a refresh that another phone's bid brings waits for a
-    tap under way: tests/test_phones_at_the_table_browser.py)."""
-    page.locator(f".sk-my-bid-form button[name=bid][value='{value}']").click()
-    page.locator(".sk-sent").wait_for(timeout=WAIT)
-
-
 def test_five_phones_with_wrong_clocks_and_the_host_open_the_bids_together(
         browser, pushing):
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
@@ -102,7 +95,7 @@ def test_five_phones_with_wrong_clocks_and_the_host_open_the_bids_together(
             page.locator(f".sk-my-bid-form input[name=round][value='{number}']").wait_for(
                 state="attached", timeout=WAIT)
             bids[seat] = (seat + number) % 2
-            tap_bid(page, bids[seat])
+            phone_bids(page, bids[seat])
         host.locator(".sk-bids-in", has_text="5 of 5 bids in").wait_for(timeout=WAIT)
         host.locator(".sk-yoho").click()
         # the host's own answer brings the moment; the host's screen counts to it too
