@@ -1,11 +1,22 @@
 """Helpers for the browser tests: make a night as a host would, read QR codes, run axe."""
 
+import collections
 import io
 import re
 import time
+import urllib.parse
 from pathlib import Path
 
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+
+#: How long a browser test waits for what a page should come to show, in ms. A wait ends
+#: as soon as the page shows it, so the bound costs nothing when all is well: it only says
+#: when to give up. It is not a speed: where the product promises a time (a lost laptop
+#: said within 5 s, a silent one within 35 s), the test says that time itself. A run of
+#: the browser stage on a box three times slower than usual (its four workers and their
+#: browsers keeping a load of 12 on two cores) took 17 minutes, and waits of 15 and 20 s
+#: ran out there while the page was on its way.
+WAIT = 60_000
 
 
 def create_night(page, base_url, names):
@@ -103,3 +114,22 @@ def dealt_roles(app, night_url):
     key = night_url.split("/n/")[1].split("/")[0]
     with app.test_request_context():
         return store.current_game(store.night_by_key(key)["id"]).setup["roles"]
+
+
+def trail(page, keep=60):
+    """Note the page's last ``keep`` requests as they are sent and as they end (seconds
+    from now, method, path and query, "sent", a status or a failure) in ``page.trail``:
+    for a failure to say what the page was doing. A stream ends when its answer starts."""
+    start = time.monotonic()
+    page.trail = collections.deque(maxlen=keep)
+
+    def note(request, how):
+        where = urllib.parse.urlsplit(request.url)
+        page.trail.append(f"{time.monotonic() - start:7.1f} s  {request.method} "
+                          f"{where.path}{'?' + where.query if where.query else ''}  {how}")
+
+    page.on("request", lambda request: note(request, "sent"))
+    page.on("response", lambda response: note(response.request, response.status))
+    page.on("requestfailed", lambda request: note(request, request.failure))
+    return page
+

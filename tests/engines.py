@@ -33,7 +33,9 @@ import subprocess
 import threading
 from pathlib import Path
 
-WAIT = 15  # seconds: every wait is bounded
+from tests import browsing
+
+WAIT = browsing.WAIT / 1000  # seconds: every wait is bounded (tests/browsing.py says how)
 
 ENGINES = ("webkit", "firefox")
 

@@ -7,7 +7,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from companion import store
-from tests.browsing import create_night, decode_qr
+from tests.browsing import WAIT, create_night, decode_qr
 from tests.conftest import store_game
 from tests.test_stats import kraken_all_treasure, kraken_game
 
@@ -35,7 +35,7 @@ def test_a_game_that_finishes_gets_its_link_and_qr_code_at_390_px(browser, live_
         last = events[-1]
         store.record(running, last["type"], last["data"], pos=running.pos, device=device)
     link = page.locator(".tally-bgstats a.bgstats-link")
-    link.wait_for(timeout=20000)
+    link.wait_for(timeout=WAIT)
     assert "BG Stats에 기록" in link.inner_text()
     href = link.get_attribute("href")
     play = json.loads(unquote(urlsplit(href).query.removeprefix("data=")))

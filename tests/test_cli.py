@@ -7,15 +7,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from companion.serving import cli
 from companion.serving.gevent_first import serving
-from tests.conftest import free_port, make_night
+from tests.conftest import answers, free_port, make_night
 
 
 def test_a_taken_port_gets_a_clear_message(tmp_path):
@@ -179,14 +177,7 @@ def test_the_cafe_setup_stops_on_ctrl_c_with_the_saved_line_and_no_traceback(tmp
          "companion.serving.wsgi:app"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the café setup did not start"
-                time.sleep(0.2)
+        assert answers(f"http://127.0.0.1:{port}/"), "the café setup did not start"
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:

@@ -4,11 +4,10 @@ wears it in its header at once."""
 
 import pytest
 
-from tests.browsing import phone, seat_link
+from tests.browsing import WAIT, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
-WAIT = 10000
 
 
 def player_colour(locator):

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 
 from companion.serving import connections
-from tests.conftest import ServerProcess, free_port
+from tests.conftest import ServerProcess, answers, free_port
 from tests.test_drills import CAFE, Gunicorn, create_night
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX limits")
@@ -139,12 +139,7 @@ def test_serve_raises_its_open_files_limit_to_the_hard_limit(tmp_path):
         preexec_fn=low_soft_limit, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         env={**os.environ, "COMPANION_SECRET_KEY": "limits"})
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        assert answers(f"http://127.0.0.1:{port}/")
         limits = open(f"/proc/{process.pid}/limits").read()
         line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
         assert line.split()[3:5] == [str(hard), str(hard)]

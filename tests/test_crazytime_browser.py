@@ -13,7 +13,7 @@ Hand calculation (seats 0–4 = Mina, Jo, Sun, Ann, Lee):
 
 import pytest
 
-from tests.browsing import axe_violations, create_night, phone, seat_link
+from tests.browsing import WAIT, axe_violations, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,6 @@ LAWS = {  # name -> (when, what): the secret texts to look for in every page's H
     "Tide": ("TIDE-WHEN the hour hand points down", "TIDE-WHAT clap"),
     "Kettle": ("KETTLE-WHEN someone calls 5", "KETTLE-WHAT whistle"),
 }
-WAIT = 8000
 
 
 def html_has(page, text):

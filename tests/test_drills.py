@@ -28,7 +28,7 @@ from importlib import import_module
 import pytest
 
 from companion.core.events import effective
-from tests.conftest import free_port
+from tests.conftest import answers, free_port
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
 STALE = "The table moved on: here is the latest. Check it and try again."
@@ -483,15 +483,9 @@ class Gunicorn:
             [gunicorn, "-w", str(workers), *options, "-b", f"127.0.0.1:{self.port}",
              "companion.serving.wsgi:app"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1)
-                return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("gunicorn did not start")
+        if not answers(self.url + "/"):
+            self.stop()
+            raise RuntimeError("gunicorn did not start")
 
     def stop(self):
         # A quick shutdown (SIGINT): a graceful one (SIGTERM) waits for every open

@@ -3,7 +3,7 @@ never show it without a new hold, and a passed tablet leaves no role behind."""
 
 import pytest
 
-from tests.browsing import ROLE_WORDS, create_night, dealt_roles, phone, roles_in, seat_link
+from tests.browsing import ROLE_WORDS, WAIT, create_night, dealt_roles, phone, roles_in, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ def start_kraken(browser, live_server):
 
 def hold_and_release(page):
     button = page.locator("[data-hold=role-secret]")
-    button.wait_for(timeout=5000)
+    button.wait_for(timeout=WAIT)
     button.hover()
     page.mouse.down()
     assert page.locator("#role-secret").is_visible()
@@ -33,7 +33,7 @@ def hold_and_release(page):
 
 def assert_hidden(page):
     secret = page.locator("#role-secret")
-    secret.wait_for(state="attached", timeout=5000)
+    secret.wait_for(state="attached", timeout=WAIT)
     assert secret.is_hidden()
     assert page.locator("[data-hold=role-secret]").get_attribute("aria-pressed") == "false"
 

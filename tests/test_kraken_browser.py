@@ -5,6 +5,7 @@ import pytest
 
 from tests.browsing import (
     ROLE_WORDS,
+    WAIT,
     axe_violations,
     create_night,
     dealt_roles,
@@ -28,7 +29,7 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
 
     for position, page in enumerate(phones):
         button = page.locator("[data-hold=role-secret]")
-        button.wait_for(timeout=5000)
+        button.wait_for(timeout=WAIT)
         secret = page.locator("#role-secret")
         assert secret.is_hidden()
         button.hover()
@@ -40,7 +41,7 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
         assert button.get_attribute("aria-pressed") == "false"
 
     # the host sees "seen ✓" for every seat, and never a role
-    host.locator('[data-seen="3"] .status.claimed').wait_for(timeout=5000)
+    host.locator('[data-seen="3"] .status.claimed').wait_for(timeout=WAIT)
     assert host.locator(".kraken-seen .status.claimed").count() == 4
     assert roles_in(host.content()) == []
     for position, page in enumerate(phones):
@@ -56,14 +57,14 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
         host.locator(".kraken-reveal .card-buttons button", has_text=card).click()
         if card != "Kraken":
             host.locator(f'.kraken-glance [data-front="{seat}"]').filter(
-                has_text="4").wait_for(timeout=5000)
+                has_text="4").wait_for(timeout=WAIT)
             assert host.locator('[data-k="marker"]').inner_text() == NAMES[seat]
-    host.locator(".kraken-end").wait_for(timeout=5000)
+    host.locator(".kraken-end").wait_for(timeout=WAIT)
     assert "The Skeletons win!" in host.locator(".kraken-end").inner_text()
 
     # everyone sees the reveal of every role, the unused one too
     for page in phones:
-        page.locator(".kraken-end").wait_for(timeout=5000)
+        page.locator(".kraken-end").wait_for(timeout=WAIT)
         for position in range(4):
             cell = page.locator(f'[data-role="{position}"]')
             assert cell.inner_text() == ROLE_WORDS[roles[str(position)]]
@@ -96,12 +97,12 @@ def test_a_role_held_open_stays_open_while_the_page_refreshes(browser, live_serv
     roles = dealt_roles(live_server.app, host.url)
 
     button = mina.locator("[data-hold=role-secret]")
-    button.wait_for(timeout=5000)
+    button.wait_for(timeout=WAIT)
     button.hover()
     mina.mouse.down()
     # while Mina holds, the table moves on (her own "seen" and the host's marker)
     host.locator(".kraken-marker button", has_text="Sun").click()
-    mina.locator('[data-k="marker"]', has_text="Sun").wait_for(timeout=5000)
+    mina.locator('[data-k="marker"]', has_text="Sun").wait_for(timeout=WAIT)
     secret = mina.locator("#role-secret")
     assert secret.is_visible()
     assert secret.locator(".secret").inner_text() == ROLE_WORDS[roles["0"]]

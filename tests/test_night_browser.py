@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.browsing import axe_violations, create_night, phone, seat_link
+from tests.browsing import WAIT, axe_violations, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_five_phones_join_by_scanning_their_codes_and_follow_the_host(browser, l
         phones.append(page)
 
     # the host sees every claim without reloading
-    host.locator(".status.claimed").nth(4).wait_for(timeout=5000)
+    host.locator(".status.claimed").nth(4).wait_for(timeout=WAIT)
 
     # a third device opening a claimed code is refused and learns nothing of the seat
     other = phone(browser, seat_link(host, 1), locale="en-US")
@@ -34,7 +34,7 @@ def test_five_phones_join_by_scanning_their_codes_and_follow_the_host(browser, l
     host.locator("main form button[type=submit]").last.click()
     host.wait_for_url("**/g/1")
     for page in phones:
-        page.locator(".game-panel").wait_for(timeout=5000)
+        page.locator(".game-panel").wait_for(timeout=WAIT)
 
 
 def test_passing_the_tablet_leaves_nothing_of_the_seat_behind(browser, live_server):
@@ -81,7 +81,7 @@ def test_a_phone_page_survives_a_server_restart(browser, server_process):
     host.goto(night_url + "/new/crazytime")
     host.locator("main form button[type=submit]").last.click()
     host.wait_for_url("**/g/1")
-    jo.locator(".game-panel").wait_for(timeout=8000)
+    jo.locator(".game-panel").wait_for(timeout=WAIT)
     assert jo.locator(".seat-name").inner_text() == "Jo"
 
 
@@ -95,5 +95,5 @@ def test_a_form_sent_while_the_laptop_is_away_says_nothing_was_recorded(browser,
     server_process.kill()
     host.locator(".kraken-marker button", has_text="Sun").click()
     notice = host.locator(".notice.unreachable")
-    notice.wait_for(timeout=5000)
+    notice.wait_for(timeout=WAIT)
     assert "nothing was recorded" in notice.inner_text()

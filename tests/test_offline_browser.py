@@ -10,12 +10,12 @@ import signal
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browsing import create_night, decode_qr
+from tests.browsing import WAIT, create_night, decode_qr, trail
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-WAIT = 20000
 #: A silent laptop is said within this long (a heartbeat is 20 s: 31 s at most).
 SILENT_S = 35
 MARK = "[data-offline-mark]"
@@ -56,6 +56,7 @@ def host_screens(browser, server):
     tally.goto(night_url + "/tally")
     pages = {"table": host, "tally": tally, "screen": tv}
     for page in pages.values():
+        trail(page)
         page.wait_for_function(PUSH_OPEN, timeout=WAIT)
     return pages
 
@@ -71,8 +72,14 @@ def said_within(pages, seconds, since):
 
 
 def cleared(pages):
-    for page in pages.values():
-        page.locator(MARK).wait_for(state="detached", timeout=WAIT)
+    """Wait until no page shows the mark; if one still does, say what it asked since."""
+    for name, page in pages.items():
+        try:
+            page.locator(MARK).wait_for(state="detached", timeout=WAIT)
+        except PlaywrightTimeoutError:
+            push = page.evaluate("() => document.documentElement.dataset.push || 'none'")
+            raise AssertionError(f"{name} still says the laptop is gone (its stream: {push}); "
+                                 "its last requests:\n" + "\n".join(page.trail)) from None
 
 
 def test_the_table_page_the_tally_and_the_screen_say_when_the_laptop_is_gone(

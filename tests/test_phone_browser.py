@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from companion import store
-from tests.browsing import box_where, claim, create_night, seat_link
+from tests.browsing import WAIT, box_where, claim, create_night, seat_link
 from tests.conftest import store_game
 from tests.test_crazytime_rules import after_match_1, law
 from tests.test_crazytime_rules import setup as crazytime_setup
@@ -21,7 +21,6 @@ LONG = "가나다라마바사아자차카타파하거" + "ABCDEFGHIJKLMNO"  # 30
 NAMES = [LONG, "Jo", "지혜 🙂", "Ann", "박서준"]
 WHEN = "숫자 6이 나오거나 누군가 웃으면 " * 4  # a long law: the box must still fit
 WHAT = "모두 “음메”라고 외치고 손뼉을 두 번 친다 🐄 " * 3
-WAIT = 8000
 
 
 # --- helpers --------------------------------------------------------------------------

@@ -9,12 +9,11 @@ import time
 
 import pytest
 
-from tests.browsing import claim, create_night, phone, seat_link
+from tests.browsing import WAIT, claim, create_night, phone, seat_link
 from tests.test_skullking_browser import round_title, start_game, trick_chip
 
 pytestmark = pytest.mark.browser
 
-WAIT = 20000
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 #: The JavaScript that reads the version a page's live region shows.
 SHOWN = "() => Number((/[?&]v=(-?\\d+)/.exec(document.getElementById('live')" \

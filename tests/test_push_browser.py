@@ -6,11 +6,10 @@ import time
 
 import pytest
 
-from tests.browsing import create_night, phone, seat_link
+from tests.browsing import WAIT, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
-WAIT = 15000
 
 
 def start_kraken(host, players=3):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browsing import create_night, seat_link
+from tests.browsing import WAIT, create_night, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def test_the_notice_waits_a_minute_across_reloads_and_goes_when_a_phone_arrives(
     assert notice.is_hidden()
     host.reload()  # the minute goes on from the first time the codes were shown
     host.clock.fast_forward("00:25")
-    notice.wait_for(state="visible", timeout=5000)
+    notice.wait_for(state="visible", timeout=WAIT)
     assert "No phone has reached this laptop yet." in notice.inner_text()
 
     link = seat_link(host, 0)
@@ -52,7 +52,7 @@ def test_phones_cant_open_it_fits_the_page(browser, live_server, lang, width):
     host.clock.install()
     create_night(host, live_server.url, NAMES)
     host.clock.fast_forward("01:05")
-    host.locator("[data-reach-wait]").wait_for(state="visible", timeout=5000)
+    host.locator("[data-reach-wait]").wait_for(state="visible", timeout=WAIT)
     host.locator("#reach summary").click()
     images = host.locator(".reach-addresses img")
     assert images.count() == 2

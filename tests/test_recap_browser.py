@@ -5,7 +5,7 @@ it with a long-press)."""
 import pytest
 
 from companion import store
-from tests.browsing import create_night
+from tests.browsing import WAIT, create_night
 from tests.conftest import store_game
 from tests.test_stats import kraken_all_treasure, kraken_game
 
@@ -30,10 +30,10 @@ def test_a_game_that_finishes_brings_the_picture_at_390_px(browser, live_server)
         last = events[-1]
         store.record(running, last["type"], last["data"], pos=running.pos, device=device)
     image = page.locator(".tally-recap img.recap-night")
-    image.wait_for(timeout=20000)
+    image.wait_for(timeout=WAIT)
     image.scroll_into_view_if_needed()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0",
-                           arg=image.element_handle(), timeout=20000)
+                           arg=image.element_handle(), timeout=WAIT)
     assert page.evaluate("img => img.naturalWidth", image.element_handle()) == 1080
     assert image.bounding_box()["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

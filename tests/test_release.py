@@ -6,13 +6,12 @@ the installed package (the group's data goes to the user's data folder)."""
 import os
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port
+from tests.conftest import answers, free_port
 from tests.test_drills import Device, create_night
 
 pytestmark = pytest.mark.slow
@@ -49,15 +48,10 @@ class Installed:
             [self.venv / "bin" / "companion", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--quiet"], cwd=self.cwd, env=env, text=True,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1)
-                return self
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise AssertionError(f"the installed server did not start: {self.said}")
+        if not answers(self.url + "/"):
+            self.stop()
+            raise AssertionError(f"the installed server did not start: {self.said}")
+        return self
 
     def stop(self):
         self.process.terminate()

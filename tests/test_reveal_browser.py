@@ -10,12 +10,11 @@ import time
 
 import pytest
 
-from tests.browsing import claim, create_night, seat_link
+from tests.browsing import WAIT, claim, create_night, seat_link
 from tests.test_skullking_browser import phone_bids, round_title, start_game, trick_chip
 
 pytestmark = pytest.mark.browser
 
-WAIT = 20000
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 #: Each phone's clock against the true one, in ms (a phone's clock set by hand, or one
 #: that never synchronised), and its language.

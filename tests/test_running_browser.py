@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browsing import create_night, phone, seat_link
+from tests.browsing import WAIT, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ def start(host, night_url, kind):
 
 def game_on(page, title):
     """Wait until the phone's game panel shows ``title``."""
-    page.locator(".game-panel h2", has_text=title).wait_for(timeout=8000)
+    page.locator(".game-panel h2", has_text=title).wait_for(timeout=WAIT)
 
 
 def end_kraken(host):
@@ -28,7 +28,7 @@ def end_kraken(host):
     host.locator(".kraken-marker button", has_text="Mina").click()
     host.locator(".kraken-reveal label.tap", has_text="Jo").click()
     host.locator(".kraken-reveal .card-buttons button", has_text="Kraken").click()
-    host.locator(".kraken-end").wait_for(timeout=5000)
+    host.locator(".kraken-end").wait_for(timeout=WAIT)
 
 
 def test_starting_a_game_asks_first_and_the_host_resumes_the_running_one(browser, live_server):

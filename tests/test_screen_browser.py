@@ -7,12 +7,11 @@ import time
 
 import pytest
 
-from tests.browsing import create_night, decode_qr
+from tests.browsing import WAIT, create_night, decode_qr
 from tests.test_skullking_browser import round_title, start_game, tap_bid
 
 pytestmark = pytest.mark.browser
 
-WAIT = 20000
 #: A folder to save the screen's picture in (COMPANION_SCREENSHOTS), to look at it.
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 NAMES = ["Mina", "Jo", "Sun", "Ann"]

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.browsing import claim, create_night, seat_link
+from tests.browsing import WAIT, claim, create_night, seat_link
+from tests.conftest import STARTS_WITHIN_S
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-WAIT = 15000
 #: How soon a woken page must show what changed: it asks at once (about 0.1 s here);
 #: without that it would wait for the stream's reconnection, the poll (30 s below) or
 #: the safety net (60 s). Bounded with room for a busy machine, not a measurement.
@@ -59,7 +59,7 @@ def own_chromium(playwright, launch_args, tmp_path):
 
 
 def _devtools_port(path: Path) -> int:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + STARTS_WITHIN_S
     while time.monotonic() < deadline:
         if path.exists() and path.read_text().strip():
             return int(path.read_text().split()[0])

@@ -4,7 +4,7 @@ against the tally a careful scorekeeper wrote on paper."""
 
 import pytest
 
-from tests.browsing import axe_violations, create_night
+from tests.browsing import WAIT, axe_violations, create_night
 from tests.conftest import store_game
 from tests.test_stats import (
     crazytime_game,
@@ -68,6 +68,6 @@ def test_a_night_of_three_games_ends_on_the_tally_as_on_paper(browser, live_serv
     # A game left running shows as unfinished, live, without reloading.
     store_game(live_server.app, device, key,
            kraken_game(6, ROLES, kraken_kraken_first()[:1]))
-    page.locator(".tally-games > li").nth(5).wait_for(timeout=10000)
+    page.locator(".tally-games > li").nth(5).wait_for(timeout=WAIT)
     assert "unfinished" in page.locator(".tally-games > li").nth(5).inner_text()
     context.close()

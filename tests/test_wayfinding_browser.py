@@ -3,11 +3,10 @@ roster starts with four seats that "add a seat" grows to eight without leaving t
 
 import pytest
 
-from tests.browsing import create_night
+from tests.browsing import WAIT, create_night
 
 pytestmark = pytest.mark.browser
 
-WAIT = 5000
 
 
 def visible_seats(page):

@@ -19,7 +19,7 @@ from companion.app import create_app, server_started
 from companion.core import wifi
 from companion.serving.cafe import Worker
 from tests.browsing import decode_qr
-from tests.conftest import make_night
+from tests.conftest import STARTS_WITHIN_S, make_night
 from tests.refusing import refuses
 from tests.test_drills import CAFE, Gunicorn, create_night
 from tests.test_screen import screen_device
@@ -346,7 +346,7 @@ def test_the_cafe_keeps_the_code_when_a_worker_restarts_and_forgets_it_when_it_r
         assert host.post(f"/n/{key}/wifi", {"ssid": "Cafe", "password": PASSWORD})[0] == 303
         first = _workers(server.process.pid)
         os.kill(first[0], signal.SIGKILL)  # a worker dies mid-night; the master makes another
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + STARTS_WITHIN_S
         while time.monotonic() < deadline and (len(_workers(server.process.pid)) < 2
                                                or first[0] in _workers(server.process.pid)):
             time.sleep(0.2)

@@ -8,11 +8,10 @@ import os
 import pytest
 
 from companion.core import wifi
-from tests.browsing import create_night, decode_qr
+from tests.browsing import WAIT, create_night, decode_qr
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-WAIT = 20000
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 #: 30 characters (and bytes: a name is at most 32 bytes, so a Korean one is shorter; the
 #: route's tests scan Korean names), with every character the format escapes and a quote.
