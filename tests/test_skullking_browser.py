@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from tests.browsing import axe_violations, box_where, create_night, phone, seat_link
+from tests.browsing import WAIT, axe_violations, box_where, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 20000  # generous: the suite runs browsers on every core at once
 TABLET = {"width": 768, "height": 1024}
 SIX = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim"]
 #: Eight names of 30 characters (the longest a night takes), Korean and emoji among them.
@@ -32,7 +31,7 @@ class Hand:
         self.scrolls = 0
 
     def tap(self, locator):
-        locator.wait_for(state="visible", timeout=TIMEOUT)
+        locator.wait_for(state="visible", timeout=WAIT)
         box = box_where(locator)
         view = self.page.viewport_size
         if (box["y"] < 0 or box["y"] + box["height"] > view["height"]
@@ -63,21 +62,21 @@ def phone_bids(page, value, number=None):
     """A phone bids (in round ``number``, once its page shows that round's bidding)."""
     if number is not None:
         page.locator(".sk-phone-round", has_text=f"Round {number} of").wait_for(
-            timeout=TIMEOUT)
+            timeout=WAIT)
     page.locator(f".sk-my-bid-form button[name=bid][value='{value}']").click()
-    page.locator(".sk-sent").wait_for(timeout=TIMEOUT)
+    page.locator(".sk-sent").wait_for(timeout=WAIT)
 
 
 def round_title(host, number, of):
     host.locator("#sk-round-title", has_text=f"Round {number} of {of}").wait_for(
-        timeout=TIMEOUT)
+        timeout=WAIT)
 
 
 def tap_bid(hand, seat, value):
     """One tap on a player's bid row; the row then shows only ✓."""
     hand.tap(hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] "
                                f"button[name=bid][value='{value}']"))
-    hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=TIMEOUT)
+    hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
 
 
 def trick_chip(host, seat, value):
@@ -115,21 +114,21 @@ def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, liv
             assert page.locator("#sk-my-bid").is_hidden()
             assert page.locator(".sk-bids-in").inner_text().startswith(f"{seat + 1} of 3")
         # the tablet shows who has bid, never what
-        host.locator(".sk-bids-in", has_text="3 of 3 bids in").wait_for(timeout=TIMEOUT)
+        host.locator(".sk-bids-in", has_text="3 of 3 bids in").wait_for(timeout=WAIT)
         assert host.locator(".sk-bid-value").count() == 0
         assert phones[0].locator(".sk-bids").count() == 0
         host.locator(".sk-yoho").click()
-        host.locator(".sk-bid-value").first.wait_for(timeout=TIMEOUT)
+        host.locator(".sk-bid-value").first.wait_for(timeout=WAIT)
         assert host.locator(".sk-bid-value").all_inner_texts() == [str(bids[s]) for s in range(3)]
         # every phone now sees every bid
-        phones[2].locator(".sk-bids").wait_for(timeout=TIMEOUT)
+        phones[2].locator(".sk-bids").wait_for(timeout=WAIT)
         assert re.search(rf"Mina: {bids[0]}\b", phones[2].locator(".sk-bids").inner_text())
         if number == 1:
             assert axe_violations(host) == []
             # a refused result is explained beside the score button; nothing is recorded
             trick_chip(host, 1, 1).click()
             host.locator(".sk-score-btn").click()
-            host.locator(".sk-actionbar .sk-refusal").wait_for(timeout=TIMEOUT)
+            host.locator(".sk-actionbar .sk-refusal").wait_for(timeout=WAIT)
             assert "add up to 2, not 1" in host.locator(".sk-actionbar .sk-refusal").inner_text()
             assert host.locator(".notice.error").is_hidden()  # not far away at the top
         for seat, value in won.items():
@@ -141,7 +140,7 @@ def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, liv
         if number < 3:
             round_title(host, number + 1, 3)
 
-    host.locator(".sk-over").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-over").wait_for(timeout=WAIT)
     # before the correction: Mina 20+20+70, Jo 10−10+20, Sun 10−20+30
     assert totals(host) == [110, 20, 20]
 
@@ -166,7 +165,7 @@ def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, liv
     # the phones follow: Jo's own total and rank, and the whole table, stacked per player
     jo = phones[1]
     # (Jo's total was 0 after round 2 too, so wait for the rank only the correction gives)
-    jo.locator("[data-my-rank]", has_text=re.compile(r"^3$")).wait_for(timeout=TIMEOUT)
+    jo.locator("[data-my-rank]", has_text=re.compile(r"^3$")).wait_for(timeout=WAIT)
     assert jo.locator("[data-my-total]").inner_text() == "0"
     assert jo.locator(".sk-wide").is_hidden() and jo.locator(".sk-stacked").is_visible()
     assert [jo.locator(f".sk-player-card[data-seat='{s}'] .sk-card-total strong").inner_text()
@@ -194,7 +193,7 @@ def test_a_whole_round_on_one_tablet_screen_within_the_tap_budget(browser, live_
         for seat, value in enumerate(bids):
             tap_bid(hand, seat, value)
         hand.tap(host.locator(".sk-yoho"))
-        host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+        host.locator(".sk-result-form").wait_for(timeout=WAIT)
         hand.tap(host.locator(".sk-score-btn"))
         counts.append((hand.taps - before[0], hand.scrolls - before[1]))
     assert counts == [(8, 0)] * 3, counts
@@ -204,10 +203,10 @@ def test_a_whole_round_on_one_tablet_screen_within_the_tap_budget(browser, live_
     phones = [phone(browser, link, locale="en-US") for link in links]
     for seat, page in enumerate(phones):
         phone_bids(page, 5 if seat == 0 else 1, 4)
-    host.locator(".sk-bids-in", has_text="6 of 6 bids in").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-bids-in", has_text="6 of 6 bids in").wait_for(timeout=WAIT)
     before = (hand.taps, hand.scrolls)
     hand.tap(host.locator(".sk-yoho"))
-    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-result-form").wait_for(timeout=WAIT)
     hand.tap(host.locator(".sk-score-btn"))
     round_title(host, 5, 5)
     assert (hand.taps - before[0], hand.scrolls - before[1]) == (2, 0)
@@ -216,9 +215,9 @@ def test_a_whole_round_on_one_tablet_screen_within_the_tap_budget(browser, live_
     # each); Mina took the black 14 and a Pirate with her Skull King (2 taps each)
     for seat, page in enumerate(phones):
         phone_bids(page, 5 if seat == 0 else 1, 5)
-    host.locator(".sk-bids-in", has_text="6 of 6 bids in").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-bids-in", has_text="6 of 6 bids in").wait_for(timeout=WAIT)
     hand.tap(host.locator(".sk-yoho"))
-    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-result-form").wait_for(timeout=WAIT)
     before = hand.taps
     hand.tap(host.locator(".sk-trick-row[data-seat='0'] .sk-more"))
     hand.tap(stepper(host, 0, "black_fourteen-0"))
@@ -231,7 +230,7 @@ def test_a_whole_round_on_one_tablet_screen_within_the_tap_budget(browser, live_
     assert host.locator(".sk-actionbar").evaluate("e => getComputedStyle(e).position") == \
         "sticky"
     hand.tap(host.locator(".sk-score-btn"))
-    host.locator(".sk-over").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-over").wait_for(timeout=WAIT)
     assert (black, second) == (2, 1)  # a first bonus 2 taps, another of that player 1
     assert hand.scrolls == 0
     cells = host.locator(".sk-cell[data-round='5']")
@@ -252,7 +251,7 @@ def test_a_live_refresh_keeps_what_the_host_opened_and_tapped(browser, live_serv
     for seat in range(4):
         tap_bid(hand, seat, 1 if seat < 3 else 0)
     host.locator(".sk-yoho").click()
-    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-result-form").wait_for(timeout=WAIT)
     host.locator(".sk-trick-row[data-seat='1'] .sk-more").click()
     stepper(host, 1, "mermaids_by_pirate-1").click()
     host.locator(".sk-trick-row[data-seat='1'] label.sk-chip:has(input[name=wager-1][value='10'])"
@@ -264,7 +263,7 @@ def test_a_live_refresh_keeps_what_the_host_opened_and_tapped(browser, live_serv
     with live_server.app.app_context():  # another device records something beside the log
         store.note(store.night_by_key(key)["id"], None, 0, "seen")
     host.wait_for_function("old => document.getElementById('live').getAttribute('hx-get') "
-                           "!== old", arg=live, timeout=TIMEOUT)
+                           "!== old", arg=live, timeout=WAIT)
     assert host.locator("#sk-panel-1").is_visible()
     assert host.input_value("input[name=mermaids_by_pirate-1]") == "1"
     assert host.locator("input[name=wager-1]:checked").get_attribute("value") == "10"
@@ -291,15 +290,15 @@ def test_no_horizontal_scroll_with_eight_players_of_30_characters(browser, live_
     assert no_horizontal_scroll(host), "bidding"
     for seat in range(8):
         host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='1']").click()
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=TIMEOUT)
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
     host.locator(".sk-yoho").click()
-    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-result-form").wait_for(timeout=WAIT)
     for seat in range(8):
         host.locator(f".sk-trick-row[data-seat='{seat}'] .sk-more").click()
     assert no_horizontal_scroll(host), "tricks, every panel open"
     host.locator(".sk-score-btn").click()
     round_title_ko = host.locator("#sk-round-title", has_text="2/2")
-    round_title_ko.wait_for(timeout=TIMEOUT)
+    round_title_ko.wait_for(timeout=WAIT)
     assert host.locator(".sk-score").is_visible()
     assert no_horizontal_scroll(host), "score table"
     edit = host.locator(".sk-score a.sk-edit").first
@@ -323,14 +322,14 @@ def test_phones_get_a_stacked_table_and_a_chart_they_can_read(browser, live_serv
     for seat in range(8):
         host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid]"
                      f"[value='{int(seat == 3)}']").click()
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=TIMEOUT)
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
     host.locator(".sk-yoho").click()
     host.locator(".sk-score-btn").click()
-    host.locator("#sk-round-title", has_text="2/2").wait_for(timeout=TIMEOUT)
+    host.locator("#sk-round-title", has_text="2/2").wait_for(timeout=WAIT)
 
     page = phone(browser, link)
     page.set_viewport_size({"width": width, "height": 844})
-    page.locator("svg.sk-chart").wait_for(timeout=TIMEOUT)
+    page.locator("svg.sk-chart").wait_for(timeout=WAIT)
     assert no_horizontal_scroll(page)
     assert page.locator(".sk-wide").is_hidden()
     assert page.locator(".sk-player-card").count() == 8

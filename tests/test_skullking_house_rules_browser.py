@@ -5,10 +5,9 @@ a 390 px phone shows the house rules line without scrolling sideways."""
 
 import pytest
 
-from tests.browsing import box_where, create_night, phone, seat_link
+from tests.browsing import WAIT, box_where, create_night, phone, seat_link
 from tests.test_skullking_browser import (
     TABLET,
-    TIMEOUT,
     Hand,
     no_horizontal_scroll,
     round_title,
@@ -45,7 +44,7 @@ def test_house_rules_on_the_tablet_and_a_phone(browser, live_server):
     for seat, bid in ((0, 2), (1, 0), (2, 0)):
         tap_bid(hand, seat, bid)
     hand.tap(host.locator(".sk-yoho"))
-    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-result-form").wait_for(timeout=WAIT)
     hand.tap(trick_chip(host, 0, 1))
     hand.tap(trick_chip(host, 1, 1))
     hand.tap(host.locator(".sk-trick-row[data-seat='0'] .sk-more"))
@@ -63,7 +62,7 @@ def test_house_rules_on_the_tablet_and_a_phone(browser, live_server):
     form.locator("input[name=reason]").fill("Misdeal")
     form.locator("button[type=submit]").click()
     refusal = host.locator("form.sk-adjust-form .sk-refusal")
-    refusal.wait_for(timeout=TIMEOUT)
+    refusal.wait_for(timeout=WAIT)
     assert "is not a whole number" in refusal.inner_text()
     assert host.locator("form.sk-adjust-form input[name=reason]").input_value() == "Misdeal"
     assert host.locator(".sk-refusal").count() == 1  # at the adjustment only, not the bids
@@ -72,7 +71,7 @@ def test_house_rules_on_the_tablet_and_a_phone(browser, live_server):
     # The same, with −30: Jo's round and total move, the list says why.
     host.locator("form.sk-adjust-form input[name=amount]").fill("-30")
     host.locator("form.sk-adjust-form button[type=submit]").click()
-    host.locator(".sk-adjustments li", has_text="Misdeal").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-adjustments li", has_text="Misdeal").wait_for(timeout=WAIT)
     assert totals(host) == [20, -50, 20]
     assert "incl. −30 adjusted" in host.locator(
         ".sk-cell[data-round='1'][data-seat='1']").inner_text()
@@ -83,16 +82,16 @@ def test_house_rules_on_the_tablet_and_a_phone(browser, live_server):
     # A 390 px phone shows the house rules line, with no sideways scroll.
     page = phone(browser, link, locale="en-US")
     house = page.locator(".sk-standings .sk-house")
-    house.wait_for(timeout=TIMEOUT)
+    house.wait_for(timeout=WAIT)
     assert "Bonuses count on a missed bid" in house.inner_text()
     box_where(house, lambda box: box["x"] >= 0 and box["x"] + box["width"] <= 390)
     assert no_horizontal_scroll(page)
 
     # Both undone: the adjustment, then round 1's result (the bonus goes with it).
     host.locator("form:has(button:has-text('Undo')) button").first.click()
-    host.locator(".sk-adjustments").wait_for(state="detached", timeout=TIMEOUT)
+    host.locator(".sk-adjustments").wait_for(state="detached", timeout=WAIT)
     assert totals(host) == [20, -20, 20]
     host.locator("form:has(button:has-text('Undo')) button").first.click()
-    host.locator(".sk-result-form").wait_for(timeout=TIMEOUT)
+    host.locator(".sk-result-form").wait_for(timeout=WAIT)
     round_title(host, 1, 2)
     assert totals(host) == [0, 0, 0]
