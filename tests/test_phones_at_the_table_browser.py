@@ -154,6 +154,48 @@ def test_a_tap_under_way_when_another_phone_s_bid_refreshes_the_page_is_not_lost
     host.locator(".sk-bids-in", has_text="2 of 5 bids in").wait_for(timeout=WAIT)
 
 
+@pytest.mark.parametrize("kind", ["touch", "mouse"])
+def test_a_tap_under_way_when_the_scorekeeper_s_last_tap_is_answered_is_not_lost(
+        browser, pushing, kind):
+    """On the tablet the scorekeeper taps Mina's bid and is already pressing Jo's when
+    the answer to Mina's comes back (a quick hand, a slow laptop: the answer is held back
+    here until the press has begun). Had it been swapped in then, the button pressed
+    would be gone by the release, and a mouse would click nothing (it did not, without
+    the wait). The answer waits for the release; Jo's bid is sent, and its answer shows
+    both. A touch is tried too, to keep it so."""
+    context = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024},
+                                  has_touch=kind == "touch", is_mobile=kind == "touch")
+    host = context.new_page()
+    night_url = create_night(host, pushing.url, NAMES)
+    start_game(host, night_url, way="custom", rounds="1,2")
+    host.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                           timeout=WAIT)
+    # every write's answer reaching the page, counted as htmx is about to swap it
+    host.evaluate("""() => document.addEventListener("htmx:beforeSwap", e => {
+        if (e.detail.requestConfig.verb === "post") {
+            window.answered = (window.answered || 0) + 1;
+        }
+    })""")
+    held = []
+    host.route("**/skullking/bid",
+               lambda route: route.continue_() if held else held.append(route))
+    row = {seat: host.locator(f".sk-bid-form[data-seat='{seat}']") for seat in (0, 1)}
+    with host.expect_request("**/skullking/bid"):
+        row[0].locator("button[name=bid][value='1']").click()
+    box = row[1].locator("button[name=bid][value='0']").bounding_box()
+    finger = Finger(host, kind)
+    finger.down(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    held[0].fulfill(response=held[0].fetch())  # Mina's bid is answered under the finger
+    host.wait_for_function("() => window.answered === 1", timeout=WAIT)
+    with host.expect_request(lambda r: r.method == "POST"
+                             and r.url.endswith("/skullking/bid"), timeout=WAIT) as sent:
+        finger.up()
+    assert "seat=1" in sent.value.post_data
+    host.locator(".sk-bids-in", has_text="2 of 5 bids in").wait_for(timeout=WAIT)
+    for seat in (0, 1):
+        row[seat].locator(".done").wait_for(timeout=WAIT)
+
+
 def test_a_silent_laptop_is_said_within_35_seconds_and_a_broken_stream_at_once(
         browser, server_process):
     """With the app's own heartbeat (20 s): the laptop asleep (its server stopped, every

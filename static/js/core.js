@@ -19,7 +19,7 @@
     "ready": ["panels.noteGame", "hold.wake", "roster.buttons", "roster.paint",
               "live.start", "clock.start", "panels.reach", "skullking.sums"],
     "htmx:configRequest": ["live.timeout"],
-    "htmx:beforeRequest": ["live.route"],
+    "htmx:beforeRequest": ["live.route", "live.wrote"],
     "htmx:beforeSend": ["clock.sample"],
     "htmx:beforeSwap": ["live.tap", "panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",

@@ -292,36 +292,66 @@
      laptop while the phones bid, each bid refreshing its pages. (A touch is clicked
      where the finger lifts.) So a refresh that lands while a press on the region is
      under way is not swapped; the region asks again as the press ends (or after
-     TAP_MS, a press held that long being no click). A "hold to see" is left alone: its
+     TAP_MS, a press held that long being no click). This page's own write answered
+     during a press is held likewise (answer(), below). A "hold to see" is left alone: its
      secret follows a refresh (static/js/hold.js). */
   var TAP_MS = 1000;
   /* A touch's click comes a moment after its pointerup: the region asks again after
      that moment, not before it. */
   var LIFT_MS = 100;
-  var press = null;  /* {missed}: the press on the region under way */
+  var press = null;  /* {missed, held}: the press on the region under way */
+  /* Writes sent from this page so far: whether a press's click sent one. */
+  var writes = 0;
+
+  C.on("htmx:beforeRequest", "live.wrote", function (event) {
+    if (C.isWrite(event)) { writes += 1; }
+  });
 
   C.on("pointerdown", "live.press", function (event) {
     var el = region();
     var target = event.target;
     if (!el || !target || !target.closest || !el.contains(target) ||
         target.closest("[data-hold]")) { return; }
-    var mine = press = { missed: false };
+    var mine = press = { missed: false, held: null };
     setTimeout(function () { if (press === mine) { released(); } }, TAP_MS);
   });
 
   function released() {
     if (!press) { return; }
     var missed = press.missed;
+    var held = press.held;
     press = null;
-    if (missed || behind()) { later(LIFT_MS); }
+    if (held) {
+      var before = writes;
+      setTimeout(function () { answer(held, writes !== before); }, LIFT_MS);
+    } else if (missed || behind()) { later(LIFT_MS); }
+  }
+
+  /* A write's answer held through a press, once the press is over: dropped if the
+     press's click sent a write of its own (that one's answer, on its way, shows this
+     change too), else swapped in as htmx would have. */
+  function answer(held, wrote) {
+    if (!wrote && held.target.isConnected && window.htmx) {
+      window.htmx.swap(held.target, held.serverResponse,
+                       { swapStyle: "outerHTML", swapDelay: 0,
+                         settleDelay: window.htmx.config.defaultSettleDelay },
+                       { eventInfo: held, contextElement: held.elt });
+    }
+    if (behind()) { later(CHASE_MS); }
   }
 
   C.on("pointerup", "live.release", released);
   C.on("pointercancel", "live.release", released);
 
   C.on("htmx:beforeSwap", "live.tap", function (event) {
-    if (press && C.isRefresh(event)) {
+    if (!press || !event.detail.shouldSwap) { return; }
+    if (C.isRefresh(event)) {
       press.missed = true;
+      event.detail.shouldSwap = false;
+    } else if (C.isWrite(event) && event.detail.target === region()) {
+      /* This page's own write, answered while another press is under way (a quick
+         hand on a slow laptop): held the same way, and swapped in as the press ends. */
+      press.held = event.detail;
       event.detail.shouldSwap = false;
     }
   });
