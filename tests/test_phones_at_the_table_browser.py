@@ -154,15 +154,17 @@ def test_a_tap_under_way_when_another_phone_s_bid_refreshes_the_page_is_not_lost
     host.locator(".sk-bids-in", has_text="2 of 5 bids in").wait_for(timeout=WAIT)
 
 
-@pytest.mark.parametrize("kind", ["touch", "mouse"])
+@pytest.mark.parametrize(("kind", "pressed"),
+                         [("touch", "bid"), ("mouse", "bid"), ("mouse", "name")])
 def test_a_tap_under_way_when_the_scorekeeper_s_last_tap_is_answered_is_not_lost(
-        browser, pushing, kind):
+        browser, pushing, kind, pressed):
     """On the tablet the scorekeeper taps Mina's bid and is already pressing Jo's when
     the answer to Mina's comes back (a quick hand, a slow laptop: the answer is held back
     here until the press has begun). Had it been swapped in then, the button pressed
     would be gone by the release, and a mouse would click nothing (it did not, without
     the wait). The answer waits for the release; Jo's bid is sent, and its answer shows
-    both. A touch is tried too, to keep it so."""
+    both. A touch is tried too, to keep it so. A press that sends nothing (on Jo's name)
+    gets the held answer as it ends, not a refresh a second later."""
     context = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024},
                                   has_touch=kind == "touch", is_mobile=kind == "touch")
     host = context.new_page()
@@ -182,11 +184,20 @@ def test_a_tap_under_way_when_the_scorekeeper_s_last_tap_is_answered_is_not_lost
     row = {seat: host.locator(f".sk-bid-form[data-seat='{seat}']") for seat in (0, 1)}
     with host.expect_request("**/skullking/bid"):
         row[0].locator("button[name=bid][value='1']").click()
-    box = row[1].locator("button[name=bid][value='0']").bounding_box()
+    target = {"bid": "button[name=bid][value='0']", "name": ".sk-name"}[pressed]
+    box = row[1].locator(target).bounding_box()
     finger = Finger(host, kind)
     finger.down(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     held[0].fulfill(response=held[0].fetch())  # Mina's bid is answered under the finger
     host.wait_for_function("() => window.answered === 1", timeout=WAIT)
+    if pressed == "name":
+        refreshes = []
+        host.on("request", lambda r: refreshes.append(r.url) if "/live" in r.url else None)
+        finger.up()
+        host.locator(".sk-bids-in", has_text="1 of 5 bids in").wait_for(timeout=WAIT)
+        row[0].locator(".done").wait_for(timeout=WAIT)
+        assert refreshes == []  # the answer held, not a refresh after it
+        return
     with host.expect_request(lambda r: r.method == "POST"
                              and r.url.endswith("/skullking/bid"), timeout=WAIT) as sent:
         finger.up()
