@@ -119,6 +119,14 @@ def test_a_whole_skull_king_game_fits_a_tv_in_columns(screen):
         assert 0 <= box["top"] and box["bottom"] <= TV[1] and box["right"] <= TV[0], boxes
     for selector, px in SIZES.items():
         assert font_px(page, selector) >= px - .5, selector
+    # The standings' scores stand in one column, long names and short alike (a name cut
+    # with "…" pushed its score to the right edge while the others followed their names).
+    rows = page.eval_on_selector_all(".sk-ranks li", """rows => rows.map(li => ({
+        name: li.querySelector(".sk-rank-name").getBoundingClientRect().right,
+        score: li.querySelector("strong").getBoundingClientRect()}))""")
+    rights = [row["score"]["right"] for row in rows]
+    assert max(rights) - min(rights) <= 1, rights
+    assert all(row["name"] <= row["score"]["left"] for row in rows), rows
 
 
 @pytest.mark.parametrize("size", [LAPTOP, TABLET])
