@@ -31,6 +31,7 @@ import shutil
 import stat
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from tests import browsing
@@ -286,16 +287,28 @@ class Device:
         from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
         from selenium.webdriver.support.ui import WebDriverWait
 
+        # How the checks went, for a failure's message: how many, the slowest, the last
+        # answer (a wait ran out in WebKit while the page it named was already there).
+        checks = {"count": 0, "slowest": 0.0, "last": None}
+
+        def check(driver):
+            began = time.monotonic()
+            checks["last"] = driver.execute_script(script, *args)
+            checks["count"] += 1
+            checks["slowest"] = max(checks["slowest"], time.monotonic() - began)
+            return checks["last"]
+
         try:
             return WebDriverWait(
                 self.driver, timeout, poll_frequency=0.1,
                 # an element found as a live refresh replaces it: look again
                 ignored_exceptions=(StaleElementReferenceException,),
-            ).until(lambda d: d.execute_script(script, *args))
+            ).until(check)
         except TimeoutException:
             raise AssertionError(
-                f"{self.engine} {self.name}: waited {timeout} s for {what or script}\n"
-                f"{self.where()}") from None
+                f"{self.engine} {self.name}: waited {timeout} s for {what or script} "
+                f"({checks['count']} checks, the slowest {checks['slowest']:.1f} s, the last "
+                f"answered {checks['last']!r})\n{self.where()}") from None
 
     def where(self):
         """The page's address and the start of what it shows (for a failure's message)."""
