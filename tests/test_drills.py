@@ -28,7 +28,7 @@ from importlib import import_module
 import pytest
 
 from companion.core.events import effective
-from tests.conftest import answers, free_port
+from tests.conftest import STARTS_WITHIN_S, answers, free_port
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
 STALE = "The table moved on: here is the latest. Check it and try again."
@@ -491,7 +491,7 @@ class Gunicorn:
         # A quick shutdown (SIGINT): a graceful one (SIGTERM) waits for every open
         # stream, and a stream learns its phone left only at its next heartbeat (20 s).
         self.process.send_signal(signal.SIGINT)
-        self.process.wait(timeout=20)
+        self.process.wait(timeout=STARTS_WITHIN_S)  # one booting a worker finishes first
 
 
 @pytest.mark.slow
