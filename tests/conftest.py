@@ -228,15 +228,17 @@ def live_server(tmp_path, migrated_database):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield LiveServer(url=f"http://127.0.0.1:{port}", app=app)
-    # Closed from inside its own loop, which ends once nothing is left in its map: closed
-    # from here while the loop was in select(), its thread died of a bad file
-    # descriptor now and then.
+    # Its eight threads end first: one that has just sent an answer still tells the loop
+    # (it writes to the loop's trigger), and told after the loop closed it, it died of a
+    # bad file descriptor (a test's teardown failed so, on a slow box).
+    server.task_dispatcher.shutdown()
+    # Then the loop, closed from inside itself; it ends once nothing is left in its map
+    # (closed from here while it was in select(), its thread died the same way).
     from waitress import wasyncore
 
     server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
     thread.join(timeout=10)
     assert not thread.is_alive(), "the live server's loop did not stop"
-    server.task_dispatcher.shutdown()  # and its eight threads end
     db.close_thread_connections()
 
 

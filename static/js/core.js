@@ -13,11 +13,12 @@
   "use strict";
 
   /* Event -> its steps, in the order they run. "ready" runs once the page is parsed and
-     every part is loaded (DOMContentLoaded). Names are "part.step": the part is the file
+     every part is loaded (DOMContentLoaded), "load" once its images and styles are too. Names are "part.step": the part is the file
      under static/js/ (or the game's own script) that registers it. */
   var ORDER = {
     "ready": ["panels.noteGame", "hold.wake", "roster.buttons", "roster.paint",
               "live.start", "clock.start", "panels.reach", "skullking.sums"],
+    "load": ["live.connect"],
     "htmx:configRequest": ["live.timeout"],
     "htmx:beforeRequest": ["live.route", "live.wrote"],
     "htmx:beforeSend": ["clock.sample"],
@@ -49,7 +50,7 @@
   /* Where each event is listened to: the window's own events there, the ends of a hold
      in the capture phase (a release lands wherever the finger went); the rest on the
      document, bubbling, after htmx's own listeners on the elements. */
-  var ON_WINDOW = { pageshow: true, pagehide: true };
+  var ON_WINDOW = { load: true, pageshow: true, pagehide: true };
   var CAPTURE = { pointerup: true, pointercancel: true, keyup: true, focusout: true };
 
   var steps = {};  /* event -> {name: fn} */
@@ -65,9 +66,12 @@
   }
 
   function listen(type) {
+    if (document.readyState === "complete" && (type === "ready" || type === "load")) {
+      window.setTimeout(run, 0, type);  /* a part loaded late: it is run all the same */
+      return;
+    }
     if (type === "ready") {
-      if (document.readyState === "complete") { window.setTimeout(run, 0, "ready"); }
-      else { document.addEventListener("DOMContentLoaded", function (e) { run("ready", e); }); }
+      document.addEventListener("DOMContentLoaded", function (e) { run("ready", e); });
       return;
     }
     (ON_WINDOW[type] ? window : document).addEventListener(type, function (e) { run(type, e); },

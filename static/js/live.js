@@ -148,6 +148,9 @@
     var el = region();
     if (!el || !window.htmx) { return; }
     if (why === "poll" && streaming && Date.now() - lastRefresh < SAFETY_MS) { return; }
+    /* An answer held through a press is about to be shown: answer() asks after it, if
+       the region is still behind. */
+    if (lifting) { return; }
     if (onItsWay()) {
       if (why === "woke") { asking.again = true; }
       return;
@@ -292,14 +295,18 @@
      laptop while the phones bid, each bid refreshing its pages. (A touch is clicked
      where the finger lifts.) So a refresh that lands while a press on the region is
      under way is not swapped; the region asks again as the press ends (or after
-     TAP_MS, a press held that long being no click). This page's own write answered
+     TAP_MS, a finger held that long being no tap). This page's own write answered
      during a press is held likewise (answer(), below). A "hold to see" is left alone: its
      secret follows a refresh (static/js/hold.js). */
   var TAP_MS = 1000;
+  /* A mouse button is a click however long it is held down: it is waited for longer
+     (its up is lost only when it is let go outside the window). */
+  var CLICK_MS = 10000;
   /* A touch's click comes a moment after its pointerup: the region asks again after
      that moment, not before it. */
   var LIFT_MS = 100;
   var press = null;  /* {missed, held}: the press on the region under way */
+  var lifting = null;  /* the answer held through a press, between its release and its swap */
   /* Writes sent from this page so far: whether a press's click sent one. */
   var writes = 0;
 
@@ -313,7 +320,8 @@
     if (!el || !target || !target.closest || !el.contains(target) ||
         target.closest("[data-hold]")) { return; }
     var mine = press = { missed: false, held: null };
-    setTimeout(function () { if (press === mine) { released(); } }, TAP_MS);
+    setTimeout(function () { if (press === mine) { released(); } },
+               event.pointerType === "mouse" ? CLICK_MS : TAP_MS);
   });
 
   function released() {
@@ -323,6 +331,7 @@
     press = null;
     if (held) {
       var before = writes;
+      lifting = held;
       setTimeout(function () { answer(held, writes !== before); }, LIFT_MS);
     } else if (missed || behind()) { later(LIFT_MS); }
   }
@@ -331,6 +340,7 @@
      press's click sent a write of its own (that one's answer, on its way, shows this
      change too), else swapped in as htmx would have. */
   function answer(held, wrote) {
+    if (lifting === held) { lifting = null; }
     if (!wrote && held.target.isConnected && window.htmx) {
       window.htmx.swap(held.target, held.serverResponse,
                        { swapStyle: "outerHTML", swapDelay: 0,
@@ -381,6 +391,10 @@
   C.on("ready", "live.start", function () {
     want(shown(region()));
     lastRefresh = Date.now();  /* the page itself was the refresh */
-    connect();
   });
+
+  /* The stream opens once the page has loaded, and a moment after: a stream opened while
+     the page loads can keep WebKit's page loading for as long as it is open (Safari's
+     wheel turning; a WebDriver waiting for the page). */
+  C.on("load", "live.connect", function () { setTimeout(connect, 0); });
 })();
