@@ -32,7 +32,7 @@ def create_night(page, base_url, names):
     return page.url
 
 
-def box_where(locator, holds=lambda box: True, *, timeout=10_000):
+def box_where(locator, holds=lambda box: True, *, timeout=WAIT):
     """``locator``'s bounding box once ``holds(box)`` is true, read again until then: a
     live refresh can replace the element between Playwright finding it and measuring it
     (the box is then None) or move it for a moment. Fails with the last box read."""
