@@ -13,8 +13,9 @@
   "use strict";
 
   /* Event -> its steps, in the order they run. "ready" runs once the page is parsed and
-     every part is loaded (DOMContentLoaded), "load" once its images and styles are too. Names are "part.step": the part is the file
-     under static/js/ (or the game's own script) that registers it. */
+     every part is loaded (DOMContentLoaded), "load" once its images and styles are too.
+     Names are "part.step": the part is the file under static/js/ (or the game's own
+     script) that registers it. */
   var ORDER = {
     "ready": ["panels.noteGame", "hold.wake", "roster.buttons", "roster.paint",
               "live.start", "clock.start", "panels.reach", "skullking.sums"],
