@@ -127,6 +127,13 @@ def test_a_whole_skull_king_game_fits_a_tv_in_columns(screen):
     rights = [row["score"]["right"] for row in rows]
     assert max(rights) - min(rights) <= 1, rights
     assert all(row["name"] <= row["score"]["left"] for row in rows), rows
+    # And the revealed bids likewise (a name cut with "…" left a gap before its colon).
+    rows = page.eval_on_selector_all(".sk-screen-bids li", """rows => rows.map(li => ({
+        name: li.querySelector(".player").getBoundingClientRect().right,
+        bid: li.querySelector("strong").getBoundingClientRect()}))""")
+    rights = [row["bid"]["right"] for row in rows]
+    assert max(rights) - min(rights) <= 1, rights
+    assert all(row["name"] <= row["bid"]["left"] for row in rows), rows
 
 
 @pytest.mark.parametrize("size", [LAPTOP, TABLET])
