@@ -120,21 +120,21 @@ def test_a_whole_skull_king_game_fits_a_tv_in_columns(screen):
     for selector, px in SIZES.items():
         assert font_px(page, selector) >= px - .5, selector
     # The standings' scores stand in one column, long names and short alike (a name cut
-    # with "…" pushed its score to the right edge while the others followed their names).
-    rows = page.eval_on_selector_all(".sk-ranks li", """rows => rows.map(li => ({
-        name: li.querySelector(".sk-rank-name").getBoundingClientRect().right,
-        score: li.querySelector("strong").getBoundingClientRect()}))""")
-    rights = [row["score"]["right"] for row in rows]
-    assert max(rights) - min(rights) <= 1, rights
-    assert all(row["name"] <= row["score"]["left"] for row in rows), rows
-    # And the revealed bids likewise (a name cut with "…" left a gap before its colon).
-    rows = page.eval_on_selector_all(".sk-screen-bids li", """rows => rows.map(li => ({
-        name: li.querySelector(".player").getBoundingClientRect().right,
-        bid: li.querySelector("strong").getBoundingClientRect()}))""")
-    rights = [row["bid"]["right"] for row in rows]
-    assert max(rights) - min(rights) <= 1, rights
-    assert all(row["name"] <= row["bid"]["left"] for row in rows), rows
+    # with "…" pushed its score to the right edge while the others followed their names),
+    # and the revealed bids likewise (a name cut with "…" left a gap before its colon).
+    in_one_column(page, ".sk-ranks li", ".sk-rank-name")
+    in_one_column(page, ".sk-screen-bids li", ".player")
 
+
+def in_one_column(page, rows, name):
+    """Each of ``rows``' figures (its ``strong``) right of its ``name``, their right
+    edges within 1 px of each other."""
+    seen = page.eval_on_selector_all(rows, """(rows, name) => rows.map(li => ({
+        name: li.querySelector(name).getBoundingClientRect().right,
+        figure: li.querySelector("strong").getBoundingClientRect()}))""", name)
+    rights = [row["figure"]["right"] for row in seen]
+    assert max(rights) - min(rights) <= 1, (rows, rights)
+    assert all(row["name"] <= row["figure"]["left"] for row in seen), (rows, seen)
 
 @pytest.mark.parametrize("size", [LAPTOP, TABLET])
 def test_a_smaller_or_portrait_screen_shows_one_column(screen, size):
