@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.browsing import WAIT, create_night, phone, seat_link
+from tests.browsing import WAIT, claim, create_night, phone, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -58,6 +58,39 @@ def test_a_change_reaches_the_phone_by_push_not_by_poll(browser, pushing):
     # one refresh, asked right after the write (a poll would have waited 30 s)
     assert len(asked) == 1 and asked[0][0] - before < took
     assert took < 10
+
+
+#: Notes the document's readyState as each EventSource is made (before the page's
+#: scripts run).
+NOTE_STREAMS = """(() => {
+    const Native = window.EventSource;
+    window.streamsOpened = [];
+    window.EventSource = function (url, options) {
+        window.streamsOpened.push(document.readyState);
+        return new Native(url, options);
+    };
+    window.EventSource.prototype = Native.prototype;
+})()"""
+
+
+def test_a_stream_opens_once_its_page_has_loaded(browser, pushing):
+    """On the host's page (its QR codes) and a phone's: a stream opened while its page
+    still loads can keep a WebKit page loading as long as it is open (Safari's wheel
+    turning, a WebDriver waiting), so each opens after the page's load."""
+    context = browser.new_context(locale="en-US")
+    context.add_init_script(NOTE_STREAMS)
+    host = context.new_page()
+    create_night(host, pushing.url, ["Ann", "Bo", "Cy"])
+    phone_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                        locale="en-US")
+    phone_context.add_init_script(NOTE_STREAMS)
+    ann = phone_context.new_page()
+    ann.goto(seat_link(host, 0))
+    claim(ann)
+    for page in (host, ann):
+        page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                               timeout=WAIT)
+        assert page.evaluate("window.streamsOpened") == ["complete"], page.url
 
 
 def test_a_phone_comes_back_after_the_server_restarts(browser, pushing):
