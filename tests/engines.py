@@ -194,23 +194,48 @@ class Device:
         #: A held button is pressed by a WebDriver touch pointer in Firefox; WebKitGTK's
         #: driver turns touch actions into mouse events, so there it is the mouse.
         self.touch = engine == "firefox"
-        self.driver = self._webkit(display) if engine == "webkit" else self._firefox()
+        self.driver = self._start(display)
         # A command given while a page loads waits for it this long (then times out).
         self.driver.set_page_load_timeout(WAIT / 2)
         self.viewport(width, height)
 
     # starting the browser
 
+    #: How many times a browser is started before its device is given up. A browser that
+    #: dies while its driver connects (geckodriver: "Failed to decode response from
+    #: marionette", seen once on a loaded CI box) is the machine's, not the page's; what
+    #: the test checks begins once the session is made.
+    STARTS = 3
+
+    def _start(self, display):
+        from selenium.common.exceptions import WebDriverException
+
+        failures = []
+        for attempt in range(1, self.STARTS + 1):
+            # Each attempt has a fresh profile: a browser that died while it started may
+            # have left its own half-written.
+            self.profile = Path(self.home, f"start-{attempt}")
+            self.profile.mkdir()
+            try:
+                return self._webkit(display) if self.engine == "webkit" else self._firefox()
+            except WebDriverException as error:
+                log = Path(self.profile, "driver.log")
+                tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+                failures.append(f"start {attempt}: {error.msg}\n{tail}")
+        raise RuntimeError(f"{self.engine} ({self.name}) did not start in {self.STARTS} "
+                           "tries:\n" + "\n".join(failures))
+
     def _webkit(self, display):
         from selenium import webdriver
         from selenium.webdriver.webkitgtk.service import Service
 
-        config = Path(self.home, "config")
+        config = Path(self.profile, "config")
         (config / "gtk-3.0").mkdir(parents=True)
         (config / "gtk-3.0" / "gtk.css").write_text(GTK_CSS)
-        env = {**os.environ, "DISPLAY": display, "HOME": self.home,
-               "XDG_CONFIG_HOME": str(config), "XDG_DATA_HOME": f"{self.home}/data",
-               "XDG_CACHE_HOME": f"{self.home}/cache", "XDG_RUNTIME_DIR": f"{self.home}/run",
+        home = str(self.profile)
+        env = {**os.environ, "DISPLAY": display, "HOME": home,
+               "XDG_CONFIG_HOME": str(config), "XDG_DATA_HOME": f"{home}/data",
+               "XDG_CACHE_HOME": f"{home}/cache", "XDG_RUNTIME_DIR": f"{home}/run",
                "LANGUAGE": "en_US", "LANG": "en_US.UTF-8"}
         env.pop("LC_ALL", None)
         Path(env["XDG_RUNTIME_DIR"]).mkdir(mode=0o700)
@@ -218,14 +243,14 @@ class Device:
         options.binary_location = minibrowser()
         options.add_argument("--automation")
         service = Service(executable_path=webkit_driver(), env=env,
-                          log_output=f"{self.home}/driver.log")
+                          log_output=f"{self.profile}/driver.log")
         return webdriver.WebKitGTK(options=options, service=service)
 
     def _firefox(self):
         from selenium import webdriver
         from selenium.webdriver.firefox.service import Service
 
-        profile = Path(self.home, "profile")
+        profile = Path(self.profile, "profile")
         (profile / "chrome").mkdir(parents=True)
         (profile / "chrome" / "userChrome.css").write_text(USER_CHROME)
         options = webdriver.FirefoxOptions()
@@ -237,11 +262,16 @@ class Device:
         options.set_preference("intl.accept_languages", "en-US")
         options.set_preference("browser.shell.checkDefaultBrowser", False)
         options.enable_bidi = True  # console messages and JavaScript errors
-        service = Service(executable_path=geckodriver(), log_output=f"{self.home}/driver.log")
+        service = Service(executable_path=geckodriver(),
+                          log_output=f"{self.profile}/driver.log")
         driver = webdriver.Firefox(options=options, service=service)
-        driver.script.add_console_message_handler(self._console)
-        driver.script.add_javascript_error_handler(
-            lambda entry: self._keep(f"JavaScript error: {entry.text}"))
+        try:
+            driver.script.add_console_message_handler(self._console)
+            driver.script.add_javascript_error_handler(
+                lambda entry: self._keep(f"JavaScript error: {entry.text}"))
+        except Exception:
+            driver.quit()
+            raise
         return driver
 
     def _console(self, message):
