@@ -39,17 +39,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from bench.bench import cpu_ms  # the bench's speed sample (lower is faster)
-from tests.browsing import claim, create_night, seat_link
-from tests.conftest import free_port
+from tests.browsing import WAIT, claim, create_night, seat_link
+from tests.conftest import STARTS_WITHIN_S, answers, free_port
 from tests.test_reveal_browser import SKEW
 from tests.test_skullking_browser import start_game, trick_chip
 
-WAIT = 60000
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 SKEWS = [0, 7000, -5000, 2500, -1200]
 #: Each profile: the host's link, then each phone's.
@@ -118,15 +116,11 @@ def serve(database: str, port: int, checkout: str | None) -> subprocess.Popen[by
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--public-url", url, "--quiet"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=checkout)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url + "/", timeout=1)
-            return process
-        except OSError:
-            time.sleep(0.1)
+    if answers(url + "/"):
+        return process
     process.kill()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not start within {STARTS_WITHIN_S} s "
+                       f"(its exit code: {process.poll()})")
 
 
 def links(port: int, profiles: list[str], seed: int) -> tuple[subprocess.Popen[str], list[int]]:

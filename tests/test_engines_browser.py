@@ -318,7 +318,7 @@ def tally_picture(device, where):
            if (!img) return null;
            img.scrollIntoView({block: 'center'});
            return img.complete && img.naturalWidth > 0 ? img : null;""",
-        what=f"the night's picture on {where}", timeout=20)
+        what=f"the night's picture on {where}")
     assert device.js("return arguments[0].naturalWidth", image) == 1080
     # the picture keeps its long press: that is how a phone saves it
     select, callout = device.js(LONG_PRESS, ".tally-recap img.recap-night")
