@@ -73,10 +73,17 @@ NOTE_STREAMS = """(() => {
 })()"""
 
 
+#: A phone unlocked while its page loads: the page hears it is visible before its load.
+WAKE_WHILE_LOADING = """document.addEventListener("DOMContentLoaded", () => {
+    document.dispatchEvent(new Event("visibilitychange"));
+})"""
+
+
 def test_a_stream_opens_once_its_page_has_loaded(browser, pushing):
-    """On the host's page (its QR codes) and a phone's: a stream opened while its page
-    still loads can keep a WebKit page loading as long as it is open (Safari's wheel
-    turning, a WebDriver waiting), so each opens after the page's load."""
+    """On the host's page (its QR codes) and a phone's, and on a phone woken while its
+    page loads: a stream opened while its page still loads can keep a WebKit page loading
+    as long as it is open (Safari's wheel turning, a WebDriver waiting), so each opens
+    once, after the page's load."""
     context = browser.new_context(locale="en-US")
     context.add_init_script(NOTE_STREAMS)
     host = context.new_page()
@@ -87,7 +94,14 @@ def test_a_stream_opens_once_its_page_has_loaded(browser, pushing):
     ann = phone_context.new_page()
     ann.goto(seat_link(host, 0))
     claim(ann)
-    for page in (host, ann):
+    woken_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                        locale="en-US")
+    woken_context.add_init_script(NOTE_STREAMS)
+    woken_context.add_init_script(WAKE_WHILE_LOADING)
+    bo = woken_context.new_page()
+    bo.goto(seat_link(host, 1))
+    claim(bo)
+    for page in (host, ann, bo):
         page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                                timeout=WAIT)
         assert page.evaluate("window.streamsOpened") == ["complete"], page.url

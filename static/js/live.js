@@ -378,7 +378,8 @@
   function woke() {
     heard = ticked = Date.now();
     if (document.visibilityState !== "visible") { return; }  /* when it is */
-    connect();
+    /* A page woken while it still loads opens its stream once it has (live.connect). */
+    if (document.readyState === "complete") { connect(); }
     lastCheck = Date.now();
     refresh("woke");
   }
