@@ -214,25 +214,28 @@ class Device:
         for attempt in range(1, self.STARTS + 1):
             # Each attempt has a fresh profile: a browser that died while it started may
             # have left its own half-written.
-            self.profile = Path(self.home, f"start-{attempt}")
-            self.profile.mkdir()
+            profile = Path(self.home, f"start-{attempt}")
+            profile.mkdir()
             try:
-                return self._webkit(display) if self.engine == "webkit" else self._firefox()
+                if self.engine == "webkit":
+                    return self._webkit(profile, display)
+                return self._firefox(profile)
             except WebDriverException as error:
-                log = Path(self.profile, "driver.log")
+                log = profile / "driver.log"
                 tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
                 failures.append(f"start {attempt}: {error.msg}\n{tail}")
         raise RuntimeError(f"{self.engine} ({self.name}) did not start in {self.STARTS} "
                            "tries:\n" + "\n".join(failures))
 
-    def _webkit(self, display):
+    def _webkit(self, folder, display):
+        """WebKitGTK's driver and MiniBrowser, with ``folder`` as their home."""
         from selenium import webdriver
         from selenium.webdriver.webkitgtk.service import Service
 
-        config = Path(self.profile, "config")
+        config = folder / "config"
         (config / "gtk-3.0").mkdir(parents=True)
         (config / "gtk-3.0" / "gtk.css").write_text(GTK_CSS)
-        home = str(self.profile)
+        home = str(folder)
         env = {**os.environ, "DISPLAY": display, "HOME": home,
                "XDG_CONFIG_HOME": str(config), "XDG_DATA_HOME": f"{home}/data",
                "XDG_CACHE_HOME": f"{home}/cache", "XDG_RUNTIME_DIR": f"{home}/run",
@@ -243,14 +246,15 @@ class Device:
         options.binary_location = minibrowser()
         options.add_argument("--automation")
         service = Service(executable_path=webkit_driver(), env=env,
-                          log_output=f"{self.profile}/driver.log")
+                          log_output=f"{folder}/driver.log")
         return webdriver.WebKitGTK(options=options, service=service)
 
-    def _firefox(self):
+    def _firefox(self, folder):
+        """geckodriver and Firefox, with a profile in ``folder``."""
         from selenium import webdriver
         from selenium.webdriver.firefox.service import Service
 
-        profile = Path(self.profile, "profile")
+        profile = folder / "profile"
         (profile / "chrome").mkdir(parents=True)
         (profile / "chrome" / "userChrome.css").write_text(USER_CHROME)
         options = webdriver.FirefoxOptions()
@@ -263,7 +267,7 @@ class Device:
         options.set_preference("browser.shell.checkDefaultBrowser", False)
         options.enable_bidi = True  # console messages and JavaScript errors
         service = Service(executable_path=geckodriver(),
-                          log_output=f"{self.profile}/driver.log")
+                          log_output=f"{folder}/driver.log")
         driver = webdriver.Firefox(options=options, service=service)
         try:
             driver.script.add_console_message_handler(self._console)

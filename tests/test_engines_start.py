@@ -27,9 +27,9 @@ def starting(monkeypatch, failures):
     """Device._firefox fails ``failures`` times (leaving a driver log), then starts."""
     tries = []
 
-    def firefox(device):
-        tries.append(device.profile)
-        (device.profile / "driver.log").write_text(f"geckodriver log of try {len(tries)}")
+    def firefox(device, folder):
+        tries.append(folder)
+        (folder / "driver.log").write_text(f"geckodriver log of try {len(tries)}")
         if len(tries) <= failures:
             raise WebDriverException(MARIONETTE)
         return Driver()
