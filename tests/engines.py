@@ -20,6 +20,14 @@ write console messages anywhere: there a script armed in the page after each nav
 collects uncaught errors, unhandled rejections, CSP violations and ``console.error``
 calls from then on (an error while a page first loads goes unseen; the walk checks that
 the page's own script ran instead).
+
+One Firefox message is not kept: "The connection to …/stream?v=… was interrupted while
+the page was loading." (``CUT_BY_NAVIGATION``). Firefox ESR 140.12 says it on every
+navigation away from a page whose live stream is open, whatever the page does: the
+navigation cancels the page's requests, its ``EventSource`` among them, before
+``pagehide`` (where static/js/live.js closes the stream) runs. It is Firefox's notice,
+not an error of the page's script; whether the streams work, the walk checks itself (with
+polls slowed to 30 s, what a screen shows within seconds came by its stream).
 """
 
 import contextlib
@@ -27,6 +35,7 @@ import glob
 import importlib.util
 import os
 import platform
+import re
 import shutil
 import stat
 import subprocess
@@ -49,6 +58,10 @@ button, entry, image, label, button *, entry * {
 #: Firefox's window may be narrower than 500 px.
 USER_CHROME = ":root, #main-window, #navigator-toolbox, #nav-bar, toolbar " \
               "{ min-width: 0 !important; }\n"
+
+#: Firefox's notice that a navigation cut the page's live stream (the module's docstring).
+CUT_BY_NAVIGATION = re.compile(
+    r"The connection to \S+/stream\?v=\d+ was interrupted while the page was loading\.")
 
 #: Armed in a WebKit page after each navigation (see the module's docstring).
 ARM_ERRORS = """
@@ -271,12 +284,15 @@ class Device:
         driver = webdriver.Firefox(options=options, service=service)
         try:
             driver.script.add_console_message_handler(self._console)
-            driver.script.add_javascript_error_handler(
-                lambda entry: self._keep(f"JavaScript error: {entry.text}"))
+            driver.script.add_javascript_error_handler(self._javascript_error)
         except Exception:
             driver.quit()
             raise
         return driver
+
+    def _javascript_error(self, entry):
+        if not CUT_BY_NAVIGATION.fullmatch(entry.text):
+            self._keep(f"JavaScript error: {entry.text}")
 
     def _console(self, message):
         if message.level == "error":
