@@ -207,6 +207,46 @@ def test_a_page_keeps_sampling_the_laptop_s_clock_through_the_night(browser, pus
     assert asked  # the burst before the count's moment
 
 
+#: A wire quicker than a millisecond: each /clock ask's record in the browser's Resource
+#: Timing says its answer began 0.4 ms after it was sent. ``window.wired`` counts the
+#: answers read so (static/js/clock.js reads the record, then takes the sample or not,
+#: in one go).
+QUICK_WIRE = """(() => {
+  const byName = performance.getEntriesByName.bind(performance);
+  window.wired = 0;
+  performance.getEntriesByName = (name, type) => {
+    if (!name.includes("/clock?")) { return byName(name, type); }
+    window.wired += 1;
+    const now = performance.now();
+    return [{ startTime: now, requestStart: now - 0.5, responseStart: now - 0.1 }];
+  };
+})();"""
+
+
+def test_a_quick_trip_whose_stamps_straddle_a_millisecond_is_a_sample(browser, pushing):
+    """The laptop stamps whole milliseconds, rounded down: an answer it stamps "received
+    at L, answered at L + 1" may have taken it a tenth of a millisecond, on a trip of 0.4
+    ms. Each of the five asks at load is such a trip here, and each is a sample (all five
+    were thrown away as impossible when the upper bound was taken as t2 - t1)."""
+    context = browser.new_context(locale="en-US")
+    context.add_init_script(QUICK_WIRE)
+    answered = []
+
+    def straddling(route):
+        laptop = time.time_ns() // 1_000_000
+        answered.append(laptop)
+        route.fulfill(status=200, body=str(laptop), content_type="text/plain",
+                      headers={"X-Laptop-Clock": f"{laptop},{laptop + 1}",
+                               "Cache-Control": "no-store"})
+
+    context.route(re.compile(r".*/clock\?.*"), straddling)
+    page = context.new_page()
+    page.goto(pushing.url + "/")
+    page.wait_for_function("() => window.wired >= 5", timeout=WAIT)
+    assert len(answered) == 5
+    assert page.evaluate("document.documentElement.dataset.clockSamples") == "5"
+
+
 #: Records what a page asks to feel or hear, in true time (performance.timeOrigin plus
 #: performance.now(), as data-reveal-flipped): each navigator.vibrate call, each
 #: AudioContext made, and each tone's start (its AudioContext time asked and the

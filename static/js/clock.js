@@ -44,6 +44,7 @@
   var BURST = 6;       /* asks when a reveal comes with time to spare... */
   var BURST_UNTIL_MS = 300;  /* ...while its moment is at least this far */
   var KEEP = 16;       /* the samples kept: the best of either bound */
+  var STAMP_MS = 1;    /* the laptop's clock stamps: whole ms, rounded down (note) */
   var AGE_MS = 15 * 60000;
   /* How much a sample's worth fades, ms a ms: 50 ppm, a phone's clock drifting its most */
   var DRIFT = 0.00005;
@@ -73,10 +74,16 @@
      answered at t3 by the laptop's. Neither trip takes less than nothing, so the
      laptop's clock is ahead of this page's by at least t3 - t4 and at most t2 - t1,
      whatever the trips' imbalance; the laptop's own work and a late stamp on either
-     side only widen that. */
+     side only widen that. The laptop's stamps are whole milliseconds, rounded down
+     (companion/table/push.py, now_ms): it received the request up to STAMP_MS after t2
+     says, so the upper bound is t2 + STAMP_MS - t1. Taken as t2 - t1, a quick trip
+     (under a millisecond on a wire or on the laptop itself) whose two stamps fell either
+     side of a millisecond's edge looked impossible and was thrown away: 5 of 200 on a
+     quiet box, and a page then had four samples at load, not five. */
   function note(t1, t2, t3, t4) {
-    if (!isFinite(t1 + t2 + t3 + t4) || t3 < t2 || t3 - t4 > t2 - t1) { return; }
-    clock.samples.push({ lo: t3 - t4, hi: t2 - t1, at: performance.now(), wall: wall() });
+    var hi = t2 + STAMP_MS - t1;
+    if (!isFinite(t1 + t2 + t3 + t4) || t3 < t2 || t3 - t4 > hi) { return; }
+    clock.samples.push({ lo: t3 - t4, hi: hi, at: performance.now(), wall: wall() });
     choose();
   }
 
