@@ -72,14 +72,14 @@
 
   /* One sample: sent at t1 and back at t4 by this page's clock, received at t2 and
      answered at t3 by the laptop's. Neither trip takes less than nothing, so the
-     laptop's clock is ahead of this page's by at least t3 - t4 and at most t2 - t1,
-     whatever the trips' imbalance; the laptop's own work and a late stamp on either
-     side only widen that. The laptop's stamps are whole milliseconds, rounded down
-     (companion/table/push.py, now_ms): it received the request up to STAMP_MS after t2
-     says, so the upper bound is t2 + STAMP_MS - t1. Taken as t2 - t1, a quick trip
-     (under a millisecond on a wire or on the laptop itself) whose two stamps fell either
-     side of a millisecond's edge looked impossible and was thrown away: 5 of 200 on a
-     quiet box, and a page then had four samples at load, not five. */
+     laptop's clock is ahead of this page's by at least t3 - t4 and at most
+     t2 + STAMP_MS - t1, whatever the trips' imbalance; the laptop's own work and a late
+     stamp on either side only widen that. STAMP_MS because the laptop's stamps are
+     whole milliseconds, rounded down (companion/table/push.py, now_ms): it received the
+     request up to that much after t2 says. Without it, a trip quicker than a
+     millisecond whose two stamps fell either side of a millisecond's edge looked
+     impossible and was thrown away (5 of 200 on a quiet box: a page then had four
+     samples at load, not five). */
   function note(t1, t2, t3, t4) {
     var hi = t2 + STAMP_MS - t1;
     if (!isFinite(t1 + t2 + t3 + t4) || t3 < t2 || t3 - t4 > hi) { return; }
