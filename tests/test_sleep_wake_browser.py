@@ -263,3 +263,34 @@ def test_a_page_whose_timers_slept_asks_at_once_and_says_nothing_of_the_silence(
     ann.wait_for_timeout(500)
     assert opened and asked  # a new stream, and the region refreshed
     assert ann.evaluate("window.__offline") == 0
+
+
+def test_a_refresh_on_its_way_as_the_phone_locks_is_not_taken_for_a_laptop_gone(
+        browser, phone_browser, pushing):
+    """A refresh sent just before the phone locked is answered, or times out, only once
+    the page is unlocked, long after its few seconds ran out: that says nothing of the
+    laptop (the page slept, not the laptop), and the page asks again instead of saying it
+    can't reach the table."""
+    host = browser.new_context(locale="en-US").new_page()
+    create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    ann = seated_phone(phone_browser, seat_link(host, 0))
+    phone = Sleeper(ann)
+    watch(ann)
+    ann.evaluate("""() => { window.__timeouts = 0;
+      document.body.addEventListener('htmx:timeout', () => { window.__timeouts += 1; }); }""")
+    held = []
+    ann.route("**/me/live*", lambda route: held.append(route))  # on its way, never answered
+    ann.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    deadline = time.monotonic() + SHOWN_MS / 1000
+    while not held and time.monotonic() < deadline:
+        ann.wait_for_timeout(50)
+    assert held, "the page did not refresh"
+
+    phone.lock()
+    time.sleep(12)  # longer than the refresh's few seconds, and than a tick's lateness
+    ann.unroute("**/me/live*")
+    phone.unlock()
+    ann.wait_for_function("() => window.__timeouts >= 1", timeout=SHOWN_MS)
+    ann.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                          timeout=WAIT)
+    assert ann.evaluate("window.__offline") == 0

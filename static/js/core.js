@@ -22,7 +22,7 @@
     "load": ["live.connect"],
     "htmx:configRequest": ["live.timeout"],
     "htmx:beforeRequest": ["live.route", "live.wrote"],
-    "htmx:beforeSend": ["clock.sample"],
+    "htmx:beforeSend": ["live.sent", "clock.sample"],
     "htmx:beforeSwap": ["live.tap", "panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",

@@ -49,11 +49,23 @@
     el.insertBefore(p, el.firstChild);
   }
 
+  /* When each request left. A refresh that fails or times out long after its few
+     seconds ran out was on its way as the page slept (a phone locked): its failure says
+     nothing of the laptop, and the page asks again as it wakes (woke, below). */
+  var sentAt = new WeakMap();
+  C.on("htmx:beforeSend", "live.sent", function (event) {
+    if (event.detail.xhr) { sentAt.set(event.detail.xhr, Date.now()); }
+  });
+  function sleptOnItsWay(event) {
+    var at = event.detail.xhr && sentAt.get(event.detail.xhr);
+    return at !== undefined && Date.now() - at > POLL_TIMEOUT_MS + SLEPT_MS;
+  }
+
   C.on("htmx:sendError", "live.unreachable", unreachable);
   C.on("htmx:timeout", "live.unreachable", unreachable);
   function unreachable(event) {
     if (C.isWrite(event)) { tell(document.body.dataset.unreachable); }
-    else if (C.isRefresh(event)) { offline(true); }
+    else if (C.isRefresh(event) && !sleptOnItsWay(event)) { offline(true); }
   }
   C.on("htmx:responseError", "live.failed", function (event) {
     if (C.isWrite(event)) { tell(document.body.dataset.failed); }
