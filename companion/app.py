@@ -4,6 +4,7 @@ import contextlib
 import gc
 import os
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,35 +37,68 @@ def _secret_key(instance: str) -> str:
     Made atomically, for several processes starting at once (gunicorn's workers): each
     writes a fresh key to its own private temporary file, syncs it, and publishes it with
     ``os.link``, which fails when the key exists already. So exactly one key is ever
-    published, whole, and every process reads that one; no one reads a half-written or
-    empty file. The file is 0600.
+    published, whole, and every process reads that one. A folder that has no hard links
+    (a USB stick's exFAT or FAT32) refuses ``os.link``: the key is then created in place,
+    exclusively, and a process that finds it still empty waits a moment for its writer
+    before taking it for the empty file an older version could leave. The file is made
+    0600 (as far as the folder keeps modes: exFAT keeps none, docs/security.md).
     """
     path = Path(instance) / "secret_key"
     if not path.exists():
         _publish_key(path, replace=False)
-    key = path.read_text().strip()
+    key = _read_key(path)
     if not key:  # left empty by an older, non-atomic version: make it good once
         _publish_key(path, replace=True)
-        key = path.read_text().strip()
+        key = _read_key(path)
     return key
+
+
+#: How long a process waits for a key another one is writing in place (a folder without
+#: hard links), in tries of 50 ms.
+KEY_WAIT_TRIES = 20
+
+
+def _read_key(path: Path) -> str:
+    """The key in ``path``, waiting up to a second while it is empty."""
+    for _ in range(KEY_WAIT_TRIES):
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+        time.sleep(0.05)
+    return ""
+
+
+def _write_key(path: Path) -> None:
+    """Create ``path`` (never an existing one) holding a new random key, synced.
+
+    Its mode is given as it is created (0600, less the umask), never changed after:
+    ``os.fchmod`` exists on Windows only from Python 3.13, and a chmod is refused on
+    exFAT."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(secrets.token_urlsafe(48))
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def _publish_key(path: Path, *, replace: bool) -> None:
     """Write a new random key to a temporary file beside ``path`` and put it at ``path``:
-    only if there is none yet (``os.link``), or in place of it (``os.replace``)."""
+    only if there is none yet (``os.link``; created in place where the folder has no
+    hard links), or in place of it (``os.replace``)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    _write_key(tmp)
     try:
-        with os.fdopen(fd, "w", encoding="ascii") as out:
-            os.fchmod(out.fileno(), 0o600)
-            out.write(secrets.token_urlsafe(48))
-            out.flush()
-            os.fsync(out.fileno())
         if replace:
             os.replace(tmp, path)
-        else:
-            with contextlib.suppress(FileExistsError):  # another process was first
-                os.link(tmp, path)
+            return
+        try:
+            os.link(tmp, path)
+        except FileExistsError:  # another process was first
+            pass
+        except OSError:  # no hard links here (FAT, exFAT, some network shares)
+            with contextlib.suppress(FileExistsError):
+                _write_key(path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()

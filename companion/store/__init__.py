@@ -29,7 +29,14 @@ is here, and no private one.
 """
 
 from companion.store.caches import logs, read_log, states
-from companion.store.connection import checkpoint, checkpoint_due, connect, end_request, get_db
+from companion.store.connection import (
+    checkpoint,
+    checkpoint_due,
+    connect,
+    end_request,
+    get_db,
+    uri,
+)
 from companion.store.form_tokens import FormUsed
 from companion.store.hosting import (
     HOST_CODE_MINUTES,
@@ -133,7 +140,7 @@ from companion.store.wifi import (
 
 __all__ = [
     "OverQuota", "Stale",
-    "checkpoint", "checkpoint_due", "connect", "end_request", "migrate",
+    "checkpoint", "checkpoint_due", "connect", "end_request", "migrate", "uri",
     "HISTORY_PAGE", "hosted_count", "hosted_page", "hosts_any",
     "rosters", "statistics_nights", "statistics_totals",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",

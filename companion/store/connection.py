@@ -7,6 +7,7 @@ thread (opening one per request halves throughput) and set to WAL with a busy ti
 so readers never wait for the writer and two writers queue instead of failing.
 """
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -14,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import cast
 
 from flask import current_app, g, has_app_context
@@ -26,12 +28,26 @@ _locals: list[threading.local] = []
 
 def _create_private(path: str) -> None:
     """Make the database file readable by this user only (SQLite gives its WAL and
-    shared-memory files the same mode)."""
+    shared-memory files the same mode), as far as its folder keeps modes: a USB stick's
+    exFAT or FAT32 keeps none and refuses the chmod (docs/security.md)."""
     if path == ":memory:" or path.startswith("file:"):
         return
     descriptor = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
     os.close(descriptor)
-    os.chmod(path, 0o600)
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)
+
+
+def uri(path: str | os.PathLike[str], mode: str) -> str:
+    """The SQLite URI that opens the file at ``path`` with ``mode`` ("rw", "ro").
+
+    The path is quoted as a URI (pathlib's ``as_uri``: ``file:///C:/Users/...`` on
+    Windows): a data folder may hold a ``#``, ``?`` or ``%`` (Windows user names do), a
+    space or Korean, and written into the URI as it is, ``#`` and ``?`` ended the path
+    (the database went to another file) and ``%`` was read as an escape."""
+    if path == ":memory:":  # SQLite's own name for a database of this connection only
+        return f"file::memory:?mode={mode}"
+    return f"{Path(os.path.abspath(path)).as_uri()}?mode={mode}"
 
 
 def connect(path: str, *, create: bool = False) -> Database:
@@ -43,7 +59,7 @@ def connect(path: str, *, create: bool = False) -> Database:
     """
     if create:
         _create_private(path)
-    conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=10,
+    conn = sqlite3.connect(uri(path, "rw"), uri=True, timeout=10,
                            check_same_thread=False, isolation_level=None)
     db = Database(conn)
     db.execute("PRAGMA journal_mode=WAL")
