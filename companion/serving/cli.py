@@ -10,12 +10,15 @@ gevent (sockets, threads, sleep) before anything else is imported
 """
 
 import argparse
+import contextlib
 import errno
 import os
 import signal
+import socket
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -28,10 +31,10 @@ from sqlite_utils import Database
 
 from companion import store
 from companion.app import create_app, ready, server_started
-from companion.laptop import addresses, doctor
+from companion.laptop import addresses, console, doctor
 from companion.serving import connections
 from companion.serving.paths import DataFolderError, data_folder, prepare
-from companion.table.qr import text
+from companion.table.qr import BLOCKS, text
 
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
 
@@ -105,7 +108,7 @@ def backup(args: argparse.Namespace) -> int:
         if target.exists():
             print(f"{target} exists already: name another file.", file=sys.stderr)
             return 2
-        with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src, \
+        with closing(sqlite3.connect(store.uri(source, "ro"), uri=True)) as src, \
                 closing(sqlite3.connect(target)) as copy:
             src.backup(copy)
             store.forget_unremembered(Database(copy), everything=True)
@@ -141,7 +144,7 @@ def host_link(args: argparse.Namespace) -> int:
     print(f"Open this once, within {store.HOST_CODE_MINUTES} minutes, on the device that "
           f"should host the night of {night['created'][:10]}:")
     print(link)
-    print(text(link), flush=True)
+    print(qr_text(link), flush=True)
     return 0
 
 
@@ -192,22 +195,30 @@ SERVE_SETTINGS: dict[str, Any] = {"log": None, "backlog": 2048}
 OTHER_URLS_SHOWN = 5
 
 
+#: The ``--host`` values that listen on every network (IPv4's, IPv6's with IPv4 too).
+EVERY_INTERFACE = ("0.0.0.0", "", "::")
+
+
 def _addresses(args: argparse.Namespace,
                found: list[addresses.Interface]) -> tuple[str, list[str]]:
     """The base URL printed and put in the QR codes, and the other candidates (none
     when the host gave ``--public-url`` or a ``--host`` to listen on)."""
     if args.public_url:
         return args.public_url.rstrip("/"), []
-    if args.host not in ("0.0.0.0", ""):
-        return f"http://{args.host}:{args.port}", []
+    if args.host not in EVERY_INTERFACE:
+        return addresses.base_url(args.host, args.port), []
     return addresses.urls(found, args.port)
 
 
-def _stop_on_signals(server: connections.Server) -> None:
+def _stop_on_signals(server: connections.Server,
+                     finished: Callable[[], bool]) -> console.WindowsConsole | None:
     """Ctrl+C (SIGINT) and SIGTERM stop the server: ``serve_forever`` returns, and no
     KeyboardInterrupt crosses gevent's loop (which prints it as a failure of its hub).
     Where gevent cannot watch a signal, Ctrl+C still arrives as KeyboardInterrupt, and
-    the hub is told it is no error to print."""
+    the hub is told it is no error to print. On Windows, Ctrl+Break, closing the window,
+    logging off and shutting down stop it as Ctrl+C does, and QuickEdit is off while it
+    serves (companion/laptop/console.py): the console returned is given back at the stop.
+    """
     hub = gevent.get_hub()
     hub.NOT_ERROR = (*hub.NOT_ERROR, KeyboardInterrupt)
     for name in ("SIGINT", "SIGTERM"):
@@ -215,6 +226,51 @@ def _stop_on_signals(server: connections.Server) -> None:
             gevent.signal_handler(getattr(signal, name), server.stop)
         except (AttributeError, ValueError, OSError, NotImplementedError):
             continue
+    window = console.windows_console()
+    if window is not None:
+        window.quick_edit_off()
+        # Windows calls the handler on a thread of its own: the stop is handed to the
+        # loop's thread, and the handler waits with a real sleep, not gevent's.
+        window.on_stop(lambda: hub.loop.run_callback_threadsafe(server.stop), finished,
+                       monkey.get_original("time", "sleep"))
+    return window
+
+
+def qr_text(link: str) -> str:
+    """The link's QR code for the terminal, in block characters where it can print them,
+    else in ASCII (companion/laptop/console.py)."""
+    return text(link, plain=not console.can_print(BLOCKS))
+
+
+#: Windows' "access denied" for a port (WSAEACCES): Hyper-V, WSL and Docker reserve
+#: ranges of ports (``netsh interface ipv4 show excludedportrange protocol=tcp``).
+WSAEACCES = 10013
+
+
+def bind_refused(error: OSError, host: str, port: int) -> str | None:
+    """The one line for a port the server could not listen on; None for another error."""
+    if error.errno in (errno.EADDRINUSE, 10048):  # 10048: Windows' WSAEADDRINUSE
+        return (f"Port {port} is already in use. Stop the other program or choose "
+                f"another port: companion serve --port {port + 1}")
+    if error.errno in (errno.EACCES, WSAEACCES):
+        return (f"This computer does not let Companion use port {port} (Windows keeps "
+                f"some ports for Hyper-V, WSL or Docker; below 1024 other systems ask for "
+                f"an administrator). Choose another port: companion serve --port "
+                f"{port + 1}")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return (f"This computer has no address {host} to listen on: leave out --host to "
+                "listen on every network.")
+    return None
+
+
+def _listener(args: argparse.Namespace) -> Any:
+    """What the server listens on: ``--host`` and ``--port``; for ``::``, one socket
+    for IPv6 and IPv4 alike (Windows would otherwise take IPv6 alone there, and the
+    phones' IPv4 addresses would not reach it)."""
+    if args.host == "::" and socket.has_dualstack_ipv6():
+        return socket.create_server(("::", args.port), family=socket.AF_INET6,
+                                    dualstack_ipv6=True, backlog=SERVE_SETTINGS["backlog"])
+    return (args.host, args.port)
 
 
 def _print_start(args: argparse.Namespace, public: str, others: list[str],
@@ -224,7 +280,7 @@ def _print_start(args: argparse.Namespace, public: str, others: list[str],
     print(f"The group's data is kept in {kept}", flush=True)
     if args.quiet:
         return
-    print(text(public), flush=True)
+    print(qr_text(public), flush=True)
     if others:
         print("If phones cannot open it, this computer's other addresses (their QR codes "
               "are on the table page; companion doctor says why phones may not reach it):",
@@ -244,19 +300,21 @@ def serve(args: argparse.Namespace) -> int:
     public, others = _addresses(args, found)
     app = ready(create_app({"PUBLIC_URL": public, "OTHER_URLS": others[:OTHER_URLS_SHOWN]},
                            data=folder))
-    server = connections.Server((args.host, args.port), app, **SERVE_SETTINGS)
     try:
+        server = connections.Server(_listener(args), app, **SERVE_SETTINGS)
         server.init_socket()
     except OSError as error:
-        if error.errno == errno.EADDRINUSE:
-            print(f"Port {args.port} is already in use. Stop the other program or choose "
-                  f"another port: companion serve --port {args.port + 1}", file=sys.stderr)
-            return 2
-        raise
+        refused = bind_refused(error, args.host, args.port)
+        if refused is None:
+            raise
+        print(refused, file=sys.stderr)
+        return 2
     # Only once the port is this server's: a second `companion serve` started by
     # mistake, refused its port, must not forget the running server's Wi-Fi code.
     server_started(app)
-    _stop_on_signals(server)  # before the address is printed: a stop may follow at once
+    stopped: list[bool] = []  # set once the night is saved, for a closing window's wait
+    # Before the address is printed: a stop may follow at once.
+    window = _stop_on_signals(server, lambda: bool(stopped))
     _print_start(args, public, others, found, folder, app.config["DATABASE"])
     note = connections.open_files_note(connections.raise_open_files())
     if note:
@@ -266,9 +324,14 @@ def serve(args: argparse.Namespace) -> int:
         server.serve_forever()
     except KeyboardInterrupt:
         server.stop()
+    if window is not None:
+        window.restore()
     database = app.config["DATABASE"]
     store.checkpoint(database)  # the file alone holds every night: ready to copy
-    print(f"Companion stopped. Every night is saved in {database}", flush=True)
+    # A closed window has no console left to print to; the night is saved all the same.
+    with contextlib.suppress(OSError, ValueError):
+        print(f"Companion stopped. Every night is saved in {database}", flush=True)
+    stopped.append(True)
     return 0
 
 
@@ -279,6 +342,7 @@ def check(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    console.forgiving()  # a pipe in cp949 or cp1252 prints "?", never a traceback
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)

@@ -8,9 +8,18 @@ checkout's ``instance/``, and for an installed app in the user's data folder
 Support/companion`` on macOS, ``%LOCALAPPDATA%\\companion`` on Windows), never inside
 the installed package, where an upgrade or a reinstall would delete it. ``--data DIR``
 or ``COMPANION_DATA`` choose another folder.
+
+**The Microsoft Store's Python** runs in a package whose writes to ``%LOCALAPPDATA%``
+Windows quietly moves to ``%LOCALAPPDATA%\\Packages\\<its package>\\LocalCache\\Local``:
+the folder ``companion serve`` printed held no files, and uninstalling that Python
+deleted every night. Under it, the data lives in ``%USERPROFILE%\\Companion``, which
+Windows leaves where it is (or, for a group that already played there, in the package's
+real folder, printed as it is).
 """
 
 import os
+import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -39,13 +48,46 @@ def asset_folder(name: str) -> Path:
 
 def data_folder(chosen: str | os.PathLike[str] | None = None) -> Path:
     """Where the group's data lives: ``chosen`` (``--data``), else ``COMPANION_DATA``,
-    else a checkout's ``instance/``, else the user's data folder."""
+    else a checkout's ``instance/``, else the user's data folder (outside the Microsoft
+    Store Python's package: :func:`store_folder`)."""
     picked = chosen or os.environ.get("COMPANION_DATA")
     if picked:
         return Path(picked).expanduser().resolve()
     if from_checkout():
         return CHECKOUT / "instance"
+    package = store_package(sys.base_prefix)
+    if package is not None:
+        return store_folder(package, os.environ)
     return Path(user_data_dir("companion", appauthor=False))
+
+
+#: The folder name of a Microsoft Store Python: its package's name and version, then its
+#: publisher's id (``PythonSoftwareFoundation.Python.3.12_3.12.2800.0_x64__qbz5n2kfra8p0``;
+#: its alias in the user's WindowsApps folder names the family alone).
+_STORE_PYTHON = re.compile(
+    r"(PythonSoftwareFoundation\.Python\.\d+\.\d+)_(?:[^_\\/]*_[^_\\/]*__)?([a-z0-9]+)", re.I)
+
+
+def store_package(prefix: str) -> str | None:
+    """The package family of the Microsoft Store Python installed at ``prefix``
+    (``sys.base_prefix``: a venv's, pipx's or uv's base is that Python), or None."""
+    if "windowsapps" not in prefix.lower():
+        return None
+    found = _STORE_PYTHON.search(prefix)
+    return f"{found[1]}_{found[2]}" if found else None
+
+
+def store_folder(package: str, environ: os._Environ[str] | dict[str, str]) -> Path:
+    """The data folder under the Store Python ``package``: the package's real folder
+    when a group's database is already there (where earlier releases wrote, redirected),
+    else ``%USERPROFILE%\\Companion``, which Windows does not redirect."""
+    local = environ.get("LOCALAPPDATA")
+    if local:
+        moved = Path(local) / "Packages" / package / "LocalCache" / "Local" / "companion"
+        if (moved / "companion.sqlite").is_file():
+            return moved
+    home = environ.get("USERPROFILE")
+    return (Path(home) if home else Path.home()) / "Companion"
 
 
 def prepare(folder: Path) -> Path:

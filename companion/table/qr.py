@@ -37,10 +37,24 @@ def png(data: str, correction: int = MEDIUM) -> bytes:
     return out.getvalue()
 
 
-def text(data: str) -> str:
-    """The QR code drawn with block characters, for a terminal."""
+#: The characters :func:`text` draws with (qrcode's, from cp437): a terminal that cannot
+#: print them all gets the ASCII code instead.
+BLOCKS = "\xa0\u2580\u2584\u2588"
+
+
+def text(data: str, plain: bool = False) -> str:
+    """The QR code drawn with block characters, for a terminal; with ``plain``, in ASCII
+    (two ``#`` a light module, a line a row: twice as tall, for output in a code page
+    without block characters, as Windows gives a pipe)."""
     code = qrcode.QRCode(border=1)
     code.add_data(data)
+    if plain:
+        code.make()
+        rows = [[False] * (len(code.modules) + 2)]
+        rows += [[False, *(bool(m) for m in row), False] for row in code.modules]
+        rows.append(rows[0])
+        return "".join("".join("  " if dark else "##" for dark in row) + "\n"
+                       for row in rows)
     out = io.StringIO()
     code.print_ascii(out=out, invert=True)
     return out.getvalue()
