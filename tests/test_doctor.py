@@ -1,7 +1,15 @@
 """`companion doctor`: the same diagnosis as the table page, in the terminal, from facts
-the tests make up (no firewall or PowerShell is asked here)."""
+the tests make up; and how this machine's facts are read: from fake commands (a small
+script named ``powershell`` on PATH, or a stand-in for subprocess.run) that print bytes
+in any code page, hang or fail, and never break the table page nor make it wait."""
 
+import json
 import socket
+import subprocess
+import sys
+import threading
+
+import pytest
 
 from companion.laptop import doctor
 from companion.laptop.addresses import Interface
@@ -99,3 +107,249 @@ def test_listening_is_a_connection_to_this_machines_own_port():
         port = server.getsockname()[1]
         assert doctor.listening(port)
     assert not doctor.listening(port)
+
+
+# --- reading this machine: fake commands -------------------------------------------
+
+NAMES = ["Café", "Wohnzimmer-WLAN-Ü", "우리집 와이파이"]
+#: A port nothing listens on here (discard), for doctor.facts' check.
+CLOSED_PORT = 9
+
+
+def profiles_json(names, category="Public"):
+    """What Get-NetConnectionProfile | ConvertTo-Json prints for these networks."""
+    return json.dumps([{"InterfaceAlias": f"Wi-Fi {i}", "Name": name, "NetworkCategory": category}
+                       for i, name in enumerate(names)], ensure_ascii=False)
+
+
+@pytest.fixture
+def commands(tmp_path, monkeypatch):
+    """A factory of fake commands on PATH: ``commands("powershell", b"...", code=0,
+    sleep=0)`` writes an executable script that prints those bytes (as they are, in
+    whatever code page), exits with ``code`` after ``sleep`` seconds, and records its
+    arguments in ``<name>.args``."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    monkeypatch.setenv("PATH", str(folder))  # only the fakes: no real command is found
+
+    def make(name, output=b"", code=0, sleep=0.0):
+        script = folder / name
+        script.write_text(
+            f"#!{sys.executable}\n"
+            "import json, sys, time\n"
+            f"open({str(folder / (name + '.args'))!r}, 'w').write(json.dumps(sys.argv[1:]))\n"
+            f"time.sleep({sleep!r})\n"
+            f"sys.stdout.buffer.write({bytes(output)!r})\n"
+            "sys.stdout.flush()\n"
+            f"sys.exit({code!r})\n")
+        script.chmod(0o755)
+        return script
+
+    return make
+
+
+@pytest.fixture
+def windows(monkeypatch):
+    """This machine reads as Windows, with a fresh (empty) cache of its networks; the
+    cache's reading, if one began, is over before the test's patches are undone."""
+    monkeypatch.setattr(doctor.platform, "system", lambda: "Windows")
+    cache = doctor.Background(doctor.read_windows_networks, ())
+    monkeypatch.setattr(doctor, "_NETWORKS", cache)
+    yield cache
+    cache.wait(10)
+
+
+@pytest.mark.parametrize("encoding, name", list(zip(["cp850", "cp437", "cp949"], NAMES,
+                                                          strict=True)))
+def test_powershell_output_in_a_code_page_reads_as_replaced_characters(
+        windows, commands, encoding, name):
+    commands("powershell", profiles_json([name]).encode(encoding))
+    networks = doctor.read_windows_networks()
+    assert len(networks) == 1
+    assert networks[0].category == "Public"
+    assert "\ufffd" in networks[0].name and networks[0].name != name
+    text = doctor.report(doctor.facts(CLOSED_PORT))  # the facts are still produced
+    assert f"Windows: the network “{networks[0].name}” (Wi-Fi 0) is Public." in text
+
+
+def test_powershell_is_asked_for_utf8_and_read_as_utf8(windows, commands, tmp_path):
+    commands("powershell", profiles_json(NAMES).encode("utf-8"))
+    assert [n.name for n in doctor.read_windows_networks()] == NAMES
+    command = json.loads((tmp_path / "bin" / "powershell.args").read_text())[-1]
+    assert command.startswith("[Console]::OutputEncoding = [System.Text.Encoding]::UTF8;")
+    commands("powershell", b"\xef\xbb\xbf" + profiles_json(NAMES[2:]).encode("utf-8"))
+    assert [n.name for n in doctor.read_windows_networks()] == NAMES[2:]  # a BOM, dropped
+
+
+@pytest.mark.parametrize("output, code, sleep", [
+    (profiles_json(["Late"]).encode(), 0, 30.0),  # past the time-out
+    (profiles_json(["Failed"]).encode(), 1, 0.0),  # a non-zero exit
+    (b"\x00\xff\xfe garbage {[", 0, 0.0),  # not JSON
+    (b"[" * 100_000, 0, 0.0),  # JSON too deep to parse
+    (b"", 0, 0.0),  # nothing
+], ids=["hangs", "fails", "garbage", "too-deep", "nothing"])
+def test_a_powershell_that_hangs_fails_or_prints_garbage_reads_unknown(
+        windows, commands, monkeypatch, output, code, sleep):
+    monkeypatch.setattr(doctor, "COMMAND_SECONDS", 0.5)
+    commands("powershell", output, code, sleep)
+    assert doctor.read_windows_networks() == ()
+    text = doctor.report(doctor.facts(CLOSED_PORT))
+    assert "Windows: its networks' profiles (Public or Private) could not be read here." in text
+    assert "Make this network Private" in text
+
+
+def test_any_error_running_a_command_is_no_answer(commands, monkeypatch):
+    commands("powershell")
+
+    def fails(*args, **kwargs):
+        raise UnicodeDecodeError("cp1252", b"\x81", 0, 1, "undefined")
+
+    monkeypatch.setattr(doctor.subprocess, "run", fails)
+    assert doctor._run(["powershell"]) is None
+
+
+def test_the_firewall_commands_output_is_read_whatever_its_bytes(commands, monkeypatch, tmp_path):
+    monkeypatch.setattr(doctor, "UFW_CONF", tmp_path / "no-ufw.conf")
+    commands("firewall-cmd", b"r\x81nning\n")
+    assert doctor.firewall("Linux") == ("firewalld is r\ufffdnning",)
+    commands("firewall-cmd", b"running\n", code=252)
+    assert doctor.firewall("Linux") == ()
+    monkeypatch.setattr(doctor, "SOCKETFILTERFW",
+                        str(commands("socketfilterfw", "Firewall is enabled. (État = 1)"
+                                     .encode("mac-roman"))))
+    lines = doctor.firewall("Darwin")
+    assert len(lines) == 2 and lines[0].startswith("Firewall is enabled. (\ufffdtat = 1)")
+
+
+def test_companion_doctor_reads_windows_networks_now(windows, commands):
+    commands("powershell", profiles_json(NAMES[:1]).encode())
+    assert doctor.facts(CLOSED_PORT).networks == (Network("Wi-Fi 0", "Café", "Public"),)
+
+
+# --- the cache: read in the background, at most once a minute ---------------------
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_cache_never_waits_and_reads_once_a_minute():
+    clock, release, reads = Clock(), threading.Event(), []
+
+    def read():
+        reads.append(threading.get_ident())
+        assert release.wait(5)
+        return (Network("Wi-Fi", f"Net {len(reads)}", "Private"),)
+
+    cache = doctor.Background(read, (), clock=clock)
+    assert cache.get() == ()  # the reading is under way: unknown until it ends
+    release.set()
+    cache.wait(5)
+    assert reads and threading.get_ident() not in reads
+    assert cache.get() == (Network("Wi-Fi", "Net 1", "Private"),)
+    clock.now += 30
+    cache.get()
+    cache.wait(5)
+    assert len(reads) == 1  # within the minute: the same reading
+    clock.now += 31
+    cache.get()
+    cache.wait(5)
+    assert len(reads) == 2
+    assert cache.get() == (Network("Wi-Fi", "Net 2", "Private"),)
+
+
+def test_the_cache_never_reads_twice_at_once():
+    release, reads = threading.Event(), []
+
+    def read():
+        reads.append(1)
+        assert release.wait(5)
+        return ("read",)
+
+    cache = doctor.Background(read, (), seconds=0)  # always due, but for one under way
+    assert [cache.get() for _ in range(5)] == [()] * 5
+    release.set()
+    cache.wait(5)
+    assert reads == [1]
+
+
+def test_a_reading_that_raises_is_unknown_and_the_next_one_reads_again():
+    clock, answers = Clock(), [RuntimeError("broken"), (Network("Wi-Fi", "Home", "Public"),)]
+
+    def read():
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    cache = doctor.Background(read, (), clock=clock)
+    cache.get()
+    cache.wait(5)
+    assert cache.get() == ()
+    clock.now += 60
+    cache.get()
+    cache.wait(5)
+    assert cache.get() == (Network("Wi-Fi", "Home", "Public"),)
+
+
+def test_warm_begins_a_reading_in_the_background_on_windows_only(windows, monkeypatch):
+    release, ran = threading.Event(), []
+
+    def read():
+        ran.append(threading.get_ident())
+        release.wait(5)
+        return (Network("Wi-Fi", "Home", "Public"),)
+
+    monkeypatch.setattr(windows, "_read", read)
+    doctor.warm()  # returns at once, the reading under way
+    release.set()
+    windows.wait(5)
+    assert len(ran) == 1 and ran[0] != threading.get_ident()
+    assert doctor.windows_networks() == (Network("Wi-Fi", "Home", "Public"),)
+    monkeypatch.setattr(doctor.platform, "system", lambda: "Linux")
+    monkeypatch.setattr(doctor, "_NETWORKS", doctor.Background(read, ()))
+    doctor.warm()
+    assert doctor.windows_networks() == () and len(ran) == 1
+
+
+# --- the table page costs nothing for the doctor -----------------------------------
+
+def test_the_table_page_does_not_wait_for_a_slow_powershell(night, windows, commands,
+                                                            monkeypatch):
+    commands("powershell")
+    release, done, ran = threading.Event(), threading.Event(), []
+
+    def slow_powershell(command, **kwargs):
+        """PowerShell taking two seconds, or until the test lets it answer."""
+        ran.append(threading.get_ident())
+        release.wait(2)
+        done.set()
+        return subprocess.CompletedProcess(command, 0, profiles_json(["SlowNet"]).encode(), b"")
+
+    monkeypatch.setattr(doctor.subprocess, "run", slow_powershell)
+    first = night.host.get(night.url)
+    assert first.status_code == 200
+    assert not done.is_set()  # the page answered while PowerShell was still at it
+    html = first.data.decode()
+    assert "SlowNet" not in html and "Make this network Private" in html
+    release.set()
+    windows.wait(5)
+    assert ran and threading.get_ident() not in ran  # never run inside a request
+    html = night.host.get(night.url).data.decode()
+    assert "Windows treats the network “SlowNet” as Public" in html  # at the next load
+    assert night.host.get(night.url).status_code == 200
+    windows.wait(5)
+    assert len(ran) == 1  # once a minute, whatever the loads
+
+
+def test_the_table_page_answers_when_powershell_prints_undecodable_bytes(night, windows,
+                                                                       commands):
+    commands("powershell", profiles_json(["Café"]).encode("cp850"))
+    assert night.host.get(night.url).status_code == 200
+    windows.wait(5)
+    answer = night.host.get(night.url)
+    assert answer.status_code == 200
+    assert "Windows treats the network “Caf\ufffd” as Public" in answer.data.decode()

@@ -7,6 +7,11 @@ feed them any laptop. The rest reads those facts from this machine, each read ch
 bounded: a file, or one command with a short time-out, never a packet sent off it. The
 steps' texts are marked ``N_`` and translated where they are shown (the page); the
 terminal prints them in English, as the rest of the command line.
+
+The page never waits for a command: it shows what was last read, and Windows' networks
+are read in the background (:class:`Background`), at most once a minute per process.
+Whatever a command does (missing, failing, hanging, printing bytes in any code page),
+its answer reads as unknown, never as an error.
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ import platform
 import shutil
 import socket
 import subprocess
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.core.errors import N_
 from companion.laptop import addresses
@@ -31,9 +38,16 @@ COMMAND_SECONDS = 3.0
 #: macOS's application firewall's command (present on every Mac).
 SOCKETFILTERFW = "/usr/libexec/ApplicationFirewall/socketfilterfw"
 UFW_CONF = Path("/etc/ufw/ufw.conf")
-#: One PowerShell line: each connected network's adapter, name and category.
-WINDOWS_PROFILES = ("Get-NetConnectionProfile | Select-Object InterfaceAlias,Name,"
+#: One PowerShell line: each connected network's adapter, name and category, written
+#: in UTF-8. Piped, PowerShell writes its stdout in [Console]::OutputEncoding, the
+#: console's OEM code page (cp437, cp850, cp949…) unless set; ``$OutputEncoding`` is
+#: only what it sends to the native commands it runs, not its own output.
+WINDOWS_PROFILES = ("[Console]::OutputEncoding = [System.Text.Encoding]::UTF8; "
+                    "Get-NetConnectionProfile | Select-Object InterfaceAlias,Name,"
                     "NetworkCategory | ConvertTo-Json -Compress")
+POWERSHELL = ["powershell", "-NoProfile", "-NonInteractive", "-Command", WINDOWS_PROFILES]
+#: Seconds a background reading stays fresh: PowerShell takes a second to start.
+REFRESH_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -184,6 +198,9 @@ def report(facts: Facts) -> str:
         "Firewall: its state could not be read here."]
     lines += [f"Windows: the network “{n.name or n.adapter}” ({n.adapter}) is {n.category}."
               for n in facts.networks]
+    if facts.system == "Windows" and not facts.networks:
+        lines.append("Windows: its networks' profiles (Public or Private) could not be "
+                     "read here.")
     found = _tunnels(facts, Kind.VPN) + _tunnels(facts, Kind.VIRTUAL)
     if found:
         lines.append(f"VPNs and bridges found: {', '.join(found)}")
@@ -196,24 +213,37 @@ def report(facts: Facts) -> str:
 
 # --- reading this machine ----------------------------------------------------------
 
+def decode_output(data: bytes) -> str:
+    """A command's output as text, read as UTF-8 whatever the locale (the commands are
+    asked for UTF-8): a byte that is not UTF-8 becomes U+FFFD rather than an error, and
+    a byte-order mark (.NET's UTF-8 may write one) is dropped, for JSON refuses it."""
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def _run(command: list[str]) -> str | None:
-    """A command's output, or None when it is missing, fails or takes too long."""
+    """A command's output, or None when it is missing, fails or takes too long. Read as
+    bytes and decoded here (:func:`decode_output`): ``text=True`` decodes in the
+    locale's code page, and its UnicodeDecodeError is neither an OSError nor a
+    SubprocessError."""
     if shutil.which(command[0]) is None and not Path(command[0]).is_file():
         return None
     try:
-        done = subprocess.run(command, capture_output=True, text=True,
+        done = subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL,
                               timeout=COMMAND_SECONDS, check=False)
-    except (OSError, subprocess.SubprocessError):
+    except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    return done.stdout.strip() if done.returncode == 0 else None
+    if done.returncode != 0 or not isinstance(done.stdout, bytes):
+        return None
+    return decode_output(done.stdout).strip()
 
 
 def parse_profiles(output: str | None) -> tuple[Network, ...]:
     """Windows' networks from ``Get-NetConnectionProfile``'s JSON (an object for one
-    network, a list for several; the category as a word or as its number)."""
+    network, a list for several; the category as a word or as its number); none, for
+    unknown, from anything else."""
     try:
         found = json.loads(output or "null")
-    except ValueError:
+    except (ValueError, RecursionError):
         return ()
     rows = found if isinstance(found, list) else [found] if isinstance(found, dict) else []
     return tuple(Network(str(r.get("InterfaceAlias") or ""), str(r.get("Name") or ""),
@@ -227,18 +257,98 @@ def _category(value: Any) -> str:
     return numbers.get(value, str(value)) if isinstance(value, int) else str(value)
 
 
-@lru_cache(maxsize=1)
-def _windows_networks(_minute: int) -> tuple[Network, ...]:
-    return parse_profiles(_run(["powershell", "-NoProfile", "-NonInteractive",
-                                "-Command", WINDOWS_PROFILES]))
+T = TypeVar("T")
+
+
+class Background(Generic[T]):
+    """A cache, one per process: the value last read, and a reading started in the
+    background when it is older than ``seconds`` (a thread, which is a greenlet under
+    ``companion serve``'s gevent), never two at once. :meth:`get` never waits, so a page
+    costs nothing for a slow command; before the first reading ends it gives ``empty``
+    (unknown), and a reading that fails gives ``empty`` too. Each worker process keeps
+    its own: none needs to agree with another."""
+
+    def __init__(self, read: Callable[[], T], empty: T, seconds: float = REFRESH_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._read, self._empty, self._seconds, self._clock = read, empty, seconds, clock
+        self._value = empty
+        self._started: float | None = None  # when the last reading began (clock's time)
+        self._running = False  # a reading is under way: no second one begins
+        self._thread: threading.Thread | None = None  # the last reading begun
+        self._lock = threading.Lock()  # held for a few lines only, never across a reading
+
+    def _due(self) -> bool:
+        """Whether a reading should begin now: none under way, none begun within
+        ``seconds``. Called under the lock."""
+        return not self._running and (self._started is None
+                                      or self._clock() - self._started >= self._seconds)
+
+    def refresh(self) -> None:
+        """Begin a reading in the background if one is due; return at once. A thread
+        that cannot start (the process's limit) leaves the value as it was."""
+        with self._lock:
+            if not self._due():
+                return
+            self._started, self._running = self._clock(), True
+            thread = self._thread = threading.Thread(target=self._refresh, daemon=True,
+                                                     name="companion-doctor")
+        try:
+            thread.start()
+        except RuntimeError:
+            with self._lock:
+                self._running, self._thread = False, None
+
+    def _refresh(self) -> None:
+        """One reading, whatever it raises: it runs away from any page, and a reading
+        that failed says unknown."""
+        value = self._empty
+        try:
+            value = self._read()
+        except Exception:  # nothing a reading raises reaches a page: unknown
+            value = self._empty
+        finally:
+            with self._lock:
+                self._value, self._running = value, False
+
+    def get(self) -> T:
+        """The value last read (``empty`` until one is), a reading begun if due."""
+        self.refresh()
+        with self._lock:
+            return self._value
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for the reading under way, if any: for a caller that wants it done
+        (the tests), never for a page."""
+        with self._lock:
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+
+def read_windows_networks() -> tuple[Network, ...]:
+    """Windows' networks and their categories, read now (up to ``COMMAND_SECONDS``);
+    none, for unknown, when PowerShell cannot say. ``companion doctor`` waits for it;
+    the page never calls it (:func:`windows_networks`)."""
+    return parse_profiles(_run(POWERSHELL))
+
+
+#: This process's reading of Windows' networks, for the page (a cache, see Background).
+_NETWORKS: Background[tuple[Network, ...]] = Background(read_windows_networks, ())
 
 
 def windows_networks() -> tuple[Network, ...]:
-    """Windows' networks and their categories (nothing elsewhere); a per-process cache
-    of a minute, since PowerShell takes a second to start."""
+    """Windows' networks as last read in the background (nothing elsewhere, nothing
+    until the first reading ends), never waiting for PowerShell: a new reading begins
+    when the last is a minute old."""
     if platform.system() != "Windows":
         return ()
-    return _windows_networks(int(time.monotonic() // 60))
+    return _NETWORKS.get()
+
+
+def warm() -> None:
+    """Begin reading what the table page shows, in the background, so that the first
+    page has it: for ``companion serve`` at start. Returns at once."""
+    windows_networks()
 
 
 @lru_cache(maxsize=1)
@@ -291,13 +401,14 @@ def facts(port: int) -> Facts:
     """Everything :func:`report` says, read from this machine now."""
     system = platform.system()
     found = addresses.interfaces()
+    networks = read_windows_networks() if system == "Windows" else ()
     return Facts(system=system, port=port, interfaces=tuple(found),
-                 networks=windows_networks(), firewall=firewall(system),
+                 networks=networks, firewall=firewall(system),
                  listening=listening(port, ("127.0.0.1", addresses.best(found))))
 
 
 def page_facts(port: int) -> Facts:
-    """What the host's page says, from the per-process caches (no firewall command on a
-    page's way, except Windows' network categories once a minute)."""
+    """What the host's page says, from the per-process caches only: no command runs on
+    a page's way (Windows' networks are read in the background, :func:`windows_networks`)."""
     return Facts(system=platform.system(), port=port, interfaces=interfaces(),
                  networks=windows_networks())
