@@ -28,6 +28,7 @@ from importlib import import_module
 import pytest
 
 from companion.core.events import effective
+from companion.store.connection import uri
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
@@ -126,7 +127,7 @@ def start_game(host, key, kind, form):
 
 def read_game(database, key, number):
     """(kind, setup, [event rows]) of a game, read straight from the SQLite file."""
-    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
+    conn = sqlite3.connect(uri(database, "ro"), uri=True, timeout=10)
     try:
         conn.row_factory = sqlite3.Row
         game = conn.execute(
@@ -634,7 +635,7 @@ def test_a_read_only_database_tells_the_host_and_keeps_the_game(night, tmp_path)
     from companion.store import connection as database
 
     path = night.app.config["DATABASE"]
-    ro = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False,
+    ro = sqlite3.connect(uri(path, "ro"), uri=True, check_same_thread=False,
                          isolation_level=None)
     from sqlite_utils import Database
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.store.connection import uri
 from tests.browsing import decode_qr
 from tests.engines import ENGINES, Device, Display, missing
 
@@ -92,7 +93,7 @@ def devices(request, tmp_path):
 # --- what the server dealt (read as the table's laptop would: from its database) --------
 
 def current_setup(database, key):
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+    with sqlite3.connect(uri(database, "ro"), uri=True) as connection:
         row = connection.execute(
             "SELECT g.setup FROM games g JOIN nights n ON n.id = g.night_id "
             "WHERE n.key = ? ORDER BY g.number DESC LIMIT 1", (key,)).fetchone()

@@ -7,9 +7,13 @@ line as on Windows and macOS (tests/laptops.py) and play a short night on each.
 
 import errno
 import io
+import json
 import os
+import shutil
+import signal
 import sqlite3
 import stat
+import subprocess
 import sys
 import threading
 import time
@@ -20,6 +24,9 @@ import pytest
 from companion.app import _secret_key, create_app
 from companion.laptop import console
 from companion.serving import cli, paths
+from tests.conftest import STARTS_WITHIN_S, answers, free_port
+from tests.laptops import ENDED_EXIT
+from tests.test_drills import SCRIPTS, Device, assert_log_sound, create_night, start_game, step
 
 # --- the secret key: Windows' Python 3.11 and 3.12, and a USB stick -----------------
 
@@ -330,3 +337,224 @@ def test_other_console_events_are_left_to_windows(winfunctype):
 
 def test_no_console_is_touched_off_windows():
     assert console.windows_console() is None
+
+
+# --- a short night on each laptop, the whole command line as there ------------------
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+#: Each laptop: its system as the package sees it, the encoding of its piped output,
+#: and gevent's loop (Windows' gevent runs libuv; macOS's and Linux's libev).
+LAPTOPS = {
+    "windows-korean": ("windows", "cp949", "libuv-cffi"),
+    "windows-western": ("windows", "cp1252", "libuv-cffi"),
+    "macos": ("macos", "utf-8", None),
+}
+NAMES = ["김민수", "Jo", "Bartholomew Fitzgerald Ångström"[:30], "박서준"]
+
+
+def _libuv_missing():
+    try:
+        import gevent.libuv.loop  # noqa: F401  (needs cffi)
+    except ImportError as error:
+        return f"gevent's libuv loop cannot load here: {error}"
+    return None
+
+
+class Laptop:
+    """``companion`` as run on one of :data:`LAPTOPS`, its data in ``data``; every call
+    Windows' kernel32 is given goes to ``log``, and ``console`` names a console event."""
+
+    def __init__(self, name, data, tmp_path):
+        self.system, self.encoding, loop = LAPTOPS[name]
+        self.data, self.port = Path(data), free_port()
+        self.log, self.console = tmp_path / "kernel32.log", tmp_path / "console-event"
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+        self.env.update(PYTHONIOENCODING=self.encoding, COMPANION_LAPTOP_LOG=str(self.log),
+                        COMPANION_LAPTOP_CONSOLE=str(self.console), COMPANION_POLL_SECONDS="1")
+        if loop:
+            self.env["GEVENT_LOOP"] = loop
+        self.process = None
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def run(self, *argv, stdin=subprocess.DEVNULL):
+        """One command to its end: (exit code, what it printed, decoded as the pipe's)."""
+        done = subprocess.run([sys.executable, "-m", "tests.laptops", self.system, *argv],
+                              cwd=CHECKOUT, env=self.env, capture_output=True,
+                              stdin=stdin, timeout=STARTS_WITHIN_S)
+        return (done.returncode, done.stdout.decode(self.encoding),
+                done.stderr.decode(self.encoding, "replace"))
+
+    def serve(self):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.laptops", self.system, "serve", "--data",
+             str(self.data), "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=CHECKOUT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if not answers(self.url + "/"):
+            self.process.kill()
+            out, err = self.process.communicate(timeout=30)
+            raise AssertionError(f"it did not start: {out!r} {err!r}")
+        return self
+
+    def stop(self):
+        """Stop it as its host would (Windows: close the window); (code, out, err)."""
+        if self.system == "windows":
+            self.console.write_text(str(console.CTRL_CLOSE_EVENT))
+        else:
+            self.process.send_signal(signal.SIGINT)
+        out, err = self.process.communicate(timeout=STARTS_WITHIN_S)
+        return (self.process.returncode, out.decode(self.encoding),
+                err.decode(self.encoding, "replace"))
+
+    def printable(self, line):
+        """``line`` as its pipe prints it (``?`` for what its code page lacks)."""
+        return line.encode(self.encoding, "replace").decode(self.encoding)
+
+    def calls(self, name):
+        """The arguments of each call of kernel32's ``name``, in order."""
+        if not self.log.is_file():
+            return []
+        rows = [json.loads(line) for line in self.log.read_text().splitlines()]
+        return [row[1:] for row in rows if row[0] == name]
+
+
+def play_a_short_night(laptop):
+    """The host makes a night, a phone takes its seat, three Skull King steps are scored;
+    returns the host's device and the night's key."""
+    database = laptop.data / "companion.sqlite"
+    host, key, tokens = create_night(laptop.url, NAMES, database=str(database))
+    phone = Device(laptop.url)
+    assert phone.claim(tokens[0]) == 303
+    number = start_game(host, key, "skullking", SCRIPTS["skullking"][0])
+    for _ in range(3):
+        assert step(host, str(database), key, number, "skullking")[0] == 303
+    assert phone.get("/me")[0] == 200
+    assert_log_sound(str(database), key, number)
+    return host, key
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(LAPTOPS))
+def test_a_short_night_on_each_laptop_starts_plays_and_stops_cleanly(tmp_path, name):
+    """Windows' Python 3.11 (no os.fchmod), its pipes in cp949 and cp1252 (a QR code, →,
+    Korean names), gevent's libuv loop; macOS. Each command of the night, then a stop."""
+    if LAPTOPS[name][2] == "libuv-cffi" and _libuv_missing():
+        pytest.skip(_libuv_missing())
+    laptop = Laptop(name, tmp_path / "Kim #1 데이터", tmp_path).serve()
+    try:
+        _host, key = play_a_short_night(laptop)
+        code, out, err = laptop.run("backup", "--data", str(laptop.data),
+                                    str(tmp_path / "copy.sqlite"))
+        assert code == 0 and "Backed up" in out, err
+        code, out, err = laptop.run("host-link", "--data", str(laptop.data), "--port",
+                                    str(laptop.port), "--public-url", laptop.url)
+        assert code == 2 and "Choose one with --night KEY" in err or code == 0, err
+        code, out, err = laptop.run("host-link", "--data", str(laptop.data), "--night", key,
+                                    "--public-url", laptop.url)
+        assert code == 0 and f"{laptop.url}/h/" in out, err
+        code, out, err = laptop.run("doctor", "--port", str(laptop.port))
+        assert code == 0 and "If phones cannot open it:" in out, err
+    finally:
+        code, out, err = laptop.stop()
+    assert "Traceback" not in err, err
+    assert out.splitlines()[0].startswith(f"Companion is running. Open {laptop.url}")
+    database = laptop.data / "companion.sqlite"
+    assert out.rstrip().splitlines()[-1] == laptop.printable(
+        f"Companion stopped. Every night is saved in {database}")
+    if laptop.system == "windows":
+        # Windows ends the process once the handler returns: it returned after the stop.
+        assert code in (0, ENDED_EXIT), err
+        assert laptop.calls("SetConsoleCtrlHandler") == [[True]]
+        first, *_, last = laptop.calls("SetConsoleMode")
+        assert not first[1] & console.ENABLE_QUICK_EDIT_MODE and last[1] == 0x01F7
+    else:
+        assert code == 0
+    for made in (tmp_path / "alone.sqlite", tmp_path / "copy.sqlite"):
+        if made.name == "alone.sqlite":  # the database file alone, without its WAL
+            shutil.copyfile(database, made)
+        with sqlite3.connect(made) as conn:
+            assert conn.execute("select count(*) from nights where key = ?",
+                                [key]).fetchone() == (1,)
+
+
+@pytest.mark.slow
+def test_ctrl_break_stops_the_server_on_windows_as_ctrl_c_does(tmp_path):
+    laptop = Laptop("windows-western", tmp_path / "data", tmp_path)
+    laptop.env.pop("GEVENT_LOOP")
+    laptop.serve()
+    laptop.console.write_text(str(console.CTRL_BREAK_EVENT))
+    out, err = laptop.process.communicate(timeout=STARTS_WITHIN_S)
+    assert laptop.process.returncode == 0, err
+    assert out.decode().rstrip().endswith("Every night is saved in "
+                                          f"{laptop.data / 'companion.sqlite'}")
+
+
+# --- a USB stick: the data on exFAT -------------------------------------------------
+
+
+def _exfat_unavailable():
+    if os.geteuid() != 0:
+        return "needs root to mount an exFAT image (CI runs as root)"
+    for tool in ("mkfs.exfat", "losetup", "mount.exfat-fuse"):
+        if shutil.which(tool) is None:
+            return f"needs {tool} (Debian's exfatprogs and exfat-fuse; .ci/run installs them)"
+    if not Path("/dev/fuse").exists():
+        return "needs /dev/fuse"
+    return None
+
+
+@pytest.fixture
+def usb_stick(tmp_path):
+    """An exFAT file system, as a USB stick has, mounted at a folder (FUSE's driver on a
+    loop device: this box's kernel has no exFAT of its own)."""
+    reason = _exfat_unavailable()
+    if reason:
+        pytest.skip(reason)
+    image, mounted = tmp_path / "stick.img", tmp_path / "USB STICK"
+    mounted.mkdir()
+    with image.open("wb") as out:
+        out.truncate(64 * 1024 * 1024)
+    subprocess.run(["mkfs.exfat", str(image)], check=True, capture_output=True, timeout=60)
+    device = subprocess.run(["losetup", "--find", "--show", str(image)], check=True,
+                            capture_output=True, text=True, timeout=60).stdout.strip()
+    try:
+        subprocess.run(["mount.exfat-fuse", device, str(mounted)], check=True,
+                       capture_output=True, timeout=60)
+        try:
+            yield mounted
+        finally:
+            subprocess.run(["umount", str(mounted)], capture_output=True, timeout=60)
+    finally:
+        subprocess.run(["losetup", "--detach", device], capture_output=True, timeout=60)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["windows-western", "macos"])
+def test_a_night_kept_on_a_usb_stick_is_there_after_a_restart(usb_stick, tmp_path, name):
+    """exFAT has no hard links (the key was published with os.link: every first start
+    crashed) and keeps no modes; SQLite's WAL works there."""
+    with pytest.raises(PermissionError):
+        os.link(usb_stick, usb_stick / "no-links")
+    laptop = Laptop(name, usb_stick / "companion", tmp_path)
+    laptop.env.pop("GEVENT_LOOP", None)
+    laptop.serve()
+    try:
+        host, key = play_a_short_night(laptop)
+    finally:
+        code, out, err = laptop.stop()
+    assert "Traceback" not in err, err
+    key_file = laptop.data / "secret_key"
+    secret = key_file.read_text()
+    laptop.serve()
+    try:
+        status, _head, html = host.get(f"/n/{key}")  # the host's tablet, as it was
+        assert status == 200 and "김민수" in html
+    finally:
+        laptop.stop()
+    assert key_file.read_text() == secret  # the same key: every phone keeps its seat
+    with sqlite3.connect(laptop.data / "companion.sqlite") as conn:
+        assert conn.execute("select count(*) from nights where key = ?", [key]).fetchone() \
+            == (1,)

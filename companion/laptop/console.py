@@ -20,6 +20,7 @@ events as Ctrl+C does.
 from __future__ import annotations
 
 import ctypes
+import ctypes.wintypes as wintypes
 import sys
 import time
 from collections.abc import Callable
@@ -77,8 +78,6 @@ class WindowsConsole:
     def quick_edit_off(self) -> bool:
         """Turn QuickEdit off for this console's input (False where there is no console,
         as when standard input is piped); :meth:`restore` gives it back."""
-        from ctypes import wintypes
-
         handle = self.kernel32.GetStdHandle(STD_INPUT_HANDLE)
         mode = wintypes.DWORD()
         if not self.kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
@@ -104,8 +103,6 @@ class WindowsConsole:
         from any thread. After the events that end the process once the handler returns,
         it waits (``pause``, a real sleep of that thread) until ``finished()`` says the
         clean stop is done, at most ``CLOSE_WAIT_SECONDS``. False when Windows refused."""
-        from ctypes import wintypes
-
         def handle(event: int) -> bool:
             if event not in STOPPING_EVENTS:
                 return False
