@@ -233,6 +233,9 @@ def create_app(test_config: dict[str, Any] | None = None,
         # (static/js/clock.js, a synchronised reveal): long enough for each phone to be told
         # by its stream and fetch its fragment, short enough to keep the table's rhythm.
         REVEAL_LEAD_MS=1800,
+        # How often `companion serve` looks whether a night is live, to keep the laptop
+        # awake while it is (companion/laptop/awake.py).
+        AWAKE_CHECK_SECONDS=60,
         GAMES=list(registry.INSTALLED),
     )
     app.config.from_prefixed_env("COMPANION")

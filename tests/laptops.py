@@ -99,6 +99,13 @@ class Kernel32:
         self.log, self.console = log, console
         self.mode = 0x01F7  # a console with QuickEdit, as Windows 10 and 11 start one
 
+        def set_thread_execution_state(flags: int) -> int:
+            self._write("SetThreadExecutionState", flags)
+            return 0x80000000
+
+        # A function, not a method: ctypes's functions take argtypes and restype.
+        self.SetThreadExecutionState = set_thread_execution_state
+
     def _write(self, call: str, *args: Any) -> None:
         if self.log is not None:
             with self.log.open("a", encoding="utf-8") as out:
@@ -116,10 +123,6 @@ class Kernel32:
         self.mode = mode
         self._write("SetConsoleMode", handle, mode)
         return 1
-
-    def SetThreadExecutionState(self, flags: int) -> int:  # noqa: N802
-        self._write("SetThreadExecutionState", flags)
-        return 0x80000000
 
     def SetConsoleCtrlHandler(self, handler: Any, add: bool) -> int:  # noqa: N802
         self._write("SetConsoleCtrlHandler", bool(add))

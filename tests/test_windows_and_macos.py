@@ -5,6 +5,7 @@ without hard links, a pipe in cp949). The slow ones at the end run the whole com
 line as on Windows and macOS (tests/laptops.py) and play a short night on each.
 """
 
+import contextlib
 import errno
 import io
 import json
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import _secret_key, create_app
-from companion.laptop import console
+from companion.laptop import awake, console
 from companion.serving import cli, paths
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
 from tests.laptops import ENDED_EXIT
@@ -95,7 +96,7 @@ def test_a_data_folder_named_as_windows_users_are_holds_the_database(tmp_path, n
     response = client.post("/nights", data={"name": ["민수", "Jo", "Ann"]})
     assert response.status_code == 303
     key = response.headers["Location"].rsplit("/", 1)[1]
-    with sqlite3.connect(folder / "companion.sqlite") as conn:
+    with contextlib.closing(sqlite3.connect(folder / "companion.sqlite")) as conn:
         assert conn.execute("select count(*) from nights where key = ?", [key]).fetchone() == (1,)
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # no file made beside it
 
@@ -105,7 +106,7 @@ def test_the_backup_reads_a_data_folder_with_a_hash_in_its_name(tmp_path, capsys
     create_app(SETTINGS, data=folder).test_client().post(
         "/nights", data={"name": ["민수", "Jo", "Ann"]})
     assert cli.main(["backup", "--data", str(folder), str(tmp_path / "copy.sqlite")]) == 0
-    with sqlite3.connect(tmp_path / "copy.sqlite") as conn:
+    with contextlib.closing(sqlite3.connect(tmp_path / "copy.sqlite")) as conn:
         assert conn.execute("select count(*) from nights").fetchone() == (1,)
 
 
@@ -371,9 +372,18 @@ class Laptop:
         self.log, self.console = tmp_path / "kernel32.log", tmp_path / "console-event"
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
         self.env.update(PYTHONIOENCODING=self.encoding, COMPANION_LAPTOP_LOG=str(self.log),
-                        COMPANION_LAPTOP_CONSOLE=str(self.console), COMPANION_POLL_SECONDS="1")
+                        COMPANION_LAPTOP_CONSOLE=str(self.console), COMPANION_POLL_SECONDS="1",
+                        COMPANION_AWAKE_CHECK_SECONDS="0.2")
         if loop:
             self.env["GEVENT_LOOP"] = loop
+        if self.system == "macos":  # macOS's caffeinate, which says how it was started
+            self.caffeinated = tmp_path / "caffeinate.said"
+            tools = tmp_path / "macos-bin"
+            tools.mkdir(exist_ok=True)
+            (tools / "caffeinate").write_text(
+                f'#!/bin/sh\necho "$$ $*" > "{self.caffeinated}"\nexec sleep 600\n')
+            (tools / "caffeinate").chmod(0o755)
+            self.env["PATH"] = f"{tools}:{self.env['PATH']}"
         self.process = None
 
     @property
@@ -470,12 +480,21 @@ def test_a_short_night_on_each_laptop_starts_plays_and_stops_cleanly(tmp_path, n
         assert laptop.calls("SetConsoleCtrlHandler") == [[True]]
         first, *_, last = laptop.calls("SetConsoleMode")
         assert not first[1] & console.ENABLE_QUICK_EDIT_MODE and last[1] == 0x01F7
+        # Kept awake while the night was live, let sleep again at the stop.
+        assert laptop.calls("SetThreadExecutionState") == [
+            [awake.ES_CONTINUOUS | awake.ES_SYSTEM_REQUIRED], [awake.ES_CONTINUOUS]]
+        assert "This laptop stays awake while a night is live (Windows" in out
     else:
         assert code == 0
+        pid, *argv = laptop.caffeinated.read_text().split()
+        assert argv == ["-i", "-w", str(laptop.process.pid)]
+        with pytest.raises(ProcessLookupError):  # let go at the stop
+            os.kill(int(pid), 0)
+        assert "This laptop stays awake while a night is live (macOS: caffeinate)" in out
     for made in (tmp_path / "alone.sqlite", tmp_path / "copy.sqlite"):
         if made.name == "alone.sqlite":  # the database file alone, without its WAL
             shutil.copyfile(database, made)
-        with sqlite3.connect(made) as conn:
+        with contextlib.closing(sqlite3.connect(made)) as conn:
             assert conn.execute("select count(*) from nights where key = ?",
                                 [key]).fetchone() == (1,)
 
@@ -525,8 +544,8 @@ def usb_stick(tmp_path):
                        capture_output=True, timeout=60)
         try:
             yield mounted
-        finally:
-            subprocess.run(["umount", str(mounted)], capture_output=True, timeout=60)
+        finally:  # lazily: a server that failed may still hold a file there
+            subprocess.run(["umount", "--lazy", str(mounted)], capture_output=True, timeout=60)
     finally:
         subprocess.run(["losetup", "--detach", device], capture_output=True, timeout=60)
 
@@ -555,6 +574,6 @@ def test_a_night_kept_on_a_usb_stick_is_there_after_a_restart(usb_stick, tmp_pat
     finally:
         laptop.stop()
     assert key_file.read_text() == secret  # the same key: every phone keeps its seat
-    with sqlite3.connect(laptop.data / "companion.sqlite") as conn:
+    with contextlib.closing(sqlite3.connect(laptop.data / "companion.sqlite")) as conn:
         assert conn.execute("select count(*) from nights where key = ?", [key]).fetchone() \
             == (1,)

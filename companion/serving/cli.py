@@ -26,12 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import gevent
+from flask import Flask
 from gevent import monkey
 from sqlite_utils import Database
 
 from companion import store
 from companion.app import create_app, ready, server_started
-from companion.laptop import addresses, console, doctor
+from companion.laptop import addresses, awake, console, doctor
 from companion.serving import connections
 from companion.serving.paths import DataFolderError, data_folder, prepare
 from companion.table.qr import BLOCKS, text
@@ -273,6 +274,21 @@ def _listener(args: argparse.Namespace) -> Any:
     return (args.host, args.port)
 
 
+#: How long a game not finished counts as in progress after its last move, with no
+#: device connected (every phone locked, the tablet asleep): a long pause, a meal.
+GAME_PAUSE_SECONDS = 2 * 3600
+
+
+def night_is_live(app: Flask, server: connections.Server) -> bool:
+    """Whether the laptop must stay awake (companion/laptop/awake.py): a device holds a
+    connection (every open page keeps one: its stream, or its next poll), or a game is in
+    progress."""
+    if server.connected():
+        return True
+    with app.app_context():
+        return store.game_in_progress(GAME_PAUSE_SECONDS)
+
+
 def _print_start(args: argparse.Namespace, public: str, others: list[str],
                  found: list[addresses.Interface], folder: Path, database: str) -> None:
     print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
@@ -319,11 +335,17 @@ def serve(args: argparse.Namespace) -> int:
     note = connections.open_files_note(connections.raise_open_files())
     if note:
         print(note, file=sys.stderr, flush=True)
-    gevent.spawn(doctor.windows_networks)  # PowerShell's second, before a page needs it
+    doctor.warm()  # PowerShell's second, in the background, before a page needs it
+    holder = awake.inhibitor()
+    keeper = gevent.spawn(awake.keep_awake_while, lambda: night_is_live(app, server), holder,
+                          float(app.config["AWAKE_CHECK_SECONDS"]),
+                          say=lambda line: print(line, flush=True))
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         server.stop()
+    keeper.kill(timeout=5)  # waits for its release (gevent.kill would only schedule it)
+    holder.release()
     if window is not None:
         window.restore()
     database = app.config["DATABASE"]

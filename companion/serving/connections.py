@@ -187,6 +187,10 @@ class Bounded:
 
     application: Any
 
+    def connected(self) -> int:
+        """How many connections this server holds now (a phone's page holds one or two)."""
+        return sum(self.__dict__.get("held", Counter()).values())
+
     def handle(self, sock: socket.socket, address: Any) -> None:
         counts: Counter[str] = self.__dict__.setdefault("held", Counter())
         client = str(address[0]) if isinstance(address, tuple) else str(address)

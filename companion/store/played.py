@@ -182,6 +182,18 @@ def _running(night_id: int) -> "Game | None":
     return shown if shown is not None and not shown.finished else None
 
 
+def game_in_progress(within_seconds: float) -> bool:
+    """Whether any night has a game not finished that was started or moved on in the
+    last ``within_seconds``: the table is mid-game, even while every phone
+    is locked (``companion serve`` keeps the laptop awake for it, companion/laptop/awake.py).
+    A game left unfinished long before is no game in progress."""
+    return bool(get_db().execute(
+        "select exists(select 1 from games g where coalesce((select max(e.created) from "
+        "events e where e.game_id = g.id), g.created) >= ? and not exists (select 1 from "
+        "results r where r.game_id = g.id and r.finished = 1))",
+        [now(-within_seconds)]).fetchone()[0])
+
+
 def start_game(night_row: Row, kind: str, players: list[int], options: Any, *,
                form_token: str | None = None, leave: int | None = None) -> Game:
     """Start a game of ``kind`` for these seats (the rules validate the options); the
