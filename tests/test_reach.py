@@ -110,7 +110,7 @@ def test_a_public_windows_network_is_named_on_the_page_in_both_languages(night, 
 def test_the_steps_begin_with_the_laptops_own_firewall(system, says):
     steps = doctor.advice(Facts(system=system, port=8765))
     assert says in steps[0].english()
-    assert [s.key for s in steps][-4:] == ["mobile-data", "isolation", "vpn", "wired"]
+    assert [s.key for s in steps][-5:] == ["mobile-data", "isolation", "vpn", "wired", "lid"]
 
 
 def test_a_name_in_the_page_is_escaped(night, monkeypatch):

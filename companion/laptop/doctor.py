@@ -135,7 +135,8 @@ def _os_steps(facts: Facts) -> list[Step]:
 def advice(facts: Facts) -> list[Step]:
     """What to check when no phone reaches the laptop, the likeliest first: the laptop's
     firewall for its OS, then the network (guest Wi-Fi that keeps devices apart, phones
-    on mobile data, a VPN on the laptop, a wired laptop on another network)."""
+    on mobile data, a VPN on the laptop, a wired laptop on another network), then the
+    laptop's sleep (a closed lid, mid-night)."""
     vpns = _tunnels(facts, Kind.VPN)
     vpn = (Step("vpn", N_("Turn off the VPN on the laptop (%(names)s): it can keep phones "
                           "out."), {"names": ", ".join(vpns)}) if vpns else
@@ -154,6 +155,10 @@ def advice(facts: Facts) -> list[Step]:
         Step("wired", N_(
             "A laptop on a network cable may be on another network than the phones' "
             "Wi-Fi: join the laptop to the same Wi-Fi.")),
+        Step("lid", N_(
+            "Phones that worked and then all lost the table: the laptop slept. Companion "
+            "keeps it awake while a night is live, but closing its lid still puts most "
+            "laptops to sleep: leave the lid open, and plug it in for a long night.")),
     ]
 
 
