@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -577,3 +578,18 @@ def test_a_night_kept_on_a_usb_stick_is_there_after_a_restart(usb_stick, tmp_pat
     with contextlib.closing(sqlite3.connect(laptop.data / "companion.sqlite")) as conn:
         assert conn.execute("select count(*) from nights where key = ?", [key]).fetchone() \
             == (1,)
+
+
+def test_listening_on_every_ipv6_address_takes_ipv4_phones_too():
+    """Windows' IPv6 sockets take IPv6 alone unless told: the phones' IPv4 addresses
+    would not have reached ``--host ::``."""
+    if not socket.has_dualstack_ipv6():
+        pytest.skip("this machine has no dual-stack IPv6 sockets")
+    listener = cli._listener(_args("::", port=0))
+    try:
+        assert listener.family == socket.AF_INET6
+        assert listener.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY) == 0
+        with socket.create_connection(("127.0.0.1", listener.getsockname()[1]), timeout=5):
+            pass
+    finally:
+        listener.close()
