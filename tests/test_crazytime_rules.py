@@ -648,3 +648,42 @@ def test_a_broken_starting_law_line_names_it():
 def test_every_event_has_a_history_line(event):
     message, params = describe(event)
     assert message % params
+
+
+# --- law cards by number, and the last to play after a mistake -----------------------
+
+
+@pytest.mark.parametrize(("when", "what"), [("1", "18"), ("16", "1"), (7, 12), ("#3", "#18")])
+def test_a_law_entered_by_card_numbers_names_cards_of_the_box(when, what):
+    """16 When cards and 18 What cards (docs/rules.md#crazy-time)."""
+    events = play_match({0: 2, 1: 2, 2: 2, 3: 0, 4: 0}) + [law("Moon", when=when, what=what)]
+    (moon,) = replay(setup(FIVE, side="blue"), events)["laws"]
+    assert (moon["when"], moon["what"]) == (str(when), str(what))
+
+
+@pytest.mark.parametrize(("when", "what", "message"), [
+    ("17", "3", "The box has %(count)s When cards"),
+    ("0", "3", "The box has %(count)s When cards"),
+    ("3", "19", "The box has %(count)s What cards"),
+    (3, 40, "The box has %(count)s What cards"),
+])
+def test_a_card_number_the_box_does_not_have_is_refused(when, what, message):
+    events = play_match({0: 2, 1: 2, 2: 2, 3: 0, 4: 0}) + [law("Moon", when=when, what=what)]
+    with refuses(message):
+        replay(setup(FIVE, side="blue"), events)
+
+
+def test_a_card_text_that_holds_a_number_is_text():
+    events = play_match({0: 2, 1: 2, 2: 2, 3: 0, 4: 0}) + [law("Moon", when="When 20 is said")]
+    (moon,) = replay(setup(FIVE, side="blue"), events)["laws"]
+    assert moon["when"] == "When 20 is said"
+
+
+def test_the_last_to_play_after_a_mistake_takes_the_penalty_and_the_history_says_why():
+    """If play went on past a mistake, the last player who played takes it."""
+    event = penalty(2, reason="played_on")
+    state = replay(setup(FOUR), [event])
+    assert state["penalties"]["1"]["2"] == 1
+    line, params = rules.describe(event, {2: "Ann"})
+    assert line == "%(player)s took a penalty: the last to play after a mistake"
+    assert params == {"player": "Ann"}

@@ -230,6 +230,17 @@ def test_a_penalty_reason_and_a_broken_law_appear_in_the_history_by_name(table):
     assert 'data-tokens-left="3"' in html
 
 
+def test_the_host_records_the_last_to_play_after_a_mistake(table):
+    night, game, _ = table
+    post(night, game, "law", name="Echo", when=WHEN, what=WHAT)  # the harder start's law
+    html = night.host.get(game).data.decode()
+    assert ('<option value="played_on">Play went on after a mistake: the last to play '
+            'takes it</option>') in html
+    post(night, game, "penalty", seat=1, reason="played_on")
+    html = night.host.get(game).data.decode()
+    assert "<bdi>Jo</bdi> took a penalty: the last to play after a mistake" in html
+
+
 # --- law secrecy through the routes ----------------------------------------------------
 
 

@@ -56,7 +56,12 @@ MAX_PLAYERS = 7
 SIDES = ("purple", "blue")
 BLUE_TOKENS = {1: 6, 2: 8, 3: 10, 4: 12}
 PURPLE_TOKENS = 12
-REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock", "broke_law", "other")
+REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock", "played_on", "broke_law",
+           "other")
+#: The law cards in the box (docs/rules.md#crazy-time-setup): a law entered by card
+#: number names one of them.
+WHEN_CARDS = 16
+WHAT_CARDS = 18
 #: The laws in force from match 1 (docs/rules.md#crazy-time-basic-laws).
 BASIC_LAWS = ("reversal", "synchronisation", "overload")
 NAME_MAX = 60
@@ -364,6 +369,15 @@ def _law_text(data: Mapping[str, Any], key: str, limit: int, message: str) -> st
     return value.strip()
 
 
+def _card_number(text: str, count: int, message: str) -> str:
+    """A law card's text, or its number when it is one: 1 to ``count``, the cards of its
+    kind in the box (a 17th When card is a typing slip, not a card)."""
+    digits = text.lstrip("#").strip()
+    if digits.isdecimal() and not 1 <= int(digits) <= count:
+        raise RuleError(message, count=count)
+    return text
+
+
 def _on_law(setup: Setup, state: State, event: Event) -> None:
     """A new law: made by the players at the table (docs/rules.md#crazy-time-matches; the
     optional harder start: one law by everyone before match 1). The host or the phone of a player
@@ -386,10 +400,14 @@ def _on_law(setup: Setup, state: State, event: Event) -> None:
 
     name = _law_text(data, "name", NAME_MAX,
                      N_("A law needs a name of 1 to %(limit)s characters."))
-    when = _law_text(data, "when", CARD_TEXT_MAX,
-                     N_("A law needs its When card (1 to %(limit)s characters)."))
-    what = _law_text(data, "what", CARD_TEXT_MAX,
-                     N_("A law needs its What card (1 to %(limit)s characters)."))
+    when = _card_number(_law_text(data, "when", CARD_TEXT_MAX, N_(
+        "A law needs its When card (1 to %(limit)s characters).")), WHEN_CARDS, N_(
+        "The box has %(count)s When cards: a number from 1 to %(count)s, or the card's "
+        "text."))
+    what = _card_number(_law_text(data, "what", CARD_TEXT_MAX, N_(
+        "A law needs its What card (1 to %(limit)s characters).")), WHAT_CARDS, N_(
+        "The box has %(count)s What cards: a number from 1 to %(count)s, or the card's "
+        "text."))
     if any(law["name"].casefold() == name.casefold() for law in state["laws"]):
         raise RuleError(N_("There is already a law named %(name)s."), name=name)
 
@@ -517,6 +535,7 @@ _PENALTY_LINES = {
     "slowest_slap": N_("%(player)s took a penalty: slowest slap"),
     "wrong_stop": N_("%(player)s took a penalty: wrong “Stop!”"),
     "tick_tock": N_("%(player)s took a penalty: too slow after tick-tock"),
+    "played_on": N_("%(player)s took a penalty: the last to play after a mistake"),
     "broke_law": N_("%(player)s took a penalty: broke a law"),
 }
 

@@ -28,7 +28,7 @@ bp = Blueprint("crazytime", __name__)
 
 KIND = "crazytime"
 # the penalty reasons the host's select offers, besides "broke a law"
-PLAIN_REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock")
+PLAIN_REASONS = ("wrong_call", "slowest_slap", "wrong_stop", "tick_tock", "played_on")
 
 
 # --- starting a game ------------------------------------------------------------------
