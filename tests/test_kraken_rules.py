@@ -632,7 +632,8 @@ def test_only_a_special_card_has_a_name():
 
 def test_a_phone_cannot_record_table_events():
     assert rules.SEAT_EVENTS == frozenset()
-    assert rules.HOST_EVENTS == {"marker", "reveal"}
+    assert rules.HOST_EVENTS == {"marker", "reveal", "special_marker", "special_reveal",
+                                 "special_role", "special_count", "note"}
     with pytest.raises(RuleError, match="host"):
         replay(game(4), [{"type": "marker", "data": {"seat": 0}, "seat": 0}])
 

@@ -6,8 +6,8 @@ revealed whose card, and what it was) and what the rules say follows from that.
 Public rules API:
 
 - ``setup(players, *, specials=False, curse=False)``: the deck and role cards for a count.
-- ``verdict(...)`` / ``outcome(...)``: who has won after a sequence of revealed cards. This
-  is the one copy of the end rules; ``replay`` calls it after every reveal.
+- ``verdict(...)`` / ``outcome(...)``: who has won after a sequence of revealed cards. It
+  and ``replay`` judge each card with the one copy of the end rules (``_end_of``).
 
 App contract (what every game module provides): ``start``, ``replay`` (one handler per
 event type, in ``HANDLERS``), ``HOST_EVENTS``, ``SEAT_EVENTS``, ``describe``; and the token
@@ -30,7 +30,11 @@ State shape returned by ``replay`` (all JSON):
                        (Treasures and Curses together: the split is unknown to the table)
     hidden_range       {kind: [least, most]} still face-down, for every kind in play
     special_revealed   [special name, ...] in the order revealed
+    treasure_pile      Treasures (and Curses) in the game: the player count, unless a
+                       Special card put one more in or took one out
     treasures_to_find  treasure-pile cards still to reveal for the Explorers to win
+    shown              [{"seat", "to"}, ...]: whose role a Special card showed to whom
+                       (seats only; the role is shown on the viewer's phone alone)
     round_over_deal    None, or the cards each to deal now that a round has just ended
     outcome            "explorers" | "skeletons" | "nobody" | None
     reason             None | "all_treasure" | "kraken" | "curse_first" | "rounds_over"
@@ -39,7 +43,9 @@ State shape returned by ``replay`` (all JSON):
     finished           bool
     roles              None while running; {str(seat): role} once finished
     unused_roles       None while running; [role, ...] once finished
-    reveals            [{"seat", "card", "special", "round", "action"}, ...]
+    reveals            [{"seat", "card", "special", "round", "action", "out_of_turn"}, ...]
+                       (a card revealed out of turn keeps the round and the number of
+                       the action it followed)
 """
 
 import random
@@ -93,7 +99,8 @@ ROLE_CARDS = {3: (3, 2), 4: (3, 2), 5: (4, 2), 6: (4, 2), 7: (5, 3), 8: (6, 3)}
 # docs/rules.md#kraken-specials: 5 of the 6 Special cards go into the deck.
 SPECIALS_IN_DECK = 5
 
-HOST_EVENTS = frozenset({"marker", "reveal"})
+HOST_EVENTS = frozenset({"marker", "reveal", "special_marker", "special_reveal",
+                         "special_role", "special_count", "note"})
 SEAT_EVENTS: frozenset[str] = frozenset()
 
 #: The setup ``start`` returns, the state ``replay`` folds, one event of the log: JSON.
@@ -178,11 +185,14 @@ _TOO_MANY = {
 }
 
 
-def _end_of(n: int, counts: Mapping[str, int], card: str, revealed: int,
+def _end_of(n: int, pile: int, counts: Mapping[str, int], card: str | None, actions: int,
             curse: bool) -> tuple[str | None, str | None]:
     """docs/rules.md#kraken-end (and the Curse's rules, docs/rules.md#kraken-curse).
 
-    Returns (winning team, reason) or (None, None). The order of the checks
+    ``pile`` is the treasure pile (the player count, unless a Special card changed it:
+    docs/rules.md#kraken-specials); ``actions`` the actions made so far, this one
+    included; ``card`` None when no card was revealed (a count was corrected). Returns
+    (winning team, reason) or (None, None). The order of the checks
     (docs/rules.md#kraken-decisions) matters only for the last reveal of round 4: finding
     the last Treasure there is still an Explorer win.
     """
@@ -191,11 +201,21 @@ def _end_of(n: int, counts: Mapping[str, int], card: str, revealed: int,
     if card == "curse" and counts["treasure"] == 0:
         return "skeletons", "curse_first"
     found = counts["treasure"] + (counts["curse"] if curse else 0)
-    if found == n:
+    if found >= pile:
         return "explorers", "all_treasure"
-    if revealed == ROUNDS * n:
+    if actions == ROUNDS * n:
         return "skeletons", "rounds_over"
     return None, None
+
+
+def _result(n: int, team: str | None, explorers: int | None) -> str | None:
+    """The outcome for the team the rules make win: "nobody" when that team has no
+    player at the table (docs/rules.md#kraken-end)."""
+    if explorers is not None and team is not None:
+        members = explorers if team == "explorers" else n - explorers
+        if members == 0:
+            return "nobody"
+    return team
 
 
 class Verdict(TypedDict):
@@ -234,13 +254,9 @@ def verdict(players: int, reveals: Iterable[str], *, explorers: int | None = Non
         if team is not None:
             raise RuleError(N_("The game is already over: no more cards are revealed."))
         _count_card(deck, counts, card)
-        team, reason = _end_of(n, counts, card, index + 1, curse)
-    result = team
-    if explorers is not None and team is not None:
-        members = explorers if team == "explorers" else n - explorers
-        if members == 0:
-            result = "nobody"
-    return {"outcome": result, "team": team, "reason": reason, "revealed": counts}
+        team, reason = _end_of(n, n, counts, card, index + 1, curse)
+    return {"outcome": _result(n, team, explorers), "team": team, "reason": reason,
+            "revealed": counts}
 
 
 def _check_explorers(n: int, explorers: object) -> None:
@@ -276,9 +292,10 @@ def outcome(players: int, reveals: Iterable[str], *, explorers: int | None = Non
                    specials=specials)["outcome"]
 
 
-def _hidden(n: int, deck: Mapping[str, int], counts: Mapping[str, int],
+def _hidden(deck: Mapping[str, int], counts: Mapping[str, int],
             curse: bool) -> tuple[dict[str, int], dict[str, list[int]]]:
     """Still face-down counts: exact ones, and [least, most] for every kind in play."""
+    pile = deck["treasure_pile"]
     hidden: dict[str, int] = {}
     ranges: dict[str, list[int]] = {}
     for kind, seen in counts.items():
@@ -291,10 +308,10 @@ def _hidden(n: int, deck: Mapping[str, int], counts: Mapping[str, int],
         # Treasures in the pile T: at least the deck's least and those seen, and at most
         # the deck's most while leaving room for the Curses seen (at least one).
         least = max(deck["treasure_min"], t)
-        most = min(deck["treasure"], n - max(deck["curse_min"], c))
-        hidden["treasure_pile"] = n - t - c
+        most = min(deck["treasure"], pile - max(deck["curse_min"], c))
+        hidden["treasure_pile"] = pile - t - c
         ranges["treasure"] = [least - t, most - t]
-        ranges["curse"] = [n - most - c, n - least - c]
+        ranges["curse"] = [pile - most - c, pile - least - c]
     return hidden, ranges
 
 
@@ -395,19 +412,20 @@ def begin(setup_: Setup) -> State:
     """The table before any event: no marker, 5 face-down cards in front of everyone
     (docs/rules.md#kraken-play). ``replay``'s handlers fold the events into it and
     ``conclude`` turns it into the state ``replay`` returns."""
+    options = setup_["options"]
     return {
         "marker": None,
         "first_marker": None,
         "cards": dict.fromkeys(setup_["players"], CARDS_PER_ROUND[0]),
         "reveals": [],
+        "actions": 0,
+        "deck": dict(setup_["deck"]),
+        "counts": dict.fromkeys(kinds_in_play(curse=options["curse"],
+                                              specials=options["specials"]), 0),
+        "shown": [],
         "judged": {"outcome": None, "team": None, "reason": None},
         "round_over_deal": None,
     }
-
-
-def _revealed_cards(state: State) -> list[str]:
-    """The card kinds revealed so far, in order."""
-    return [r["card"] for r in state["reveals"]]
 
 
 def _check_host_event(state: State, event: Event) -> None:
@@ -430,46 +448,166 @@ def _on_marker(setup_: Setup, state: State, event: Event) -> None:
     state["first_marker"] = seat
 
 
+def _turn_up(setup_: Setup, state: State, data: Mapping[str, Any], *,
+             out_of_turn: bool) -> int:
+    """A face-down card in front of a seat is turned up: counted, named when it is a
+    Special, and judged (docs/rules.md#kraken-end). An action counts towards the round;
+    a card revealed out of turn (a Special card's doing, docs/rules.md#kraken-specials)
+    does not. Returns the seat."""
+    seats = list(setup_["players"])
+    n = len(seats)
+    seat = _seat_of(data, seats)
+    if state["cards"][seat] == 0:
+        raise RuleError(N_("That player has no face-down card left this round."))
+    card = data.get("card")
+    if not isinstance(card, str):
+        raise RuleError(N_("Say which card was revealed."))
+    special = data.get("special")
+    _count_card(state["deck"], state["counts"], card)
+    _check_special(card, special, state["reveals"])
+    if not out_of_turn:
+        state["actions"] += 1
+    actions = state["actions"]
+    team, reason = _end_of(n, state["deck"]["treasure_pile"], state["counts"], card,
+                           actions, setup_["options"]["curse"])
+    _judge(setup_, state, team, reason)
+    state["cards"][seat] -= 1
+    round_ = (actions - 1) // n + 1 if not out_of_turn else actions // n + 1
+    state["reveals"].append({"seat": seat, "card": card, "special": special,
+                             "round": round_, "action": actions - (round_ - 1) * n,
+                             "out_of_turn": out_of_turn})
+    return seat
+
+
+def _judge(setup_: Setup, state: State, team: str | None, reason: str | None) -> None:
+    state["judged"] = {"outcome": _result(len(setup_["players"]), team, _explorers(setup_)),
+                       "team": team, "reason": reason}
+
+
 def _on_reveal(setup_: Setup, state: State, event: Event) -> None:
     """The card in front of a seat was revealed (docs/rules.md#kraken-play); the game may
     end at once (docs/rules.md#kraken-end)."""
     seats = list(setup_["players"])
     n = len(seats)
-    options = setup_["options"]
     data = _check_keys(event.get("data"), ("seat", "card", "special"))
     marker = state["marker"]
     if marker is None:
         raise RuleError(N_("First record who takes the action marker."))
-    seat = _seat_of(data, seats)
-    if seat == marker:
+    if _seat_of(data, seats) == marker:
         raise RuleError(N_("The marker holder cannot reveal their own card."))
-    if state["cards"][seat] == 0:
-        raise RuleError(N_("That player has no face-down card left this round."))
-    card = data.get("card")
-    special = data.get("special")
-    if not isinstance(card, str):
-        raise RuleError(N_("Say which card was revealed."))
-    kinds = _revealed_cards(state)
-    judged = verdict(n, kinds + [card], explorers=_explorers(setup_),
-                     curse=options["curse"], specials=options["specials"])
-    state["judged"] = judged
-    _check_special(card, special, state["reveals"])
-    round_ = len(kinds) // n + 1
-    done = len(kinds) + 1
-    state["cards"][seat] -= 1
-    state["reveals"].append({"seat": seat, "card": card, "special": special,
-                             "round": round_, "action": done - (round_ - 1) * n})
+    seat = _turn_up(setup_, state, data, out_of_turn=False)
+    done = state["actions"]
     state["round_over_deal"] = None
-    if options["clockwise"]:
+    if setup_["options"]["clockwise"]:
         # The 8-player rule (docs/rules.md#kraken-play, docs/rules.md#kraken-decisions):
         # each acts once, clockwise, whoever's card was revealed.
         state["marker"] = seats[(seats.index(marker) + 1) % n]
     else:
         state["marker"] = seat
-    if judged["team"] is None and done % n == 0:
+    if state["judged"]["team"] is None and done % n == 0:
         # docs/rules.md#kraken-play: gather the face-down cards, shuffle, deal 4, 3, 2 each.
         state["round_over_deal"] = CARDS_PER_ROUND[done // n]
         state["cards"] = dict.fromkeys(seats, state["round_over_deal"])
+
+
+# --- what a Special card changes (docs/rules.md#kraken-specials) ----------------------
+# The seed names the six cards but breaks off before their abilities, so the app does
+# not guess them: once a Special is face up, the table may record any of these generic
+# moves, each an ordinary event that the counts, the end check and the history follow.
+
+
+def _after_a_special(setup_: Setup, state: State) -> None:
+    """A Special card's move needs a Special card face up in this game."""
+    if not setup_["options"]["specials"]:
+        raise RuleError(N_("The Special cards are not in this game."))
+    if not any(r["card"] == "special" for r in state["reveals"]):
+        raise RuleError(N_("No Special card has been revealed yet in this game."))
+
+
+def _on_special_marker(setup_: Setup, state: State, event: Event) -> None:
+    """A Special card passes the action marker to another player."""
+    _after_a_special(setup_, state)
+    data = _check_keys(event.get("data"), ("seat",))
+    seat = _seat_of(data, list(setup_["players"]))
+    if seat == state["marker"]:
+        raise RuleError(N_("%(seat)s has the action marker already."), seat=seat)
+    state["marker"] = seat
+
+
+def _on_special_reveal(setup_: Setup, state: State, event: Event) -> None:
+    """A Special card turns up a card out of turn: counted and judged like any reveal
+    (the game may end), but it is not an action and the marker stays."""
+    _after_a_special(setup_, state)
+    data = _check_keys(event.get("data"), ("seat", "card", "special"))
+    _turn_up(setup_, state, data, out_of_turn=True)
+
+
+def _on_special_role(setup_: Setup, state: State, event: Event) -> None:
+    """A Special card shows one player's role to another. The event names the two seats
+    only: the role is the deal's, shown on the viewer's phone alone."""
+    _after_a_special(setup_, state)
+    data = _check_keys(event.get("data"), ("seat", "to"))
+    seats = list(setup_["players"])
+    seat = _seat_of(data, seats)
+    to = _seat_of({"seat": data.get("to")}, seats)
+    if seat == to:
+        raise RuleError(N_("A player knows their own role: choose someone else to see it."))
+    if any(s["seat"] == seat and s["to"] == to for s in state["shown"]):
+        raise RuleError(N_("%(to)s has seen %(seat)s's role already."), seat=seat, to=to)
+    state["shown"].append({"seat": seat, "to": to})
+
+
+COUNTED_KINDS = ("treasure", "empty")
+
+
+def _on_special_count(setup_: Setup, state: State, event: Event) -> None:
+    """A Special card puts one Treasure or Empty box more into the game, or takes one
+    still face-down out of it. A Treasure changes the treasure pile, so the Explorers'
+    goal follows (and taking out the last one still hidden wins it for them)."""
+    _after_a_special(setup_, state)
+    data = _check_keys(event.get("data"), ("kind", "by"))
+    kind, by = data.get("kind"), data.get("by")
+    if kind not in COUNTED_KINDS or isinstance(by, bool) or by not in (-1, 1):
+        raise RuleError(N_("Say which count goes up or down by one."))
+    n = len(setup_["players"])
+    curse = setup_["options"]["curse"]
+    deck = state["deck"]
+    if by < 0 and _hidden(deck, state["counts"], curse)[1][kind][1] == 0:
+        raise RuleError(_NONE_HIDDEN[kind])
+    if by > 0 and deck[kind] >= BOX[kind]:
+        raise RuleError(_BOX_FULL[kind], limit=BOX[kind])
+    deck[kind] += by
+    if kind == "treasure":
+        deck["treasure_pile"] += by
+        if curse:
+            deck["treasure_min"] += by
+    team, reason = _end_of(n, deck["treasure_pile"], state["counts"], None,
+                           state["actions"], curse)
+    _judge(setup_, state, team, reason)
+
+
+_NONE_HIDDEN = {
+    "treasure": N_("No Treasure is still face-down: none can leave the game."),
+    "empty": N_("No Empty box is still face-down: none can leave the game."),
+}
+_BOX_FULL = {
+    "treasure": N_("The box holds only %(limit)s Treasures."),
+    "empty": N_("The box holds only %(limit)s Empty boxes."),
+}
+
+NOTE_MAX = 200
+
+
+def _on_note(setup_: Setup, state: State, event: Event) -> None:
+    """A line the table writes into the history (what a Special card did that the app
+    does not know, or anything else); it changes nothing."""
+    data = _check_keys(event.get("data"), ("text",))
+    text = data.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise RuleError(N_("Write the note first."))
+    if len(text) > NOTE_MAX or text != text.strip() or not text.isprintable():
+        raise RuleError(N_("A note is one line of at most %(limit)s characters."),
+                        limit=NOTE_MAX)
 
 
 def _check_special(card: str, special: object, reveals: Iterable[Mapping[str, Any]]) -> None:
@@ -484,7 +622,11 @@ def _check_special(card: str, special: object, reveals: Iterable[Mapping[str, An
         raise RuleError(N_("Only a Special card has a name."))
 
 
-HANDLERS: dict[str, Handler] = {"marker": _on_marker, "reveal": _on_reveal}
+HANDLERS: dict[str, Handler] = {
+    "marker": _on_marker, "reveal": _on_reveal, "special_marker": _on_special_marker,
+    "special_reveal": _on_special_reveal, "special_role": _on_special_role,
+    "special_count": _on_special_count, "note": _on_note,
+}
 
 
 def _winners_losers(setup_: Setup, result: str | None) -> tuple[list[int], list[int]]:
@@ -511,17 +653,20 @@ def conclude(setup_: Setup, state: State) -> State:
     options = setup_["options"]
     curse = options["curse"]
     reveals = state["reveals"]
-    kinds = _revealed_cards(state)
     judged = state["judged"]
     finished = judged["team"] is not None
+    actions = state["actions"]
     if finished:
-        round_ = reveals[-1]["round"]
-        action = reveals[-1]["action"]
+        # Where the last action left the game (a card revealed out of turn, or a count
+        # a Special card changed, may have ended it after that action).
+        round_ = (actions - 1) // n + 1
+        action = actions - (round_ - 1) * n
     else:
-        round_ = len(kinds) // n + 1
-        action = len(kinds) % n + 1
-    counts = verdict(n, kinds, curse=curse, specials=options["specials"])["revealed"]
-    hidden, ranges = _hidden(n, setup_["deck"], counts, curse)
+        round_ = actions // n + 1
+        action = actions % n + 1
+    counts = state["counts"]
+    deck = state["deck"]
+    hidden, ranges = _hidden(deck, counts, curse)
     found = counts["treasure"] + (counts["curse"] if curse else 0)
     result = judged["outcome"]
     winners, losers = _winners_losers(setup_, result)
@@ -534,11 +679,13 @@ def conclude(setup_: Setup, state: State) -> State:
         "marker": state["marker"],
         "first_marker": state["first_marker"],
         "cards_in_front": {str(s): state["cards"][s] for s in seats},
-        "revealed": counts,
+        "revealed": dict(counts),
         "hidden": hidden,
         "hidden_range": ranges,
         "special_revealed": [r["special"] for r in reveals if r["card"] == "special"],
-        "treasures_to_find": n - found,
+        "treasures_to_find": deck["treasure_pile"] - found,
+        "treasure_pile": deck["treasure_pile"],
+        "shown": [dict(s) for s in state["shown"]],
         "round_over_deal": state["round_over_deal"],
         "outcome": result,
         "reason": judged["reason"],
@@ -557,7 +704,14 @@ def replay(setup_: Setup, events: Iterable[Event]) -> State:
 
     Events: "marker" ``{"seat"}`` — who takes the action marker first, only before the
     first reveal (re-recording it corrects it); "reveal" ``{"seat", "card", "special"}``
-    — the card in front of ``seat`` was revealed. See the module docstring for the state.
+    — the card in front of ``seat`` was revealed; "note" ``{"text"}`` — a line for the
+    history. Once a Special card is face up (docs/rules.md#kraken-specials):
+    "special_marker" ``{"seat"}`` — the marker goes to ``seat``; "special_reveal"
+    ``{"seat", "card", "special"}`` — a card revealed out of turn (not an action);
+    "special_role" ``{"seat", "to"}`` — ``seat``'s role was shown to ``to``;
+    "special_count" ``{"kind": "treasure" | "empty", "by": 1 | -1}`` — one card of that
+    kind more in the game, or one still face-down out of it. See the module docstring for
+    the state.
     """
     return replayed(setup_, events, begin, step, conclude)
 
@@ -591,6 +745,33 @@ _SPECIAL_LINES = {
 }
 
 
+_OUT_OF_TURN_LINES = {
+    "empty": N_("Special card: %(seat)s's card is revealed out of turn: an Empty box."),
+    "treasure": N_("Special card: %(seat)s's card is revealed out of turn: a Treasure!"),
+    "kraken": N_("Special card: %(seat)s's card is revealed out of turn: the Kraken!"),
+    "curse": N_(
+        "Special card: %(seat)s's card is revealed out of turn: a Greedy Captain's Curse."),
+    "lost_treasure": N_("Special card: %(seat)s's card is revealed out of turn: the "
+                        "Special card Lost Treasure."),
+    "skeletons_grasp": N_("Special card: %(seat)s's card is revealed out of turn: the "
+                          "Special card Skeleton's Grasp."),
+    "revealed_identity": N_("Special card: %(seat)s's card is revealed out of turn: the "
+                            "Special card Revealed Identity."),
+    "krakens_presence": N_("Special card: %(seat)s's card is revealed out of turn: the "
+                           "Special card Kraken's Presence."),
+    "light_in_the_deep": N_("Special card: %(seat)s's card is revealed out of turn: the "
+                            "Special card Light in the Deep."),
+    "captains_obsession": N_("Special card: %(seat)s's card is revealed out of turn: the "
+                             "Special card Captain's Obsession."),
+}
+_COUNT_LINES = {
+    ("treasure", 1): N_("Special card: one Treasure more in the game."),
+    ("treasure", -1): N_("Special card: one Treasure fewer in the game."),
+    ("empty", 1): N_("Special card: one Empty box more in the game."),
+    ("empty", -1): N_("Special card: one Empty box fewer in the game."),
+}
+
+
 def describe(event: Event) -> tuple[str, dict[str, Any]]:
     """A history line for an event, as (N_(message), params). ``seat`` in the params is
     the seat number the line is about (the view shows that player's name). Cards are
@@ -606,6 +787,23 @@ def describe(event: Event) -> tuple[str, dict[str, Any]]:
         if card in _REVEAL_LINES:
             return _REVEAL_LINES[card], {"seat": seat}
         return N_("%(seat)s's card is revealed: a Special card."), {"seat": seat}
+    if event.get("type") == "special_reveal":
+        card = data.get("card")
+        name = data.get("special") if card == "special" else card
+        if name in _OUT_OF_TURN_LINES:
+            return _OUT_OF_TURN_LINES[name], {"seat": seat}
+        return N_("Special card: %(seat)s's card is revealed out of turn."), {"seat": seat}
+    if event.get("type") == "special_marker":
+        return N_("Special card: the action marker goes to %(seat)s."), {"seat": seat}
+    if event.get("type") == "special_role":
+        return N_("Special card: %(to)s sees %(seat)s's role."), {
+            "seat": seat, "to": data.get("to")}
+    if event.get("type") == "special_count":
+        key = (data.get("kind"), data.get("by"))
+        if key in _COUNT_LINES:
+            return _COUNT_LINES[key], {}
+    if event.get("type") == "note":
+        return N_("Note: %(text)s"), {"text": data.get("text")}
     return N_("Something was recorded."), {}
 
 

@@ -28,6 +28,11 @@ STALE = _l("The table moved on: here is the latest. Check it and try again.")
 OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
 
 
+#: The parameters of a rule's message or history line that name a seat: the table reads
+#: the player's name there ("to": whom a Kraken Special card showed a role).
+SEAT_PARAMS = ("player", "seat", "to")
+
+
 #: A game view's answer: a page or fragment, with its status.
 Answer = Response | tuple[str, int] | str
 
@@ -48,7 +53,7 @@ def message(error: RuleError, names: Mapping[int, str] | None = None) -> str:
     params = error.params
     if names is not None:
         params = {key: names.get(value, value)
-                  if key in ("player", "seat") and type(value) is int else value
+                  if key in SEAT_PARAMS and type(value) is int else value
                   for key, value in params.items()}
     return _(error.message, **params)
 
@@ -84,7 +89,7 @@ def history(game: store.Game, names: Mapping[int, str], activity: list[store.Row
             text = _("Redone")
         else:
             msg, params = game.rules.describe(event)
-            params = {k: bdi(names.get(v, v)) if k in ("player", "seat") else v
+            params = {k: bdi(names.get(v, v)) if k in SEAT_PARAMS else v
                       for k, v in params.items()}
             text = Markup(_(msg)) % params
         lines.append({"seq": event["seq"], "text": text, "at": event["created"],
