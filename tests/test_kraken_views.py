@@ -536,3 +536,81 @@ def test_next_game_without_a_series_deals_new_roles_and_phones_follow(night, kra
     assert "kraken-series" not in night.host.get(url2).data.decode()
     phone = night.phone(1).get("/me").data.decode()
     assert "Hold to see your role" in phone and "The Skeletons win!" not in phone
+
+
+# --- a Special card's moves (docs/rules.md#kraken-specials) ---------------------------
+
+
+def special_up(night):
+    """A game with the Special cards where Jo (seat 1) has just turned up one."""
+    url = night.start("kraken", **FOUR, specials="on")
+    set_marker(night, url, 0)
+    reveal(night, url, 1, "special:captains_obsession")
+    return url
+
+
+def test_the_special_moves_appear_once_a_special_is_face_up(night):
+    url = night.start("kraken", **FOUR, specials="on")
+    set_marker(night, url, 0)
+    assert 'data-action="kraken-special-marker"' not in night.host.get(url).data.decode()
+    reveal(night, url, 1, "special:captains_obsession")
+    html = night.host.get(url).data.decode()
+    for move in ("marker", "reveal", "role", "count"):
+        assert f'data-action="kraken-special-{move}"' in html
+    assert 'data-action="kraken-note"' in html
+
+
+def test_each_special_move_is_recorded_through_its_form(night):
+    url = special_up(night)
+    assert post(night, url, "special-marker", {"seat": 3}).status_code == 303
+    assert post(night, url, "special-reveal", {"seat": 2, "card": "treasure"}).status_code == 303
+    assert post(night, url, "special-role", {"seat": 0, "to": 2}).status_code == 303
+    assert post(night, url, "special-count", {"count": "empty:-1"}).status_code == 303
+    assert post(night, url, "note", {"text": "  Jo   looked twice "}).status_code == 303
+    game = game_of(night, url)
+    assert [(e["type"], e["data"]) for e in game.events[-5:]] == [
+        ("special_marker", {"seat": 3}),
+        ("special_reveal", {"seat": 2, "card": "treasure"}),
+        ("special_role", {"seat": 0, "to": 2}),
+        ("special_count", {"kind": "empty", "by": -1}),
+        ("note", {"text": "Jo looked twice"}),
+    ]
+    state = game.state
+    assert (state["marker"], state["revealed"]["treasure"], state["in_game"]["empty"]) == (
+        3, 1, 9)
+    html = night.host.get(url).data.decode()
+    assert "Special card: <bdi>지혜 🙂</bdi> sees <bdi>민수</bdi>'s role." in html
+    assert roles_in(html) == []
+
+
+@pytest.mark.parametrize("action, form, words", [
+    ("special-marker", {"seat": ""}, "Say who takes the action marker."),
+    ("special-marker", {"seat": 1}, "Jo has the action marker already."),
+    ("special-role", {"seat": 0}, "Say who saw the role."),
+    ("special-role", {"seat": 2, "to": 2}, "A player knows their own role"),
+    ("special-count", {"count": "kraken:1"}, "Say which count goes up or down by one."),
+    ("special-count", {"count": "treasure:2"}, "Say which count goes up or down by one."),
+    ("special-count", {"count": "empty:1"}, "The box holds only 31 Empty boxes."),
+    ("special-reveal", {"seat": 2, "card": "special:captains_obsession"},
+     "already"),
+    ("note", {"text": "   "}, "Write the note first."),
+    ("note", {"text": "x" * 201}, "A note is one line of at most 200 characters."),
+])
+def test_special_move_refusals_say_why_and_record_nothing(night, action, form, words):
+    url = special_up(night)
+    if form == {"count": "empty:1"}:
+        for _ in range(21):  # a 4-player deck with the Specials holds 10 Empty boxes
+            assert post(night, url, "special-count", {"count": "empty:1"}).status_code == 303
+    before = game_of(night, url)
+    response = post(night, url, action, form)
+    assert response.status_code == 422
+    assert words in response.data.decode()
+    assert len(game_of(night, url).events) == len(before.events)
+
+
+def test_the_special_moves_are_the_hosts_alone(night):
+    url = special_up(night)
+    response = night.phone(1).post(f"{url}/kraken/special-marker",
+                           data={"pos": night.pos(url), "seat": 3})
+    assert response.status_code in (403, 404)
+    assert game_of(night, url).state["marker"] == 1

@@ -33,6 +33,8 @@ State shape returned by ``replay`` (all JSON):
     treasure_pile      Treasures (and Curses) in the game: the player count, unless a
                        Special card put one more in or took one out
     treasures_to_find  treasure-pile cards still to reveal for the Explorers to win
+    in_game            {"treasure", "empty"}: how many of each the game holds (the box
+                       holds BOX of each; a Special card may change them)
     shown              [{"seat", "to"}, ...]: whose role a Special card showed to whom
                        (seats only; the role is shown on the viewer's phone alone)
     round_over_deal    None, or the cards each to deal now that a round has just ended
@@ -685,6 +687,7 @@ def conclude(setup_: Setup, state: State) -> State:
         "special_revealed": [r["special"] for r in reveals if r["card"] == "special"],
         "treasures_to_find": deck["treasure_pile"] - found,
         "treasure_pile": deck["treasure_pile"],
+        "in_game": {kind: deck[kind] for kind in COUNTED_KINDS},
         "shown": [dict(s) for s in state["shown"]],
         "round_over_deal": state["round_over_deal"],
         "outcome": result,

@@ -1,9 +1,11 @@
 """Blueprint: No Touch Kraken's own screens and actions (docs/rules.md#kraken).
 
-The host records two things: who takes the action marker first, and each reveal (whose
-card, and what it was). Everything else — rounds, marker moves, the end, the roles — the
-rules derive from that log. A token series is a random id kept in the game's options;
-"Next game" deals fresh roles to the same seats with the same options and series id.
+The host records who takes the action marker first and each reveal (whose card, and what
+it was); once a Special card is face up, what it changed (the marker, a card out of turn,
+a role shown, a count); and, in any game, a note. Everything else — rounds, marker moves,
+the end, the roles — the rules derive from that log. A token series is a random id kept
+in the game's options; "Next game" deals fresh roles to the same seats with the same
+options and series id.
 """
 
 import secrets
@@ -129,6 +131,66 @@ def reveal(key: str, number: int) -> Answer:
     return host_action(key, number, "kraken", "reveal", reveal_data)
 
 
+def seat_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """A Special card passes the marker: to whom."""
+    return {"seat": whole_number(form.get("seat"), N_("Say who takes the action marker."))}
+
+
+def role_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """A Special card shows a role: whose, and to whom."""
+    return {"seat": whole_number(form.get("seat"), N_("Say whose role was shown.")),
+            "to": whole_number(form.get("to"), N_("Say who saw the role."))}
+
+
+def count_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """A Special card puts a Treasure or an Empty box in or takes one out: the button's
+    value is "<kind>:<+1 or -1>"."""
+    kind, _, by = str(form.get("count") or "").partition(":")
+    if kind not in rules.COUNTED_KINDS or by not in ("1", "-1"):
+        raise RuleError(N_("Say which count goes up or down by one."))
+    return {"kind": kind, "by": int(by)}
+
+
+#: The count buttons of a Special card's move (kraken/_specials.html), by form value.
+COUNT_LABELS = {
+    "treasure:1": N_("A Treasure came into the game (+1)"),
+    "treasure:-1": N_("A face-down Treasure left the game (−1)"),
+    "empty:1": N_("An Empty box came into the game (+1)"),
+    "empty:-1": N_("A face-down Empty box left the game (−1)"),
+}
+
+
+def note_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """A line for the history, as typed (spaces around it dropped; the rules check its
+    length)."""
+    return {"text": " ".join(str(form.get("text") or "").split())}
+
+
+@bp.post("/n/<key>/g/<int:number>/kraken/special-marker")
+def special_marker(key: str, number: int) -> Answer:
+    return host_action(key, number, "kraken", "special_marker", seat_data)
+
+
+@bp.post("/n/<key>/g/<int:number>/kraken/special-reveal")
+def special_reveal(key: str, number: int) -> Answer:
+    return host_action(key, number, "kraken", "special_reveal", reveal_data)
+
+
+@bp.post("/n/<key>/g/<int:number>/kraken/special-role")
+def special_role(key: str, number: int) -> Answer:
+    return host_action(key, number, "kraken", "special_role", role_data)
+
+
+@bp.post("/n/<key>/g/<int:number>/kraken/special-count")
+def special_count(key: str, number: int) -> Answer:
+    return host_action(key, number, "kraken", "special_count", count_data)
+
+
+@bp.post("/n/<key>/g/<int:number>/kraken/note")
+def note(key: str, number: int) -> Answer:
+    return host_action(key, number, "kraken", "note", note_data)
+
+
 @bp.post("/n/<key>/g/<int:number>/kraken/next")
 def next_game(key: str, number: int) -> Answer:
     """Deal fresh roles to the same seats with the same options (and series): also after
@@ -203,6 +265,10 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
                                      specials=game.setup["options"]["specials"]),
         "special_prefix": SPECIAL_PREFIX,
         "rounds": rules.ROUNDS,
+        "counted": rules.COUNTED_KINDS,
+        "box": rules.BOX,
+        "count_labels": COUNT_LABELS,
+        "note_max": rules.NOTE_MAX,
     }
 
 
