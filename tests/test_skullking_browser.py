@@ -43,6 +43,8 @@ class Hand:
 
 
 def start_game(host, night_url, **options):
+    """Start a game through the form; in the 2021 edition unless ``edition`` says."""
+    options.setdefault("edition", "2021")
     host.goto(night_url + "/new/skullking")
     for name, value in options.items():
         if name == "way":

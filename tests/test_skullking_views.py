@@ -75,7 +75,7 @@ def refused(response, status, words):
 
 def test_the_start_form_offers_both_editions_every_way_and_the_options(night):
     html = text(night.host.get(f"{night.url}/new/skullking"))
-    for words in ("Classic edition", "2021 edition", "Rascal", "Skip to the Brawl",
+    for words in ("The classic Korean box", "The 2021 edition", "Rascal", "Skip to the Brawl",
                   "Swift-n-Salty", "Broadside", "Whirlpool", "Past Your Bedtime",
                   "Even Keeled", "Custom", "Loot", "Kraken", "White Whale", "First dealer"):
         assert words in html
@@ -728,3 +728,75 @@ def test_a_bid_changes_at_most_twenty_times_a_round_so_no_phone_floods_the_log(a
     refused = phone.post("/me/skullking/bid", data={"round": 1, "bid": 1},
                          headers={"Accept-Language": "en"})
     assert "at most 20 times a round" in refused.get_data(as_text=True)
+
+
+# --- the box in the table's hands ---------------------------------------------------
+
+
+def checked_box(html):
+    return re.search(r'name="edition" value="(\w+)" checked', html).group(1)
+
+
+def test_a_new_device_is_asked_with_the_seeds_classic_box_first(night):
+    html = text(night.host.get(f"{night.url}/new/skullking"))
+    assert checked_box(html) == "classic"
+    assert html.index('value="classic"') < html.index('value="2021"')
+    assert "Which box does your table have?" in html
+
+
+def test_the_box_is_remembered_on_the_device_that_started_the_game(night):
+    start(night, edition="2021")
+    assert checked_box(text(night.host.get(f"{night.url}/new/skullking"))) == "2021"
+    start(night, edition="classic")
+    assert checked_box(text(night.host.get(f"{night.url}/new/skullking"))) == "classic"
+
+
+def test_a_refused_start_remembers_nothing(night):
+    response = night.host.post(f"{night.url}/new/skullking",
+                               data={"seat0": "1", "seat1": "1", "edition": "2021",
+                                     "way": "custom", "rounds": "x"})
+    assert response.status_code == 422
+    assert checked_box(text(night.host.get(f"{night.url}/new/skullking"))) == "classic"
+
+
+def test_a_forged_box_cookie_falls_back_to_the_classic_box(night):
+    night.host.set_cookie("skullking_box", "1999")
+    assert checked_box(text(night.host.get(f"{night.url}/new/skullking"))) == "classic"
+
+
+def test_the_round_header_names_the_box(night):
+    game = start(night, edition="classic")
+    classic = text(night.host.get(game))
+    assert 'data-box="classic"' in classic and "Classic box" in classic
+    later = start(night, edition="2021")
+    html = text(night.host.get(later))
+    assert 'data-box="2021"' in html and "2021 box" in html
+
+
+def test_a_classic_rounds_results_ask_about_cards_the_box_lacks(night):
+    classic = start(night, edition="classic")
+    bid_round(night, classic, {0: 1, 1: 0, 2: 0, 3: 0})
+    assert "A 14, a Loot, the Kraken or the White Whale came up?" in text(
+        night.host.get(classic))
+    modern = start(night, edition="2021")
+    bid_round(night, modern, {0: 1, 1: 0, 2: 0, 3: 0})
+    assert "came up?" not in text(night.host.get(modern))
+
+
+def test_a_classic_game_offers_the_same_players_again_in_the_2021_edition(night):
+    game = start(night, players=(0, 2, 3), edition="classic")
+    bid_round(night, game, {0: 0, 2: 0, 3: 0})
+    html = text(night.host.get(game))
+    link = re.search(r'href="([^"]*/new/skullking\?[^"]*)"', html).group(1).replace("&amp;", "&")
+    form = text(night.host.get(link))
+    assert checked_box(form) == "2021"
+    ticked = re.findall(r'name="seat(\d)" value="1"\s*checked', form)
+    assert ticked == ["0", "2", "3"]
+
+
+def test_a_fourteen_in_a_classic_game_asks_about_the_box(night):
+    game = start(night, edition="classic")
+    bid_round(night, game, {0: 1, 1: 0, 2: 0, 3: 0})
+    response = result(night, game, {0: 1, 1: 0, 2: 0, 3: 0}, **{"fourteens-0": 1})
+    assert response.status_code == 422
+    assert "your table has the 2021 edition" in text(response)

@@ -95,6 +95,8 @@ def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -
     games, seats = store.games(night["id"]), store.seats(night["id"])
     return render_template(
         f"{kind}/new.html", night=night, seats=seats, title=title(kind), kind=kind,
-        games=games, error=error, form=request.form, form_token=form_token(),
+        # A link may fill the form in (a Skull King game started again in the other box).
+        games=games, error=error, form=request.form if request.method == "POST" else request.args,
+        form_token=form_token(),
         view=registry.get(kind).new_view(games, seats),
     ), status

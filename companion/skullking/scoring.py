@@ -211,8 +211,10 @@ def _check_counters(counts: Mapping[str, int], won: int, edition: str) -> None:
     for name, value in counts.items():
         count_of(value, name)
         if value and name not in BONUS[edition]:
-            raise RuleError(N_("The classic edition has no 14s, no bonus for Mermaids "
-                               "taken by Pirates and no Loot."), counter=name)
+            raise RuleError(N_("The classic box has no 14s, no bonus for Mermaids taken "
+                               "by Pirates and no Loot. If your deck has them, your table "
+                               "has the 2021 edition: start a new game in it."),
+                            counter=name)
         if value > MOST[name]:
             raise RuleError(TOO_MANY[name], counter=name)
     if won == 0 and any(counts[name] for name in CAPTURES):

@@ -27,8 +27,39 @@ from companion.skullking.forms import (
 )
 from companion.table.push import enabled as live_push
 from companion.table.push import now_ms
+from companion.web.http import YEAR
 
 bp = Blueprint("skullking", __name__)
+
+#: The box a host's device last started a game with: its next game's form asks with that
+#: box chosen (a device's own choice, so a cookie; the seed's classic box before any).
+BOX_COOKIE = "skullking_box"
+FIRST_BOX = "classic"
+
+
+def remembered_box() -> str:
+    """The edition this device last started a Skull King game in, else the classic box."""
+    box = request.cookies.get(BOX_COOKIE)
+    return box if box in scoring.EDITIONS else FIRST_BOX
+
+
+def new_view(games: list[store.Game], seats: list[store.Row]) -> dict[str, Any]:
+    """The start form's choices: the box chosen until the host picks another."""
+    return {"box": remembered_box()}
+
+
+@bp.after_app_request
+def remember_box(response: Any) -> Any:
+    """A Skull King game started (the start form answered with its page): this device
+    remembers the box for its next game."""
+    # The form is read only for this one answer: any other request's body stays unread.
+    if (request.endpoint != "games.new" or response.status_code != 303
+            or (request.view_args or {}).get("kind") != "skullking"):
+        return response
+    box = request.form.get("edition")
+    if box in scoring.EDITIONS:
+        response.set_cookie(BOX_COOKIE, box, max_age=YEAR, samesite="Lax", httponly=True)
+    return response
 
 
 #: What the table calls each way to play, in the menu's order.
