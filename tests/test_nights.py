@@ -28,11 +28,11 @@ def test_a_night_keeps_the_names_in_seat_order(night):
 
 
 @pytest.mark.parametrize("names, message", [
-    (["Ann", "Bo"], "at least 3"),
+    (["Ann"], "at least 2"),
     ([f"P{i}" for i in range(9)], "at most 8"),
     (["Ann", "Bo", "ann"], "Two players are called"),
     (["Ann", "Bo", "x" * 31], "at most 30 characters"),
-    (["", "  ", ""], "at least 3"),
+    (["", "  ", ""], "at least 2"),
 ])
 def test_a_bad_roster_is_refused_with_a_reason_and_records_nothing(app, client, names,
                                                                       message):
@@ -45,7 +45,7 @@ def test_a_bad_roster_is_refused_with_a_reason_and_records_nothing(app, client, 
 
 
 def test_a_refused_roster_keeps_what_was_typed(client):
-    response = client.post("/nights", data={"name": ["Ann", "Bo"]})
+    response = client.post("/nights", data={"name": ["Ann", "Bo", "ann"]})
     assert 'value="Ann"' in response.data.decode()
 
 
@@ -574,3 +574,20 @@ def test_a_night_with_a_name_typed_decomposed_exports_and_imports_again(app):
     response = stranger.post("/import", data={"file": (io.BytesIO(raw), "night.json")},
                              content_type="multipart/form-data")
     assert response.status_code == 200  # read and checked: the night is already here
+
+
+def test_two_players_make_a_night_that_plays_skull_king(app):
+    """The seed: "1인 빼고 모두 추천 … 2인도 재밌다" (docs/rules.md#skull-king)."""
+    pair = make_night(app, ["Mina", "Jo"])
+    html = pair.host.get(pair.url).data.decode()
+    assert f'href="/n/{pair.key}/new/skullking"' in html
+    for kind, words in (("kraken", "No Touch Kraken is for 3 to 8 players; tonight has 2."),
+                        ("crazytime", "Crazy Time is for 4 to 7 players; tonight has 2.")):
+        assert f'href="/n/{pair.key}/new/{kind}"' not in html
+        assert f'data-cannot-start="{kind}"' in html and words in html
+    game = pair.start("skullking", seat0="1", seat1="1", edition="classic")
+    assert pair.host.get(game).status_code == 200
+    # the start form itself still refuses a game the pair cannot play, and says why
+    refused = pair.host.post(f"{pair.url}/new/kraken", data={"seat0": "on", "seat1": "on"})
+    assert refused.status_code == 422
+    assert "3 to 8 players, not 2" in refused.data.decode()

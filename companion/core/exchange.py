@@ -35,8 +35,8 @@ from companion.core.stats import fold, hides_characters
 FORMAT = "companion-night"
 FORMAT_VERSION = 1
 
-# The same limits as the roster form (companion.table.nights): 3 to 8 players, 30 characters.
-MIN_PLAYERS, MAX_PLAYERS, NAME_LENGTH = 3, 8, 30
+# The same limits as the roster form (companion.table.nights): 2 to 8 players, 30 characters.
+MIN_PLAYERS, MAX_PLAYERS, NAME_LENGTH = 2, 8, 30
 MAX_GAMES = 100
 # What the app writes it must read back. A game's log has no length limit while it is
 # played (a phone may change its bid a thousand times), so the reader takes far more than
@@ -157,7 +157,7 @@ def _check_colours(colours: Any, players: list[str]) -> list[str]:
 
 def _check_names(players: Any) -> list[str]:
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadFile(N_("A night has 3 to 8 players."))
+        raise BadFile(N_("A night has 2 to 8 players."))
     folded = set()
     for name in players:
         if not isinstance(name, str) or not name.strip() or name != name.strip() \

@@ -75,6 +75,7 @@ class GameKind(Protocol):
 
     kind: str
     title: Any  # a lazy string: translated when shown
+    players: tuple[int, int]  # the fewest and most players its rules allow
     rules: Rules
     blueprint: Blueprint
     assets: tuple[str, ...]
@@ -214,6 +215,9 @@ class GameDef:
     result: Callable[[State, State], dict[str, Any]]
     options: Callable[[State], Any]
     mask: Callable[[State, list[Event], State], tuple[State, list[Event]]]
+    #: The fewest and the most players the game's rules allow (the rules still check;
+    #: the table page says why a game cannot start at a night of another size).
+    players: tuple[int, int] = (2, 8)
     new_view: Callable[[list[Any], list[Seat]], dict[str, Any]] = _nothing
     host_view: Callable[[Any, dict[int, str]], dict[str, Any]] = _nothing
     seat_view: Callable[[Any, dict[int, str], int], dict[str, Any]] = _nothing

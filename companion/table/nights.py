@@ -32,7 +32,7 @@ from companion.web.sealed import stored
 bp = Blueprint("nights", __name__)
 
 
-MIN_PLAYERS, MAX_PLAYERS = 3, 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
 NAME_LENGTH = 30

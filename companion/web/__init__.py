@@ -45,6 +45,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         _=i18n._gettext, gettext=i18n._gettext, ngettext=i18n._ngettext,
         shared=templating.shared, game_title=templating.game_title,
+        game_players=templating.game_players,
         game_kinds=registry.kinds, game_assets=templating.game_assets,
         secret=sealed.secret, new_form_token=new_token, hue=templating.hue,
         palette=colours.PALETTE, who=templating.who)

@@ -84,6 +84,11 @@ def game_title(kind: str) -> Any:
     return registry.get(kind).title
 
 
+def game_players(kind: str) -> tuple[int, int]:
+    """The fewest and the most players a game's rules allow, for the templates."""
+    return registry.get(kind).players
+
+
 def game_assets(*kinds: str) -> Markup:
     """The ``<link>`` and ``<script>`` tags of these games' own CSS and JS: a page loads
     only the games it can show (base.html's ``assets`` block)."""
