@@ -58,6 +58,8 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
 
     tv = browser.new_context(locale="en-US", viewport={"width": 1920, "height": 1080}
                              ).new_page()
+    errors = []
+    tv.on("pageerror", lambda error: errors.append(str(error)))
     tv.goto(link)
     tv.locator("[data-action=screen-code] button").click()
     tv.wait_for_url("**/screen")
@@ -71,6 +73,8 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
     tv.locator(".sk-screen-facts", has_text="Round 1 of 2").wait_for(timeout=WAIT)
     assert time.monotonic() - since < 10  # by push: the poll is every 30 s
     assert tv.locator("[data-bids-in='0']").is_visible()
+    # the game's start is told on the screen without a script error
+    assert errors == []
 
     round_title(host, 1, 2)
     since = time.monotonic()
@@ -97,3 +101,17 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
     assert bids.is_visible() and bids.locator("li").count() == len(NAMES)
     if SHOTS:
         tv.screenshot(path=f"{SHOTS}/screen-revealed.png")
+
+    # A new game while the screen is open (Crazy Time's parts carry their own headings):
+    # the screen follows it with no script error and no notice pushing its board down.
+    top = tv.locator(".screen-title").bounding_box()["y"]
+    host.goto(night_url + "/new/crazytime")
+    host.locator("form.ct-new button[type=submit]").last.click()
+    # Skull King is not over: the host starts Crazy Time and leaves it unfinished
+    host.locator("form:has(input[name=leave]) button[type=submit]").click()
+    host.wait_for_url("**/g/2")
+    tv.locator(".ct-screen").wait_for(timeout=WAIT)
+    tv.wait_for_timeout(500)  # a live refresh's afterSwap steps have run
+    assert errors == []
+    assert tv.locator(".new-game").count() == 0
+    assert tv.locator(".screen-title").bounding_box()["y"] == top

@@ -130,13 +130,17 @@
       games.told = null;
       return;
     }
+    /* The room's screen has no one to tell (and the notice would only push its board
+       down): the game's own title says which game it is. */
+    if (document.body.classList.contains("screen")) { return; }
     if (panel.querySelector(".new-game")) { return; }
     var p = document.createElement("p");
     p.className = "notice info new-game";
     p.setAttribute("role", "status");
     p.textContent = games.told.text;
+    /* After the panel's first heading wherever it sits (it may be nested in a part). */
     var heading = panel.querySelector("h2");
-    panel.insertBefore(p, heading ? heading.nextSibling : panel.firstChild);
+    if (heading) { heading.after(p); } else { panel.prepend(p); }
   }
 
   function gameAfterSwap() {
