@@ -61,6 +61,11 @@ def resume(key: str, number: int) -> Answer:
     return redirect(url_for("games.page", key=key, number=game.number), 303)
 
 
+def playing(night: store.Row) -> list[store.Row]:
+    """The night's seats a new game may seat: every one but those that left."""
+    return [s for s in store.seats(night["id"]) if not s["left"]]
+
+
 @bp.post("/n/<key>/new/<kind>")
 def new(key: str, kind: str) -> Answer:
     """Start a game: the kind's package turns the form into players and options."""
@@ -68,7 +73,7 @@ def new(key: str, kind: str) -> Answer:
     if kind not in registry.games():
         abort(404)
     try:
-        players, options = registry.get(kind).parse_new(request.form, store.seats(night["id"]))
+        players, options = registry.get(kind).parse_new(request.form, playing(night))
         return start(night, kind, players, options, url_for("games.new", key=key, kind=kind))
     except RuleError as error:
         return new_form(key, kind, error=message(error, store.names(night["id"])),
@@ -92,7 +97,7 @@ def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -
     night = hosted_night(key)
     if kind not in registry.games():
         abort(404)
-    games, seats = store.games(night["id"]), store.seats(night["id"])
+    games, seats = store.games(night["id"]), playing(night)
     return render_template(
         f"{kind}/new.html", night=night, seats=seats, title=title(kind), kind=kind,
         # A link may fill the form in (a Skull King game started again in the other box).

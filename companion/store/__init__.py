@@ -64,6 +64,7 @@ from companion.store.log import Stale
 from companion.store.merges import aliases, merge_alias, unmerge_alias
 from companion.store.night_board import BOARD_GAMES, Board, board, boards
 from companion.store.nights import (
+    add_seat,
     changes_since,
     claim_seat,
     colours,
@@ -85,6 +86,7 @@ from companion.store.nights import (
     seats,
     set_colour,
     set_felt,
+    set_left,
     set_tablet,
 )
 from companion.store.played import (
@@ -146,7 +148,7 @@ __all__ = [
     "rosters", "statistics_nights", "statistics_totals",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
     "PENDING_IMPORT_MINUTES", "Board", "FormUsed", "Game", "Row", "Running",
-    "activity", "aliases", "board", "boards", "changes_since", "claim_seat",
+    "activity", "add_seat", "aliases", "board", "boards", "changes_since", "claim_seat",
     "colours", "create_night", "current_game", "drop_import", "game", "game_in_progress",
     "games", "get_db",
     "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
@@ -157,7 +159,7 @@ __all__ = [
     "read_log", "record", "reissue_code",
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
     "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game", "set_felt",
-    "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
+    "set_left", "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
     "SCREEN_CODE_MINUTES", "invite_screen", "is_screen", "remove_screen", "screen_invite",
     "screen_invite_known", "screen_night", "screen_token", "screens", "short_code",
     "table_role", "use_screen_invite",

@@ -6,7 +6,9 @@ from typing import cast
 
 from sqlite_utils import Database
 
+from companion.core.colours import KEYS as COLOUR_KEYS
 from companion.core.colours import default as default_colour
+from companion.core.stats import fold
 from companion.core.tokens import new_token, night_fingerprint
 from companion.store import log
 from companion.store.connection import get_db, now, write
@@ -131,6 +133,44 @@ def set_colour(night_id: int, position: int, colour: str) -> None:
         db.execute("update seats set colour = ? where night_id = ? and position = ?",
                    [colour, night_id, position])
         log.bump(db, night_id)
+
+
+def add_seat(night_id: int, name: str) -> Row | None:
+    """A latecomer's seat, after the last one: the next seat number, a fresh code and the
+    first colour nobody has. None when the night has 8 seats or a seat of that name
+    (matched as the roster matches names) already. The night's fingerprint follows its
+    roster, so that an export made from now on is still recognised as this night."""
+    db = get_db()
+    with write(db):
+        seats_now = list(db.query("select * from seats where night_id = ? order by position",
+                                  [night_id]))
+        if len(seats_now) >= len(COLOUR_KEYS) or any(
+                fold(s["name"]) == fold(name) for s in seats_now):
+            return None
+        taken = {s["colour"] for s in seats_now}
+        position = seats_now[-1]["position"] + 1 if seats_now else 0
+        db.table("seats").insert({
+            "night_id": night_id, "position": position, "name": name, "token": new_token(),
+            "device": None, "claimed_at": None,
+            "colour": next(key for key in COLOUR_KEYS if key not in taken),
+        })
+        created = night(night_id)["created"]
+        db.execute("update nights set fingerprint = ? where id = ?",
+                   [night_fingerprint(created, [*(s["name"] for s in seats_now), name]),
+                    night_id])
+        settle(db, night_id)
+        log.bump(db, night_id)
+    return next(s for s in seats(night_id) if s["position"] == position)
+
+
+def set_left(night_id: int, position: int, left: bool) -> None:
+    """A player leaves the night (their seat is not offered for the next game), or comes
+    back. Their games, names and colour stay as they were."""
+    db = get_db()
+    with write(db):
+        if db.execute("update seats set left = ? where night_id = ? and position = ? "
+                      "and left != ?", [int(left), night_id, position, int(left)]).rowcount:
+            log.bump(db, night_id)
 
 
 def note_reached(night_id: int) -> None:

@@ -293,3 +293,10 @@ def migrate(path: str) -> None:
         finally:
             if db is not None:
                 db.close()
+
+
+@migrations()
+def seats_that_left(db: Database) -> None:
+    """A player may leave a running night (``left``): the seat, its name and its games
+    stay, and it is not offered for the next game until it comes back."""
+    db.table("seats").add_column("left", int, not_null_default=0)

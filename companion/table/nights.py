@@ -208,7 +208,7 @@ def night_context(night: store.Row) -> dict[str, Any]:
         "shown": store.current_game(night["id"]),
         "games_known": registry.games(), "hosts": store.hosts(night["id"]),
         "screens": screens, "reach": reach_context(night, seats, screens),
-        "this_device": device(),
+        "this_device": device(), "max_players": MAX_PLAYERS, "name_length": NAME_LENGTH,
         "wifi": store.night_wifi(night["id"]),  # never its password (wifi_code.py)
     }
 
@@ -267,6 +267,34 @@ def note_arrival(night: store.Row) -> None:
 def sheet(key: str) -> Answer:
     night = hosted_night(key)
     return render_template("nights/sheet.html", night=night, seats=store.seats(night["id"]))
+
+
+@bp.post("/n/<key>/seats")
+def join(key: str) -> Answer:
+    """A latecomer takes a seat after the last one, with a code and a colour of their
+    own; they play from the next game on (a running game keeps its players)."""
+    night = hosted_night(key)
+    name = unicodedata.normalize("NFC", request.form.get("name", "")).strip()
+    if not name:
+        return _night_answer(key, error=_("Type the new player's name."), status=422)
+    _names, error = parse_names([*(s["name"] for s in store.seats(night["id"])), name])
+    if error is None and store.add_seat(night["id"], name) is None:
+        # Another host device added the same name (or the last seat) just before.
+        error = _("Two players are called “%(name)s”: make the names different.",
+                  name=name) if len(store.seats(night["id"])) < MAX_PLAYERS else \
+            _("A night can have at most %(n)s players.", n=MAX_PLAYERS)
+    if error:
+        return _night_answer(key, error=error, status=422)
+    return _night_answer(key)
+
+
+@bp.post("/n/<key>/seats/<int:position>/leave")
+def leave(key: str, position: int) -> Answer:
+    """A player leaves the night, or comes back: a seat that left is not offered for
+    the next game; its games and its place in the tally stay."""
+    night, _seat = hosted_seat(key, position)
+    store.set_left(night["id"], position, request.form.get("on") == "1")
+    return _night_answer(key)
 
 
 @bp.post("/n/<key>/seats/<int:position>/release")

@@ -1,0 +1,33 @@
+"""A latecomer at a real table: the host adds them on the tablet and their seat code
+appears at once; their phone scans it and sees the table, never a running game's secret."""
+
+import pytest
+
+from tests.browsing import ROLE_WORDS, WAIT, create_night, phone, roles_in, seat_link
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_host_adds_a_latecomer_whose_phone_joins_by_the_new_code(browser, live_server):
+    host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
+                               ).new_page()
+    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    host.goto(night_url + "/new/kraken")
+    host.locator("form.kraken-new button[type=submit]").click()
+    host.wait_for_url("**/g/1")
+    host.goto(night_url)
+    join = host.locator(".seat-join")
+    join.locator("summary").click()
+    join.locator("input[name=name]").fill("Bartholomew Montgomery-Smithe")
+    join.locator("button[type=submit]").click()
+    card = host.locator(".seat-card", has_text="Bartholomew Montgomery-Smithe")
+    card.locator("img").wait_for(timeout=WAIT)
+    assert host.locator(".seat-card").count() == 4
+    assert host.evaluate("document.documentElement.scrollWidth") <= 768
+
+    late = phone(browser, seat_link(host, 3), locale="en-US")
+    late.locator(".kraken-glance").wait_for(timeout=WAIT)
+    assert "You are not playing this game" in late.content()
+    assert roles_in(late.content()) == []
+    assert late.locator("[data-hold]").count() == 0
+    assert set(ROLE_WORDS.values()).isdisjoint(late.title().split())
