@@ -98,7 +98,7 @@ def ko(translations):
 
 @pytest.mark.parametrize("english, korean", [
     # a night is a 모임, and today is 오늘
-    ("Game night", "모임"),
+    ("Game night", "보드게임 모임"),
     ("Continue this night", "이 모임 이어 하기"),
     ("Earlier nights", "지난 모임"),
     ("Start a new game night", "새 모임 시작"),
@@ -119,7 +119,7 @@ def ko(translations):
     ("Play again with the same players", "같은 플레이어로 다시 하기"),
     # the penalty is per trick of difference, as the box says (차이만큼)
     ("Skull King scoring (+20 per trick bid, −10 per trick off)",
-     "스컬킹 점수 방식 (입찰한 트릭당 +20, 차이 나는 트릭당 −10)"),
+     "스컬킹 점수 방식(입찰한 트릭당 +20, 차이 나는 트릭당 −10)"),
     # the series' winners are those with the fewest tokens
     ("Fewest tokens, the winners:", "최종 승자(토큰이 가장 적은 플레이어):"),
     # a phone is registered to a seat: it neither takes one nor saves one
@@ -132,9 +132,9 @@ def ko(translations):
      "규칙을 하나 더 놓고 시작: 1경기 전에 모두 함께 법칙 하나를 만듭니다"),
     # the round just scored, not round 10
     ("Last round", "지난 라운드"),
-    # a phone for the seat, as its twin says 태블릿으로 하기
-    ("Give this seat a phone (new code)", "휴대폰으로 하기 (새 코드)"),
-    ("Plays on the tablet (no code)", "태블릿으로 하기 (코드 없음)"),
+    # a toggle that switches the seat: 휴대폰으로 바꾸기 and its twin 태블릿으로 바꾸기
+    ("Give this seat a phone (new code)", "휴대폰으로 바꾸기(새 코드)"),
+    ("Plays on the tablet (no code)", "태블릿으로 바꾸기(코드 없음)"),
     # the app asks the player, it does not ask itself
     ("Your bid: how many tricks will you take?", "이번 라운드에 트릭을 몇 개 얻을까요?"),
     # a button as short as its English
