@@ -213,12 +213,16 @@ HISTORY_LINES = [
     "%(player)s adjusted %(amount)s points in round %(round)s: %(reason)s",
     "%(player)s's adjustment in round %(round)s taken back (%(reason)s)",
     "The tablet was passed to %(player)s.", "Undone", "Redone",
+    "Special card: the action marker goes to %(seat)s.",
+    "Special card: %(to)s sees %(seat)s's role.",
+    "Special card: %(seat)s's card is revealed out of turn.",
+    "Special card: one Treasure fewer in the game.",
 ]
 
 
 @pytest.mark.parametrize("msgid", HISTORY_LINES)
 def test_history_lines_are_in_the_past(ko, msgid):
-    assert re.search(r"(았|었|였|했|렸|겼)습니다", ko(msgid)), ko(msgid)
+    assert re.search(r"(았|었|였|했|렸|겼|갔|왔|났|냈|졌)습니다", ko(msgid)), ko(msgid)
 
 
 #: The buttons of the host's screens (the host page, a game's host view, the passed
@@ -238,7 +242,10 @@ HOST_BUTTONS = [
     "Add a seat", "Play again with the same players", "Make this the room's screen",
     "Keep the night here; don't import the file", "Replace the night here with the file",
     "Import", "Merge", "Separate again", "Compare", "New game: %(title)s", "Tonight's tally",
-    "Turn on vibration and sound", "Turn off vibration and sound",
+    "Turn on vibration and sound", "Turn off vibration and sound", "Remove host",
+    "A Treasure came into the game (+1)", "A face-down Treasure left the game (−1)",
+    "An Empty box came into the game (+1)", "A face-down Empty box left the game (−1)",
+    "Add the note",
 ]
 
 
