@@ -137,6 +137,29 @@ def ko(translations):
     ("Plays on the tablet (no code)", "태블릿으로 바꾸기(코드 없음)"),
     # the app asks the player, it does not ask itself
     ("Your bid: how many tricks will you take?", "이번 라운드에 트릭을 몇 개 얻을까요?"),
+    # the native review of 2026-12-03 (docs/translations.md, "Reviewed and kept"):
+    # penalties are not a score, and the phone's total of them is 합계
+    ("total %(n)s", "합계 %(n)s"),
+    # a column of counts: in how many games one finished ahead of the other
+    ("Finished ahead", "순위가 앞선 게임"),
+    ("player ahead", "플레이어가 앞선 게임"),
+    # one phrase, one meaning: the start page's card and the pager's link
+    ("Your latest night", "가장 최근 모임"),
+    ("Newer nights", "더 최근 모임"),
+    # a bid in is 입찰 완료, on the phone as on the tablet
+    ("Bid sent", "입찰 완료"),
+    ("page %(page)s of %(pages)s", "%(page)s/%(pages)s페이지"),
+    ("Take host rights from this device?", "이 기기의 진행자 권한을 해제할까요?"),
+    ("The first player chosen", "자리 순서상 첫 번째 플레이어"),
+    ("even", "카드 수와 같음"),
+    ("Your hours", "내가 얻은 시간"),
+    ("Skull King average", "스컬킹 평균 점수"),
+    ("This code was replaced", "이 코드는 더 이상 쓸 수 없습니다"),
+    ("What was sent stopped arriving, so nothing was recorded. Try again.",
+     "보내는 도중 연결이 끊겨 아무것도 기록되지 않았습니다. 다시 시도하세요."),
+    # a Special card's count buttons (No Touch Kraken): put in, take out, as the rules say
+    ("A Treasure came into the game (+1)", "보물 상자 1장 넣기(+1)"),
+    ("A face-down Empty box left the game (−1)", "뒷면 빈 상자 1장 빼기(−1)"),
     # a button as short as its English
     ("Keep the night here; don't import the file", "가져오지 않고 그대로 두기"),
 ])
