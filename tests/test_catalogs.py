@@ -1,5 +1,6 @@
 """Korean and English catalogs stay complete: every string in the code is translated."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,97 @@ def test_korean_uses_the_korean_editions_words():
     for english, korean in [("No Touch Kraken", "노 터치 크라켄"), ("Skull King", "스컬킹"),
                             ("Crazy Time", "크레이지 타임")]:
         assert ko[english].string == korean
+
+
+# --- Korean a Korean team would have written (docs/translations.md, "Quotation marks and
+# parentheses" and "Calques that must not come back") ------------------------------------
+
+def korean_texts():
+    """(msgid, Korean) for every entry of the Korean catalog, each plural form apart."""
+    out = []
+    for message in catalog("ko"):
+        if message.id:
+            msgid = message.id if isinstance(message.id, str) else message.id[0]
+            strings = [message.string] if isinstance(message.string, str) else message.string
+            out.extend((msgid, text) for text in strings if text)
+    return out
+
+
+def test_korean_quotes_are_curly_and_single_ones_hold_a_cards_name():
+    """“ ” around what is said, a button's, option's, law's or network's name; ‘ ’ only
+    around a card's name (‘언제’ 카드, 특수 카드 ‘사라진 보물’); never a straight quote."""
+    ko = catalog("ko")
+    cards = {"언제", "무엇을"} | {ko[name].string for name in (
+        "Captain's Obsession", "Kraken's Presence", "Light in the Deep", "Lost Treasure",
+        "Revealed Identity", "Skeleton's Grasp")}
+    straight = [text for _msgid, text in korean_texts() if re.search(r"['\"]", text)]
+    assert straight == []
+    unpaired = [text for _msgid, text in korean_texts()
+                if re.search("[“”‘’]", re.sub("“[^“”]*”|‘[^‘’]*’", "", text))]
+    assert unpaired == []
+    not_a_card = [(quoted, text) for _msgid, text in korean_texts()
+                  for quoted in re.findall(r"‘([^’]*)’", text) if quoted not in cards]
+    assert not_a_card == []
+
+
+def test_no_space_before_a_parenthesis_in_korean():
+    """A parenthesis sits on the word it glosses: 클래식 에디션(한국어판, 2~6인),
+    플레이합니다(지금 3명). Only a sentence of its own, after . ! or ?, has a space."""
+    spaced = [text for _msgid, text in korean_texts() if re.search(r"(?<![.!?]) \(", text)]
+    assert spaced == []
+
+
+def crazy_time_messages():
+    """The msgids of Crazy Time's code and templates."""
+    found = set()
+    for path, method in [("companion/crazytime", "python"), ("templates/crazytime", "jinja2")]:
+        pattern = "**.py" if method == "python" else "**.html"
+        for _file, _line, message, _comments, _context in extract_from_dir(
+                str(ROOT / path), [(pattern, method)], keywords=KEYWORDS):
+            if message:
+                found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def test_crazy_times_penalties_are_never_a_score():
+    """Penalty tokens are not points: a penalty total is 합계 (경기별 벌점: … · 합계 2),
+    never 총점, the Skull King word for a player's points."""
+    penalties = crazy_time_messages()  # a Crazy Time screen counts penalties and hours
+    found = [(msgid, text) for msgid, text in korean_texts()
+             if msgid in penalties and "총점" in text]
+    assert found == []
+
+
+#: Words with 쪽 that are not pages: a direction (딜러 왼쪽 플레이어).
+SIDES = ("왼쪽", "오른쪽", "양쪽", "반대쪽", "앞쪽", "뒤쪽", "위쪽", "아래쪽", "이쪽", "그쪽")
+
+
+@pytest.mark.parametrize("calque, allowed, why", [
+    ("쪽", SIDES, "a page of a list is 페이지 (1/3페이지), 쪽 is a book's"),
+    ("테이블", (), "the game going on is 게임 진행 (상황), the group 모임"),
+    ("보냄", (), "a bid in is 입찰 완료, as on the tablet"),
+], ids=["jjok-for-a-page", "teibeul-for-the-game", "bonaem-for-a-bid"])
+def test_the_calques_found_by_the_review_stay_out(calque, allowed, why):
+    found = []
+    for msgid, text in korean_texts():
+        for word in allowed:
+            text = text.replace(word, "")
+        if calque in text:
+            found.append(msgid)
+    assert found == [], f"{calque}: {why}: {found[:5]}"
+
+
+def test_one_msgid_per_meaning():
+    """Where one English word had two meanings, each has its msgid and its Korean."""
+    ko = catalog("ko")
+    korean = {msgid: ko[msgid].string for msgid in (
+        "Start", "Start page", "Remove", "Remove host", "Scoring", "Scoring each round",
+        "Your latest night", "Newer nights", "Bid sent", "Has bid", "has bid")}
+    assert korean["Start"] != korean["Start page"]  # the form's button, the link home
+    assert korean["Remove"] != korean["Remove host"]  # a screen taken off, host rights
+    assert "해제" in korean["Remove host"] and "해제" in ko[
+        "Take host rights from this device?"].string
+    assert korean["Scoring"] == "점수 방식"  # the choice of a method, not the rules heading
+    assert korean["Scoring"] not in korean["Scoring each round"]
+    assert korean["Your latest night"] != korean["Newer nights"]
+    assert korean["Bid sent"] == korean["Has bid"] == korean["has bid"]

@@ -101,7 +101,7 @@ def test_the_pages_write_dates_in_the_readers_language(app, seoul):
     assert other.post(invite).status_code in (302, 303)
     set_created(app, night.key, STAMP)
     night.host.set_cookie("lang", "ko")
-    assert "다른 기기 (오후 7:05부터 진행자)" in text(night.host.get(f"/n/{night.key}"))
+    assert "다른 기기(오후 7:05에 진행자 등록)" in text(night.host.get(f"/n/{night.key}"))
     night.host.set_cookie("lang", "en")
     assert "Another device, host since 7:05 PM" in text(night.host.get(f"/n/{night.key}"))
 

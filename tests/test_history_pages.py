@@ -67,7 +67,7 @@ def test_the_history_is_paged_latest_first_with_each_pages_dates(history):
 def test_the_history_pages_speak_korean(history):
     html = page_text(history.host.get("/history", headers={
         "Accept-Language": "ko"}).data.decode())
-    assert "2쪽 중 1쪽" in html and "이전 모임" in html
+    assert "1/2페이지" in html and "이전 모임" in html
 
 
 def test_the_start_page_lists_only_the_latest_earlier_nights(history):

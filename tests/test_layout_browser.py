@@ -298,7 +298,7 @@ BUTTONS = """() => {
 
 
 def test_the_korean_buttons_longer_than_their_english_fit_a_320_px_phone(browser, live_server):
-    """The import question's two buttons, a tablet seat's "휴대폰으로 하기 (새 코드)", and the
+    """The import question's two buttons, a tablet seat's "휴대폰으로 바꾸기(새 코드)", and the
     become-host question with its date, in Korean on the narrowest phone."""
     base = live_server.url
     context = browser.new_context(viewport={"width": 320, "height": 800}, locale="ko-KR")
@@ -308,11 +308,11 @@ def test_the_korean_buttons_longer_than_their_english_fit_a_320_px_phone(browser
     host.goto(night)
     host.locator("details.seat-more summary").first.click()
     with host.expect_response(lambda r: r.url.endswith("/tablet")):
-        host.get_by_role("button", name="태블릿으로 하기 (코드 없음)").first.click()
-    host.locator("[data-action=seat-tablet] button", has_text="휴대폰으로 하기 (새 코드)").wait_for(
-        state="attached")
+        host.get_by_role("button", name="태블릿으로 바꾸기(코드 없음)").first.click()
+    host.locator("[data-action=seat-tablet] button",
+                 has_text="휴대폰으로 바꾸기(새 코드)").wait_for(state="attached")
     seen = {"night": look(host, night) + host.evaluate(BUTTONS)}
-    assert host.get_by_role("button", name="휴대폰으로 하기 (새 코드)").is_visible()
+    assert host.get_by_role("button", name="휴대폰으로 바꾸기(새 코드)").is_visible()
 
     raw = host.request.get(f"{night}/export.json").body()
     host.goto(base + "/history")

@@ -96,7 +96,7 @@ def test_a_public_windows_network_is_named_on_the_page_in_both_languages(night, 
     assert "Turn off the VPN on the laptop (OpenVPN TAP-Windows6)" in english
     night.host.set_cookie("lang", "ko")
     korean = night.host.get(night.url).data.decode()
-    assert "‘CafeNet’ 네트워크를 공용 네트워크로" in korean
+    assert "“CafeNet” 네트워크를 공용 네트워크로" in korean
     assert "휴대폰에서 열리지 않나요?" in korean
     assert "아직 이 노트북에 접속한 휴대폰이 없습니다." in korean
 

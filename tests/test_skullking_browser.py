@@ -299,7 +299,7 @@ def test_no_horizontal_scroll_with_eight_players_of_30_characters(browser, live_
         host.locator(f".sk-trick-row[data-seat='{seat}'] .sk-more").click()
     assert no_horizontal_scroll(host), "tricks, every panel open"
     host.locator(".sk-score-btn").click()
-    round_title_ko = host.locator("#sk-round-title", has_text="2/2")
+    round_title_ko = host.locator("#sk-round-title", has_text="2라운드 / 총 2라운드")
     round_title_ko.wait_for(timeout=WAIT)
     assert host.locator(".sk-score").is_visible()
     assert no_horizontal_scroll(host), "score table"
@@ -327,7 +327,7 @@ def test_phones_get_a_stacked_table_and_a_chart_they_can_read(browser, live_serv
         host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
     host.locator(".sk-yoho").click()
     host.locator(".sk-score-btn").click()
-    host.locator("#sk-round-title", has_text="2/2").wait_for(timeout=WAIT)
+    host.locator("#sk-round-title", has_text="2라운드 / 총 2라운드").wait_for(timeout=WAIT)
 
     page = phone(browser, link)
     page.set_viewport_size({"width": width, "height": 844})

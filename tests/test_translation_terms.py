@@ -98,7 +98,7 @@ def ko(translations):
 
 @pytest.mark.parametrize("english, korean", [
     # a night is a 모임, and today is 오늘
-    ("Game night", "모임"),
+    ("Game night", "보드게임 모임"),
     ("Continue this night", "이 모임 이어 하기"),
     ("Earlier nights", "지난 모임"),
     ("Start a new game night", "새 모임 시작"),
@@ -119,7 +119,7 @@ def ko(translations):
     ("Play again with the same players", "같은 플레이어로 다시 하기"),
     # the penalty is per trick of difference, as the box says (차이만큼)
     ("Skull King scoring (+20 per trick bid, −10 per trick off)",
-     "스컬킹 점수 방식 (입찰한 트릭당 +20, 차이 나는 트릭당 −10)"),
+     "스컬킹 점수 방식(입찰한 트릭당 +20, 차이 나는 트릭당 −10)"),
     # the series' winners are those with the fewest tokens
     ("Fewest tokens, the winners:", "최종 승자(토큰이 가장 적은 플레이어):"),
     # a phone is registered to a seat: it neither takes one nor saves one
@@ -132,11 +132,34 @@ def ko(translations):
      "규칙을 하나 더 놓고 시작: 1경기 전에 모두 함께 법칙 하나를 만듭니다"),
     # the round just scored, not round 10
     ("Last round", "지난 라운드"),
-    # a phone for the seat, as its twin says 태블릿으로 하기
-    ("Give this seat a phone (new code)", "휴대폰으로 하기 (새 코드)"),
-    ("Plays on the tablet (no code)", "태블릿으로 하기 (코드 없음)"),
+    # a toggle that switches the seat: 휴대폰으로 바꾸기 and its twin 태블릿으로 바꾸기
+    ("Give this seat a phone (new code)", "휴대폰으로 바꾸기(새 코드)"),
+    ("Plays on the tablet (no code)", "태블릿으로 바꾸기(코드 없음)"),
     # the app asks the player, it does not ask itself
     ("Your bid: how many tricks will you take?", "이번 라운드에 트릭을 몇 개 얻을까요?"),
+    # the native review of 2026-12-03 (docs/translations.md, "Reviewed and kept"):
+    # penalties are not a score, and the phone's total of them is 합계
+    ("total %(n)s", "합계 %(n)s"),
+    # a column of counts: in how many games one finished ahead of the other
+    ("Finished ahead", "순위가 앞선 게임"),
+    ("player ahead", "플레이어가 앞선 게임"),
+    # one phrase, one meaning: the start page's card and the pager's link
+    ("Your latest night", "가장 최근 모임"),
+    ("Newer nights", "더 최근 모임"),
+    # a bid in is 입찰 완료, on the phone as on the tablet
+    ("Bid sent", "입찰 완료"),
+    ("page %(page)s of %(pages)s", "%(page)s/%(pages)s페이지"),
+    ("Take host rights from this device?", "이 기기의 진행자 권한을 해제할까요?"),
+    ("The first player chosen", "자리 순서상 첫 번째 플레이어"),
+    ("even", "카드 수와 같음"),
+    ("Your hours", "내가 얻은 시간"),
+    ("Skull King average", "스컬킹 평균 점수"),
+    ("This code was replaced", "이 코드는 더 이상 쓸 수 없습니다"),
+    ("What was sent stopped arriving, so nothing was recorded. Try again.",
+     "보내는 도중 연결이 끊겨 아무것도 기록되지 않았습니다. 다시 시도하세요."),
+    # a Special card's count buttons (No Touch Kraken): put in, take out, as the rules say
+    ("A Treasure came into the game (+1)", "보물 상자 1장 넣기(+1)"),
+    ("A face-down Empty box left the game (−1)", "뒷면 빈 상자 1장 빼기(−1)"),
     # a button as short as its English
     ("Keep the night here; don't import the file", "가져오지 않고 그대로 두기"),
 ])
@@ -213,12 +236,16 @@ HISTORY_LINES = [
     "%(player)s adjusted %(amount)s points in round %(round)s: %(reason)s",
     "%(player)s's adjustment in round %(round)s taken back (%(reason)s)",
     "The tablet was passed to %(player)s.", "Undone", "Redone",
+    "Special card: the action marker goes to %(seat)s.",
+    "Special card: %(to)s sees %(seat)s's role.",
+    "Special card: %(seat)s's card is revealed out of turn.",
+    "Special card: one Treasure fewer in the game.",
 ]
 
 
 @pytest.mark.parametrize("msgid", HISTORY_LINES)
 def test_history_lines_are_in_the_past(ko, msgid):
-    assert re.search(r"(았|었|였|했|렸|겼)습니다", ko(msgid)), ko(msgid)
+    assert re.search(r"(았|었|였|했|렸|겼|갔|왔|났|냈|졌)습니다", ko(msgid)), ko(msgid)
 
 
 #: The buttons of the host's screens (the host page, a game's host view, the passed
@@ -238,7 +265,10 @@ HOST_BUTTONS = [
     "Add a seat", "Play again with the same players", "Make this the room's screen",
     "Keep the night here; don't import the file", "Replace the night here with the file",
     "Import", "Merge", "Separate again", "Compare", "New game: %(title)s", "Tonight's tally",
-    "Turn on vibration and sound", "Turn off vibration and sound",
+    "Turn on vibration and sound", "Turn off vibration and sound", "Remove host",
+    "A Treasure came into the game (+1)", "A face-down Treasure left the game (−1)",
+    "An Empty box came into the game (+1)", "A face-down Empty box left the game (−1)",
+    "Add the note",
 ]
 
 
