@@ -2,12 +2,21 @@
 each behind a link of its own (bench/links.py), through Skull King rounds with the
 synchronised reveal ("Yo-ho-ho!").
 
-    .venv/bin/python -m bench.wifi [--profiles home,cafe,none] [--rounds 3] [--json out.json]
+    .venv/bin/python -m bench.wifi [--profiles home,cafe,none] [--cpu 1,4,6] [--rounds 3]
+                                   [--trace] [--json out.json]
 
 Profiles: ``home`` (every screen on home Wi-Fi), ``cafe`` (café Wi-Fi, and the fifth phone
 a bad one: ``bad`` in bench/links.py), ``none`` (no delay: the walk's own floor). Each
 profile is a night of its own on a fresh server. Phones' wall clocks are set seconds off,
 as in tests/test_reveal_browser.py: only their difference from the laptop's counts.
+
+``--cpu`` slows every phone's main thread by each factor in turn (Chrome's own CPU
+throttling, CDP ``Emulation.setCPUThrottlingRate``: 4 is DevTools' "mid-tier mobile", 6
+an old phone), the host's laptop left at full speed; each factor is a night of each
+profile. Every phone's page times each front-end step (static/js/core.js, "step …"
+measures) and each refresh, from its request to its settled swap; with ``--trace`` the
+last phone's main thread is traced through the rounds (the Performance panel's trace,
+through CDP) and its top costs summed by kind and by script function.
 
 Every page records, in true time (``performance.timeOrigin + performance.now()``, which a
 wrong wall clock leaves alone), when its live region first showed each version, when
@@ -138,28 +147,80 @@ def through(url: str, port: int) -> str:
     return f"http://127.0.0.1:{port}/{path}"
 
 
-def screen(browser: Any, skew: int, viewport: dict[str, int]) -> Any:
+#: In every phone's page: each refresh's times (sent, answered, settled) and the steps
+#: timed (static/js/core.js, window.__companionProfile).
+PROFILE = """(() => {
+  window.__companionProfile = true;
+  const rec = window.__refreshes = [];
+  const open = new Map();
+  const isRefresh = (e) => {
+    const c = e.detail.requestConfig || {};
+    const elt = c.elt || e.detail.elt;
+    return (c.verb || '').toLowerCase() === 'get' && elt && elt.id === 'live';
+  };
+  document.addEventListener('htmx:beforeSend', (e) => {
+    if (isRefresh(e) && e.detail.xhr) { open.set(e.detail.xhr, {sent: performance.now()}); }
+  });
+  document.addEventListener('htmx:beforeSwap', (e) => {
+    const r = e.detail.xhr && open.get(e.detail.xhr);
+    if (r) { r.swap = performance.now(); r.bytes = (e.detail.xhr.responseText || '').length; }
+  });
+  document.addEventListener('htmx:afterSettle', (e) => {
+    const r = e.detail.xhr && open.get(e.detail.xhr);
+    if (r) { r.settled = performance.now(); rec.push(r); open.delete(e.detail.xhr); }
+  });
+})();"""
+
+STEPS = """() => {
+  const by = {};
+  for (const m of performance.getEntriesByType('measure')) {
+    if (!m.name.startsWith('step ')) { continue; }
+    const s = by[m.name.slice(5)] = by[m.name.slice(5)] || {n: 0, ms: 0, max: 0};
+    s.n += 1; s.ms += m.duration; s.max = Math.max(s.max, m.duration);
+  }
+  return {steps: by, refreshes: window.__refreshes || []};
+}"""
+
+
+def screen(browser: Any, skew: int, viewport: dict[str, int], cpu: float | None = None
+           ) -> tuple[Any, Any]:
+    """A page of its own browser context, its wall clock ``skew`` ms off, and for a phone
+    (``cpu``: its main thread slowed that many times, 1 for this box's speed) its steps
+    timed and its CDP session (the throttling lasts as long as the session is kept)."""
     context = browser.new_context(viewport=viewport, locale="en-US")
     context.add_init_script(SKEW % skew)  # a wrong wall clock
     context.add_init_script(RECORD)
-    return context.new_page()
+    if cpu is None:
+        return context.new_page(), None
+    context.add_init_script(PROFILE)
+    page = context.new_page()
+    session = context.new_cdp_session(page)
+    session.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+    session.send("Performance.enable")
+    return page, session
 
 
-def walk(browser: Any, server_url: str, ports: list[int], rounds: int, phones: int
-         ) -> tuple[list[Any], list[dict[str, Any]]]:
+def walk(browser: Any, server_url: str, ports: list[int], rounds: int, phones: int,
+         cpu: float = 1, trace: bool = False) -> tuple[list[Any], list[dict[str, Any]],
+                                                       dict[str, Any]]:
     """The night: the host makes it, phones join, ``rounds`` rounds of bids, each with its
-    reveal; each reveal's moment and each screen's flip."""
-    host = screen(browser, 0, {"width": 768, "height": 1024})
+    reveal; each reveal's moment and each screen's flip; and what the phones' main
+    threads did (their memory before and after the rounds, the last one's trace)."""
+    host, _ = screen(browser, 0, {"width": 768, "height": 1024})
     night_url = create_night(host, f"http://127.0.0.1:{ports[0]}", NAMES[:phones])
-    pages = []
+    pages, sessions = [], []
     for seat in range(phones):
-        page = screen(browser, SKEWS[seat], {"width": 390, "height": 844})
+        page, session = screen(browser, SKEWS[seat], {"width": 390, "height": 844}, cpu)
         page.goto(through(seat_link(host, seat), ports[seat + 1]))
         claim(page)
         page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                                timeout=WAIT)
         pages.append(page)
+        sessions.append(session)
     start_game(host, night_url, way="custom", rounds=",".join(["1"] * rounds))
+    phone_side: dict[str, Any] = {"memory_before": [metrics(s) for s in sessions]}
+    if trace:
+        browser.start_tracing(page=pages[-1], categories=TRACE_CATEGORIES)
     reveals = []
     for number in range(1, rounds + 1):
         host.locator("#sk-round-title", has_text=f"Round {number} of {rounds}").wait_for(
@@ -189,7 +250,102 @@ def walk(browser: Any, server_url: str, ports: list[int], rounds: int, phones: i
             trick_chip(host, seat, 1 if seat == 0 else 0).click()
         host.locator(".sk-score-btn").click()
     time.sleep(BEHIND_MS / 1000 + 0.5)  # the last write's five seconds
-    return [host, *pages], reveals
+    if trace:
+        phone_side["trace"] = trace_summary(browser.stop_tracing(), pages[-1].url)
+    phone_side["memory_after"] = [metrics(s) for s in sessions]
+    phone_side["steps"] = [page.evaluate(STEPS) for page in pages]
+    return [host, *pages], reveals, phone_side
+
+
+#: What the Performance panel records of a page's main thread.
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
+                    "blink.user_timing", "v8", "disabled-by-default-v8.gc", "loading"]
+#: The kinds of main-thread work summed (each inclusive of what runs inside it).
+TRACE_KINDS = {
+    "RunTask": "busy (every task)", "ParseHTML": "parse HTML",
+    "ParseAuthorStyleSheet": "parse CSS", "EvaluateScript": "run a script",
+    "FunctionCall": "JS (event handlers, timers, callbacks)", "TimerFire": "timers",
+    "XHRReadyStateChange": "XHR state changes", "XHRLoad": "XHR load",
+    "EventDispatch": "DOM events", "UpdateLayoutTree": "style", "Layout": "layout",
+    "PrePaint": "pre-paint", "Paint": "paint", "Layerize": "layerize",
+    "HitTest": "hit tests", "MinorGC": "minor GC", "MajorGC": "major GC",
+    "V8.GC_SCAVENGER": "GC scavenger", "V8.GC_MARK_COMPACTOR": "GC mark-compact",
+    "v8.compile": "compile", "FireAnimationFrame": "animation frames",
+}
+
+
+def trace_summary(data: bytes, url: str) -> dict[str, Any]:
+    """A trace's main-thread time of the page at ``url``: ms and count by kind, the script
+    functions that took longest (inclusive), and the longest tasks."""
+    raw = json.loads(data)
+    events = raw["traceEvents"] if isinstance(raw, dict) else raw
+    pid = None
+    for e in events:
+        if e.get("name") == "TracingStartedInBrowser":
+            for frame in e.get("args", {}).get("data", {}).get("frames", []):
+                if frame.get("url", "").split("?")[0] == url.split("?")[0]:
+                    pid = frame.get("processId")
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"
+             and (pid is None or e["pid"] == pid)}
+    kinds: dict[str, dict[str, float]] = {}
+    functions: dict[str, dict[str, float]] = {}
+    tasks: list[float] = []
+    for e in events:
+        if (e.get("pid"), e.get("tid")) not in mains or e.get("ph") != "X":
+            continue
+        ms = e.get("dur", 0) / 1000
+        name = e.get("name", "")
+        if name in TRACE_KINDS:
+            k = kinds.setdefault(TRACE_KINDS[name], {"n": 0, "ms": 0.0})
+            k["n"] += 1
+            k["ms"] = round(k["ms"] + ms, 1)
+        if name == "RunTask":
+            tasks.append(ms)
+        if name == "FunctionCall":
+            data_ = e.get("args", {}).get("data", {})
+            where = (f"{data_.get('functionName') or '(anonymous)'} "
+                     f"{data_.get('url', '').rsplit('/', 1)[-1]}:{data_.get('lineNumber', '?')}")
+            f = functions.setdefault(where, {"n": 0, "ms": 0.0})
+            f["n"] += 1
+            f["ms"] = round(f["ms"] + ms, 1)
+    top = sorted(functions.items(), key=lambda kv: -kv[1]["ms"])[:12]
+    return {"renderer_found": pid is not None,
+            "kinds": dict(sorted(kinds.items(), key=lambda kv: -kv[1]["ms"])),
+            "top_functions": dict(top),
+            "longest_tasks_ms": [round(t, 1) for t in sorted(tasks, reverse=True)[:10]]}
+
+
+def metrics(session: Any) -> dict[str, float]:
+    """A page's JS heap and DOM (CDP ``Performance.getMetrics``), after a garbage
+    collection, so that what is left is what the page keeps."""
+    session.send("HeapProfiler.collectGarbage")
+    got = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+    return {"heap_mb": round(got.get("JSHeapUsedSize", 0) / 2**20, 2),
+            "nodes": got.get("Nodes"), "listeners": got.get("JSEventListeners"),
+            "documents": got.get("Documents")}
+
+
+def step_figures(steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """The phones' refreshes (request → answer → settled swap, ms; bytes) and their
+    front-end steps (static/js/core.js), summed over every phone."""
+    refreshes = [r for page in steps for r in page["refreshes"] if "settled" in r]
+    wait = [r["swap"] - r["sent"] for r in refreshes if "swap" in r]
+    render = [r["settled"] - r["swap"] for r in refreshes if "swap" in r]
+    by: dict[str, dict[str, float]] = {}
+    for page in steps:
+        for name, s in page["steps"].items():
+            t = by.setdefault(name, {"n": 0, "ms": 0.0, "max": 0.0})
+            t["n"] += s["n"]
+            t["ms"] += s["ms"]
+            t["max"] = max(t["max"], s["max"])
+    n = max(1, len(refreshes))
+    return {"refreshes": len(refreshes),
+            "network_wait_ms": lag_figures(wait), "swap_to_settled_ms": lag_figures(render),
+            "bytes_p50": percentile([r.get("bytes", 0) for r in refreshes], 50),
+            "steps_per_refresh_ms": {name: round(t["ms"] / n, 2) for name, t in sorted(
+                by.items(), key=lambda kv: -kv[1]["ms"])},
+            "steps_max_ms": {name: round(t["max"], 1) for name, t in by.items()}}
 
 
 def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
@@ -279,9 +435,10 @@ def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup:
 
 
 def night(browser: Any, profile: str, rounds: int, phones: int, seed: int,
-          checkout: str | None = None) -> dict[str, Any]:
-    """One profile: a fresh server (of ``checkout``, or this one), its links, the walk,
-    the figures."""
+          checkout: str | None = None, cpu: float = 1, trace: bool = False
+          ) -> dict[str, Any]:
+    """One profile at one phone speed: a fresh server (of ``checkout``, or this one), its
+    links, the walk, the figures."""
     names = ["host", *(f"phone {i + 1}" for i in range(phones))]
     setup = SETUPS[profile][:phones + 1]
     with tempfile.TemporaryDirectory() as folder:
@@ -290,7 +447,8 @@ def night(browser: Any, profile: str, rounds: int, phones: int, seed: int,
         carrier, ports = links(port, setup, seed)
         try:
             started = time.monotonic()
-            pages, reveals = walk(browser, f"http://127.0.0.1:{port}", ports, rounds, phones)
+            pages, reveals, phone_side = walk(browser, f"http://127.0.0.1:{port}", ports,
+                                              rounds, phones, cpu, trace)
             records = [page.evaluate("() => window.__wifi") for page in pages]
             for page in pages:
                 page.context.close()
@@ -301,9 +459,14 @@ def night(browser: Any, profile: str, rounds: int, phones: int, seed: int,
             server.kill()
             server.wait(10)
     figures = [reveal_figures(r, records, names) for r in reveals]
-    return {"links": dict(zip(names, setup, strict=True)),
+    return {"links": dict(zip(names, setup, strict=True)), "phone_cpu": cpu,
             "seconds": round(time.monotonic() - started, 1),
-            **summary(figures, records, setup), "each_reveal": figures}
+            **summary(figures, records, setup),
+            "phones_main_thread": {**step_figures(phone_side["steps"]),
+                                   "memory_before": phone_side["memory_before"],
+                                   "memory_after": phone_side["memory_after"],
+                                   **({"trace": phone_side["trace"]} if trace else {})},
+            "each_reveal": figures}
 
 
 def machine() -> dict[str, Any]:
@@ -312,13 +475,14 @@ def machine() -> dict[str, Any]:
 
 
 def attempt(browser: Any, profile: str, rounds: int, phones: int, seed: int,
-            checkout: str | None = None) -> dict[str, Any]:
+            checkout: str | None = None, cpu: float = 1, trace: bool = False
+            ) -> dict[str, Any]:
     """A night, or what stopped it (a page that waited past WAIT: on a machine shared
     and loaded, a phone's page can take that long), said in the report."""
     from playwright.sync_api import Error
 
     try:
-        return night(browser, profile, rounds, phones, seed, checkout)
+        return night(browser, profile, rounds, phones, seed, checkout, cpu, trace)
     except Error as error:
         for context in browser.contexts:  # its pages would go on asking a server gone
             context.close()
@@ -335,10 +499,16 @@ def show(label: str, figures: dict[str, Any]) -> None:
                       s['spare_ms']) for s in r['screens']]), flush=True)
 
 
+def label(profile: str, cpu: float) -> str:
+    """A night's key in the report: its profile, and its phones' slowdown unless 1×."""
+    return profile if cpu == 1 else f"{profile}@{cpu:g}x"
+
+
 def run(profiles: list[str], rounds: int, phones: int, seed: int,
-        before: str | None = None) -> dict[str, Any]:
-    """Each profile's night; with ``before`` (another checkout), that checkout's night of
-    the same profile first, in the same run."""
+        before: str | None = None, cpus: tuple[float, ...] = (1,), trace: bool = False
+        ) -> dict[str, Any]:
+    """Each profile's night at each phone speed; with ``before`` (another checkout), that
+    checkout's night of the same profile and speed first, in the same run."""
     from playwright.sync_api import sync_playwright
 
     report: dict[str, Any] = {"machine_at_start": machine(), "rounds": rounds,
@@ -352,14 +522,16 @@ def run(profiles: list[str], rounds: int, phones: int, seed: int,
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"])
         try:
-            for profile in profiles:
-                if before:
-                    figures = attempt(browser, profile, rounds, phones, seed, before)
-                    report["before"]["profiles"][profile] = figures
-                    show(f"{profile} (before)", figures)
-                report["profiles"][profile] = figures = attempt(browser, profile, rounds,
-                                                                phones, seed)
-                show(profile, figures)
+            for cpu in cpus:
+                for profile in profiles:
+                    key = label(profile, cpu)
+                    if before:
+                        figures = attempt(browser, profile, rounds, phones, seed, before, cpu)
+                        report["before"]["profiles"][key] = figures
+                        show(f"{key} (before)", figures)
+                    report["profiles"][key] = figures = attempt(
+                        browser, profile, rounds, phones, seed, None, cpu, trace)
+                    show(key, figures)
         finally:
             browser.close()
     report["machine_at_end"] = machine()
@@ -375,13 +547,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", metavar="CHECKOUT",
                         help="another checkout of the repository (e.g. `git worktree add` "
                              "of an earlier commit): its night of each profile first")
+    parser.add_argument("--cpu", default="1", help="the phones' CPU slowdowns, e.g. 1,4,6")
+    parser.add_argument("--trace", action="store_true",
+                        help="trace the last phone's main thread through the rounds")
     parser.add_argument("--json", help="write the report here")
     args = parser.parse_args(argv)
     profiles = args.profiles.split(",")
     for name in profiles:
         if name not in SETUPS:
             parser.error(f"no profile {name!r}: {', '.join(SETUPS)}")
-    report = run(profiles, args.rounds, args.phones, args.seed, args.before)
+    try:
+        cpus = tuple(float(x) for x in args.cpu.split(","))
+    except ValueError:
+        parser.error(f"--cpu takes factors like 1,4,6, not {args.cpu!r}")
+    if any(c < 1 for c in cpus):
+        parser.error("a CPU factor is 1 (full speed) or more")
+    report = run(profiles, args.rounds, args.phones, args.seed, args.before, cpus, args.trace)
     print("speed sample (cpu_ms, lower is faster):", report["machine_at_start"]["cpu_ms"],
           "at the start,", report["machine_at_end"]["cpu_ms"], "at the end; load average",
           report["machine_at_start"]["loadavg"], "at the start")

@@ -18,9 +18,11 @@ from tests.test_screen import screen_device
 from tests.test_stats import crazytime_game, kraken_game, skullking_hand
 from tests.test_tally import ROLES, kraken_kraken_first, play
 
-#: Every line a stream may send: the reconnect delay, a heartbeat, a change, its end.
+#: Every line a stream may send: the reconnect delay, a heartbeat, a change (with the
+#: laptop's time as its id), its end.
 STREAM_LINE = re.compile(
-    r"^(retry: 1000|event: spread|event: alive|data: |event: changed|data: \d+|event: bye|)$")
+    r"^(retry: 1000|event: spread|event: alive|data: |event: changed|id: \d{13}|data: \d+|"
+    r"event: bye|)$")
 
 
 @pytest.fixture

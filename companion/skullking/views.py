@@ -15,6 +15,7 @@ from companion import store
 from companion.core.awards import record
 from companion.core.errors import RuleError
 from companion.core.events import effective
+from companion.core.reveal import LEAST_MS, MOST_MS
 from companion.play.actions import Answer, host_action, hosted_game, respond, seat_action, title
 from companion.skullking import results, rules, scoring, table
 from companion.skullking.forms import (
@@ -205,7 +206,8 @@ def skullking_reveal_at(game: store.Game | None) -> int | None:
     reveal, once the moment has passed (a page drawn then shows the bids at once, with
     no wait for its clock), for a reveal recorded without a time (an older log, an
     import), and without live push (polling screens learn of the reveal up to a poll
-    apart, later than the moment: they show the bids as they come, as before)."""
+    apart, later than the moment: they show the bids as they come, as before). The
+    moment is the reveal's time and its lead, both in its event (forms.reveal_data)."""
     # Only a log that ends with the reveal can be counting towards it (any later event
     # comes after the table saw the bids, or cancels them): a phone's refresh in the
     # tricks phase reads no log for this. The lead is short, so nothing else comes
@@ -221,7 +223,11 @@ def skullking_reveal_at(game: store.Game | None) -> int | None:
     if data.get("round") != state["rounds"][state["current"]]["number"] \
             or not isinstance(at, int) or isinstance(at, bool):
         return None
-    moment = at + int(current_app.config["REVEAL_LEAD_MS"])
+    lead = data.get("lead_ms")
+    if not isinstance(lead, int) or isinstance(lead, bool) \
+            or not LEAST_MS <= lead <= MOST_MS:
+        lead = int(current_app.config["REVEAL_LEAD_MS"])  # a log from before leads moved
+    moment = at + lead
     return moment if now_ms() < moment else None
 
 

@@ -22,7 +22,8 @@ Its modules are named for what they hold:
 - ``tallied``: the games of nights as the tallies read them, from their kept results;
 - ``histories``: which nights of each host device changed what its statistics read;
 - ``statistics``: a host's history in pages, and its statistics kept as sums;
-- ``wifi``: the Wi-Fi join code each host device shows (its password lives only there).
+- ``wifi``: the Wi-Fi join code each host device shows (its password lives only there);
+- ``needs``: how long each screen needs to show a change (a reveal's lead follows it).
 
 Callers use the package (``store.board(...)``, ``store.record(...)``): every public name
 is here, and no private one.
@@ -62,6 +63,7 @@ from companion.store.imports import (
 )
 from companion.store.log import Stale
 from companion.store.merges import aliases, merge_alias, unmerge_alias
+from companion.store.needs import night_needs, note_need
 from companion.store.night_board import BOARD_GAMES, Board, board, boards
 from companion.store.nights import (
     add_seat,
@@ -154,7 +156,7 @@ __all__ = [
     "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
     "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",
     "latest_night", "latest_nights", "logs", "merge_alias", "my_seat", "names", "night",
-    "night_by_key",
+    "night_by_key", "night_needs", "note_need",
     "night_games", "night_versions", "nights_like", "note", "note_reached", "noted", "outcomes",
     "read_log", "record", "reissue_code",
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",

@@ -300,3 +300,14 @@ def seats_that_left(db: Database) -> None:
     """A player may leave a running night (``left``): the seat, its name and its games
     stay, and it is not offered for the next game until it comes back."""
     db.table("seats").add_column("left", int, not_null_default=0)
+
+
+@migrations()
+def reveal_needs(db: Database) -> None:
+    """How long each device has shown it needs between a change and its screen showing
+    it (``reveal_needs``, ms, as the device measured it: static/js/live.js), so that a
+    synchronised reveal's lead follows the slowest screen at the table
+    (companion/store/needs.py)."""
+    db.table("reveal_needs").create(
+        {"device": str, "need_ms": int, "updated": int}, pk="device",
+        not_null={"device", "need_ms", "updated"})

@@ -38,8 +38,9 @@ from flask import Blueprint, Response, abort, current_app, g, request
 from gevent import monkey
 
 from companion import store
+from companion.core import reveal
 from companion.laptop.limits import open_files_soft_limit
-from companion.web.identity import device, hosted_night, my_seat
+from companion.web.identity import DEVICE_COOKIE, device, hosted_night, my_seat
 
 bp = Blueprint("push", __name__)
 
@@ -240,7 +241,8 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
             life: float, spread: int = SPREAD_MOST_MS) -> Iterator[str]:
     """The stream: first the browser's reconnection delay and "spread", the longest
     random wait (ms) before a refresh on a change (:func:`spread_ms`, as the stream
-    opens; one frame); "changed" with the new version after each change; "alive" after
+    opens; one frame); "changed" with the new version after each change (its id the
+    laptop's time then, ms); "alive" after
     ``heartbeat`` seconds without one, which keeps it open through idle Wi-Fi, lets the
     server notice a phone that went away (that write fails) and lets the page notice a
     laptop that fell silent (static/js/live.js); "bye" and an end after ``life`` seconds, so
@@ -257,7 +259,9 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
         version = watch.wait(stream, night_id, seen, min(heartbeat, left))
         if version is not None:
             seen = version
-            yield f"event: changed\ndata: {version}\n\n"
+            # its id: when the laptop told it, by its clock, so that the page can
+            # measure how long it takes to show a change (static/js/live.js, need)
+            yield f"event: changed\nid: {now_ms()}\ndata: {version}\n\n"
         elif left > heartbeat and not stream.ended:
             yield "event: alive\ndata: \n\n"
     if stream.ended:  # the device's newer streams took its place: the page polls
@@ -329,6 +333,27 @@ def now_ms() -> int:
 
 #: An answer's clock stamps: when the laptop received its request and when it answered.
 CLOCK_HEADER = "X-Laptop-Clock"
+#: A page's need: how long it took, lately, from the laptop's word of a change until its
+#: screen had drawn it (ms; static/js/live.js sends it when it moves).
+NEED_HEADER = "X-Reveal-Need"
+NEED_MOST_MS = 60_000
+
+
+def reveal_lead_ms(night_id: int) -> int:
+    """The lead of a reveal made now at this night (companion/core/reveal.py): the night's
+    screens' needs, or ``REVEAL_LEAD_MS`` when none said."""
+    return reveal.lead_ms(store.night_needs(night_id),
+                          int(current_app.config["REVEAL_LEAD_MS"]))
+
+
+@bp.before_app_request
+def _note_need() -> None:
+    """Keep the need a page reports (a device that has its cookie, a whole number of ms),
+    so that the next reveal's lead follows it. A forged one can make a reveal wait at
+    most ``reveal.MOST_MS``."""
+    value = request.headers.get(NEED_HEADER, "")
+    if value.isdigit() and len(value) <= 6 and request.cookies.get(DEVICE_COOKIE):
+        store.note_need(device(), min(int(value), NEED_MOST_MS))
 
 
 @bp.get("/clock")

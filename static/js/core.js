@@ -20,7 +20,7 @@
     "ready": ["panels.noteGame", "hold.wake", "roster.buttons", "roster.paint",
               "live.start", "clock.start", "panels.reach", "skullking.sums"],
     "load": ["live.connect"],
-    "htmx:configRequest": ["live.timeout"],
+    "htmx:configRequest": ["live.timeout", "live.need"],
     "htmx:beforeRequest": ["live.route", "live.wrote"],
     "htmx:beforeSend": ["live.sent", "clock.sample"],
     "htmx:beforeSwap": ["live.tap", "panels.saveFields"],
@@ -56,13 +56,21 @@
 
   var steps = {};  /* event -> {name: fn} */
 
+  /* A page the Wi-Fi bench profiles (bench/wifi.py sets __companionProfile before any
+     script runs) times each step as a User Timing measure, "step <name>", so that where
+     a slow phone's main thread goes per refresh is read step by step; other pages pay
+     one test per event. */
+  var timed = !!window.__companionProfile;
+
   function run(type, event) {
     var mine = steps[type] || {};
     ORDER[type].forEach(function (name) {
       var fn = mine[name];
       if (!fn) { return; }  /* a part this page does not load (a game's script) */
+      var began = timed ? performance.now() : 0;
       try { fn(event); }
       catch (e) { window.setTimeout(function () { throw e; }); }
+      if (timed) { performance.measure("step " + name, { start: began }); }
     });
   }
 

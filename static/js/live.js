@@ -239,6 +239,7 @@
     });
     source.addEventListener("changed", function (event) {
       hear();
+      tell(event);
       want(event.data);
       if (behind()) { later(Math.random() * spread); }
     });
@@ -294,11 +295,52 @@
      joined another night) follows it. */
   C.on("htmx:afterSettle", "live.follow", function () {
     var el = region();
+    drawn();
     want(shown(el));
     if (behind()) { later(Math.random() * spread); }
     var wantedStream = el && el.dataset.stream;
     if (!wantedStream) { close(); return; }
     if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
+  });
+
+  /* How long this screen needs to show a change, for a synchronised reveal's lead
+     (companion/core/reveal.py). Each change the stream tells of carries the laptop's
+     time then (its id); once this screen shows the change and has drawn it (the frame
+     after its swap), the time since, by the laptop's clock (static/js/clock.js), is one
+     measure. The longest of the latest NEEDS goes to the laptop with the next request,
+     whenever it moved by NEED_STEP_MS or more (a phone that keeps pace sends it once). */
+  var NEEDS = 8;
+  var NEED_STEP_MS = 100;
+  var told = null;  /* {version, at}: the newest change told and not shown yet */
+  var needs = [];
+  var reported = -Infinity;
+
+  function tell(event) {
+    var at = Number(event.lastEventId);
+    var version = Number(event.data);
+    if (at > 0 && version > shown(region())) { told = { version: version, at: at }; }
+  }
+
+  function drawn() {
+    if (!told || shown(region()) < told.version || !C.laptopNow) { return; }
+    var change = told;
+    told = null;
+    window.requestAnimationFrame(function () {
+      setTimeout(function () {
+        var now = C.laptopNow();
+        if (now === null) { return; }
+        needs.push(Math.max(0, Math.round(now - change.at)));
+        if (needs.length > NEEDS) { needs.shift(); }
+      }, 0);
+    });
+  }
+
+  C.on("htmx:configRequest", "live.need", function (event) {
+    if (!needs.length) { return; }
+    var need = Math.max.apply(null, needs);
+    if (Math.abs(need - reported) < NEED_STEP_MS) { return; }
+    event.detail.headers["X-Reveal-Need"] = String(need);
+    reported = need;
   });
 
   /* A press in progress. A refresh swapped in between a mouse button's down and its up
@@ -389,6 +431,7 @@
      laptop gone. */
   function woke() {
     heard = ticked = Date.now();
+    told = null;  /* what was told while it slept says nothing of how fast it draws */
     if (document.visibilityState !== "visible") { return; }  /* when it is */
     /* A page woken while it still loads opens its stream once it has (live.connect). */
     if (document.readyState === "complete") { connect(); }

@@ -1,0 +1,31 @@
+"""How far ahead of "Yo-ho-ho!" a synchronised reveal sets its moment (its lead).
+
+Every screen of the table must hold the moment before it passes: the laptop tells each
+one of the reveal, each asks for it, draws it and counts to the moment
+(static/js/clock.js). A phone that draws slowly (a mid-range Android is about four times
+slower than a laptop core) needs longer for that than the laptop; a fixed lead either
+makes every table wait for the slowest phone there could be, or lets a slow phone get
+the moment after it passed. So the lead follows what the night's screens have shown
+they need (each measures it on every change: static/js/live.js, companion/store/needs.py),
+within bounds: never so short that a screen that has not reported is lost, never so long
+that the table waits on a phone that is gone. docs/performance.md, "Slow phones".
+"""
+
+from collections.abc import Iterable
+
+#: The shortest and the longest lead (ms).
+LEAST_MS = 1500
+MOST_MS = 4000
+#: Beyond the slowest screen's need: its need is the longest of its latest changes, and
+#: a reveal is a change like them, plus the count's own drawing.
+MARGIN_MS = 400
+
+
+def lead_ms(needs: Iterable[int], default_ms: int, least_ms: int = LEAST_MS,
+            most_ms: int = MOST_MS, margin_ms: int = MARGIN_MS) -> int:
+    """The lead for a night whose screens need ``needs`` (ms each): the slowest one's and
+    a margin, within ``least_ms``..``most_ms``; ``default_ms`` (within them too) when no
+    screen has said what it needs."""
+    slowest = max(needs, default=None)
+    wanted = default_ms if slowest is None else slowest + margin_ms
+    return max(least_ms, min(most_ms, wanted))

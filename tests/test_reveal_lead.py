@@ -1,0 +1,115 @@
+"""A reveal's lead follows the slowest screen at the table (companion/core/reveal.py):
+each page reports how long it needs to show a change, and "Yo-ho-ho!" sets its moment
+that far ahead and a margin, within bounds; the lead is kept in the reveal's event, so
+every screen counts to the same moment whatever is reported after."""
+
+import sqlite3
+import time
+
+from companion import store
+from companion.core.reveal import LEAST_MS, MARGIN_MS, MOST_MS, lead_ms
+from companion.store.needs import FRESH_S
+from companion.table.push import NEED_HEADER
+from tests.conftest import make_night
+from tests.test_reveal import HX, MOMENT, app, bid_all, reveal_event  # noqa: F401
+from tests.test_skullking_views import reveal, start
+
+DEFAULT = 1800
+
+
+def test_without_a_need_the_lead_is_the_default():
+    assert lead_ms([], DEFAULT) == DEFAULT
+
+
+def test_the_lead_is_the_slowest_screen_s_need_and_a_margin():
+    assert lead_ms([300, 2100, 900], DEFAULT) == 2100 + MARGIN_MS
+
+
+def test_a_quick_table_still_gets_the_shortest_lead():
+    assert lead_ms([40, 80], DEFAULT) == LEAST_MS
+
+
+def test_a_phone_that_says_it_needs_a_minute_makes_the_table_wait_at_most_the_longest_lead():
+    assert lead_ms([60_000], DEFAULT) == MOST_MS
+
+
+def test_a_default_outside_the_bounds_is_brought_within_them():
+    assert lead_ms([], 500) == LEAST_MS
+    assert lead_ms([], 9000) == MOST_MS
+
+
+def needs_of(app, night):
+    with app.test_request_context():
+        return store.night_needs(store.night_by_key(night.key)["id"])
+
+
+def test_a_phone_s_need_sets_the_next_reveal_s_moment(app):
+    night = make_night(app)
+    phones = [night.phone(seat) for seat in range(4)]
+    phones[2].get("/me/live", headers={**HX, NEED_HEADER: "2300"})
+    phones[0].get("/me/live", headers={**HX, NEED_HEADER: "700"})
+    assert sorted(needs_of(app, night)) == [700, 2300]
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    assert reveal(night, game).status_code == 303
+    data = reveal_event(app, night)["data"]
+    assert data["lead_ms"] == 2300 + MARGIN_MS
+    html = phones[1].get("/me/live", headers=HX).data.decode()
+    assert MOMENT.search(html).group(1) == str(data["at_ms"] + 2300 + MARGIN_MS)
+
+
+def test_a_need_reported_after_the_reveal_does_not_move_its_moment(app):
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    before = MOMENT.search(phone.get("/me/live", headers=HX).data.decode()).group(1)
+    after = phone.get("/me/live", headers={**HX, NEED_HEADER: "3500"}).data.decode()
+    # the version did not move: nothing to redraw, and the moment is the event's
+    assert not after or MOMENT.search(after).group(1) == before
+    data = reveal_event(app, night)["data"]
+    assert before == str(data["at_ms"] + data["lead_ms"])
+
+
+def test_only_this_night_s_fresh_needs_count(app):
+    night, other = make_night(app), make_night(app)
+    night.phone(0).get("/me/live", headers={**HX, NEED_HEADER: "1200"})
+    other.phone(0).get("/me/live", headers={**HX, NEED_HEADER: "3900"})
+    assert needs_of(app, night) == [1200]
+    db = sqlite3.connect(app.config["DATABASE"])
+    with db:
+        db.execute("update reveal_needs set updated = ?",
+                   [int(time.time()) - FRESH_S - 1])
+    db.close()
+    assert needs_of(app, night) == []
+
+
+def test_a_need_that_is_not_a_number_or_too_long_is_not_kept(app):
+    night = make_night(app)
+    phone = night.phone(0)
+    for value in ("-5", "12ms", "1e9", "9999999", ""):
+        assert phone.get("/me/live", headers={**HX, NEED_HEADER: value}).status_code in (
+            200, 204)
+    assert needs_of(app, night) == []
+
+
+def test_a_need_of_more_than_a_minute_is_kept_as_a_minute(app):
+    night = make_night(app)
+    night.phone(0).get("/me/live", headers={**HX, NEED_HEADER: "999999"})
+    assert needs_of(app, night) == [60_000]
+
+
+def test_a_reveal_without_a_lead_in_its_event_counts_by_the_default(app, monkeypatch):
+    """(a log recorded before leads followed the table, or imported from one)."""
+    from companion.skullking import forms
+
+    monkeypatch.setattr(forms, "reveal_lead_ms", lambda night_id: None)
+    night = make_night(app)
+    phone = night.phone(0)
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    data = reveal_event(app, night)["data"]
+    html = phone.get("/me/live", headers=HX).data.decode()
+    assert MOMENT.search(html).group(1) == str(data["at_ms"] + app.config["REVEAL_LEAD_MS"])
