@@ -85,9 +85,12 @@ RECORD = """(() => {
     if (at && !(at.dataset.revealAt in rec.reveals)) {
       rec.reveals[at.dataset.revealAt] = {arrived: t};
     }
+    // visible: drawn, and not held by the count (static/app.css hides [data-reveal-hold]
+    // under html[data-revealing]); read from the attributes, not the computed style,
+    // which would make every mutation a style recalculation on a slowed phone
     const bids = document.querySelector('.sk-bids');
-    const on = !!bids && bids.getClientRects().length > 0 &&
-      getComputedStyle(bids).visibility === 'visible';
+    const on = !!bids && !document.documentElement.hasAttribute('data-revealing') &&
+      !bids.closest('[hidden]');
     if (on && !bidsOn) { rec.bids.push(t); }
     bidsOn = on;
   }

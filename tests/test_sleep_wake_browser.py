@@ -267,17 +267,17 @@ def test_a_page_whose_timers_slept_asks_at_once_and_says_nothing_of_the_silence(
 
 def test_a_refresh_on_its_way_as_the_phone_locks_is_not_taken_for_a_laptop_gone(
         browser, phone_browser, pushing):
-    """A refresh sent just before the phone locked is answered, or times out, only once
+    """A refresh sent just before the phone locked is answered, or given up on, only once
     the page is unlocked, long after its few seconds ran out: that says nothing of the
-    laptop (the page slept, not the laptop), and the page asks again instead of saying it
-    can't reach the table."""
+    laptop (the page slept, not the laptop: the time asleep is not counted as waiting),
+    and the page asks again instead of saying it can't reach the table."""
     host = browser.new_context(locale="en-US").new_page()
     create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
     ann = seated_phone(phone_browser, seat_link(host, 0))
     phone = Sleeper(ann)
     watch(ann)
-    ann.evaluate("""() => { window.__timeouts = 0;
-      document.body.addEventListener('htmx:timeout', () => { window.__timeouts += 1; }); }""")
+    ann.evaluate("""() => { window.__given_up = 0;
+      document.body.addEventListener('htmx:sendAbort', () => { window.__given_up += 1; }); }""")
     # the first refresh is held on its way and never answered (an unrouted request would
     # go on to the server, and its answer could land before its time-out); later ones pass
     held, passed = [], []
@@ -292,7 +292,8 @@ def test_a_refresh_on_its_way_as_the_phone_locks_is_not_taken_for_a_laptop_gone(
     phone.lock()
     time.sleep(12)  # longer than the refresh's few seconds, and than a tick's lateness
     phone.unlock()
-    ann.wait_for_function("() => window.__timeouts >= 1", timeout=WAIT)
+    # the held refresh is given up on only after it waited a few seconds awake
+    ann.wait_for_function("() => window.__given_up >= 1", timeout=WAIT)
     ann.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                           timeout=WAIT)
     deadline = time.monotonic() + WAIT / 1000

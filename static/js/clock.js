@@ -58,7 +58,9 @@
   var FLIP_HZ = 990;   /* ...and its last, when the bids open */
   var TONE_S = 0.15;
   var sound = null;    /* this page's AudioContext, made by the unlocking tap */
-  var clock = { samples: [], offset: null, left: 0, asking: false, asked: 0, waiting: [] };
+  var QUIET_MS = 1000; /* a count's last stretch, when no sample is worked in */
+  var clock = { samples: [], offset: null, left: 0, asking: false, asked: 0, waiting: [],
+                later: [] };
   var shown = null;    /* {at, timers, box, said, words, next}: the count under way */
 
   function clockUrl() { return document.body && document.body.dataset.clock; }
@@ -86,6 +88,12 @@
   function note(t1, t2, t3, t4) {
     var hi = t2 + STAMP_MS - t1;
     if (!isFinite(t1 + t2 + t3 + t4) || t3 < t2 || t3 - t4 > hi) { return; }
+    /* In a count's last second the main thread is the count's: a sample waits for the
+       flip (a slow phone re-timing its words then would only make them late). */
+    if (quiet()) {
+      clock.later.push([t1, t2, t3, t4]);
+      return;
+    }
     clock.samples.push({ lo: t3 - t4, hi: hi, at: performance.now(), wall: wall() });
     choose();
   }
@@ -233,6 +241,7 @@
 
   function stop() {
     if (!shown) { return; }
+    setTimeout(catchUp, 0);
     shown.timers.forEach(clearTimeout);
     if (shown.box) { shown.box.remove(); }
     root().removeAttribute("data-revealing");
@@ -257,12 +266,26 @@
     root().setAttribute("data-reveal-words", shown.said.join("|"));
   }
 
+  /* Whether a count is in its last stretch. */
+  function quiet() {
+    return !!(shown && shown.box && shown.next < shown.words.length &&
+              shown.at - laptopNow() < QUIET_MS);
+  }
+
+  /* The samples that came in a count's last stretch, once it is over. */
+  function catchUp() {
+    var later = clock.later;
+    clock.later = [];
+    later.forEach(function (t) { note(t[0], t[1], t[2], t[3]); });
+  }
+
   function flip(box) {
     root().removeAttribute("data-revealing");
     root().setAttribute("data-reveal-flipped", String(performance.timeOrigin + performance.now()));
     root().setAttribute("data-reveal-done", String(shown.at));
     root().setAttribute("data-reveal-late", String(Math.round(laptopNow() - shown.at)));
     shown.timers.push(setTimeout(function () { box.hidden = true; }, LAST_MS));
+    setTimeout(catchUp, 0);
   }
 
   function audioContext() { return window.AudioContext || window.webkitAudioContext; }

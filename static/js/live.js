@@ -7,17 +7,49 @@
 
   /* ---------------------------------------------------------------------------------
      Reaching the table. A refresh that cannot reach the laptop (refused, or no answer
-     within a few seconds) puts "can't reach the table — retrying…" on top of the screen;
-     the next answer of any kind takes it away. A form that could not be sent, or that
-     failed, says so on top of the live region. */
-  var POLL_TIMEOUT_MS = 3000;  /* with a 2 s poll: said within 5 s of the laptop going */
+     after a few seconds of waiting on the network) puts "can't reach the table —
+     retrying…" on top of the screen; the next answer of any kind takes it away. A form
+     that could not be sent, or that failed, says so on top of the live region.
 
-  C.on("htmx:configRequest", "live.timeout", function (event) {
-    if ((event.detail.verb || "").toLowerCase() === "get" && event.detail.elt &&
-        event.detail.elt.id === "live" && !event.detail.timeout) {
-      event.detail.timeout = POLL_TIMEOUT_MS;
+     The few seconds are the network's, not the page's: a slow phone's main thread can be
+     busy for a second or more drawing a change, and an answer that came meanwhile waits
+     in its queue. So the wait is counted from the request's leaving, less the time the
+     page was too busy (or asleep) to tick, and a request whose answer began to come
+     (its headers, or the browser's record of it: Resource Timing) is never given up on. */
+  var POLL_TIMEOUT_MS = 3000;  /* with a 2 s poll: said within 5 s of the laptop going */
+  var TICK_MS = 400;
+  var busy = 0;       /* ms the page could not tick (busy, or asleep), all told */
+  var flight = null;  /* {xhr, sent, busy, since, url}: the refresh on its way */
+
+  C.on("htmx:beforeSend", "live.sent", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr) { return; }
+    sentAt.set(xhr, Date.now());
+    if (C.isRefresh(event)) {
+      var path = (event.detail.requestConfig || {}).path || "";
+      flight = { xhr: xhr, sent: Date.now(), busy: busy, since: performance.now(),
+                 url: new URL(path, location.href).href };
     }
   });
+
+  function answering(f) {
+    if (f.xhr.readyState >= 2) { return true; }
+    return performance.getEntriesByName(f.url, "resource").some(function (e) {
+      return e.startTime >= f.since - 1 && e.responseStart > 0;
+    });
+  }
+
+  /* Each tick: the refresh on its way, given up once it has waited on the network
+     longer than POLL_TIMEOUT_MS with no answer begun. */
+  function watch() {
+    var f = flight;
+    if (!f) { return; }
+    if (f.xhr.readyState === 4) { flight = null; return; }
+    if (Date.now() - f.sent - (busy - f.busy) <= POLL_TIMEOUT_MS || answering(f)) { return; }
+    flight = null;
+    offline(true);
+    f.xhr.abort();  /* its promise settles: the next refresh may go */
+  }
 
   function offline(on) {
     var mark = document.querySelector("[data-offline-mark]");
@@ -49,20 +81,16 @@
     el.insertBefore(p, el.firstChild);
   }
 
-  /* When each request left. A refresh that fails or times out long after its few
+  /* When each request left (live.sent, above). A refresh that fails long after its few
      seconds ran out was on its way as the page slept (a phone locked): its failure says
      nothing of the laptop, and the page asks again as it wakes (woke, below). */
   var sentAt = new WeakMap();
-  C.on("htmx:beforeSend", "live.sent", function (event) {
-    if (event.detail.xhr) { sentAt.set(event.detail.xhr, Date.now()); }
-  });
   function sleptOnItsWay(event) {
     var at = event.detail.xhr && sentAt.get(event.detail.xhr);
     return at !== undefined && Date.now() - at > POLL_TIMEOUT_MS + SLEPT_MS;
   }
 
   C.on("htmx:sendError", "live.unreachable", unreachable);
-  C.on("htmx:timeout", "live.unreachable", unreachable);
   function unreachable(event) {
     if (C.isWrite(event)) { tell(document.body.dataset.unreachable); }
     else if (C.isRefresh(event) && !sleptOnItsWay(event)) { offline(true); }
@@ -147,9 +175,7 @@
      ends (answer, error, time-out); but one whose region a form's answer replaced
      meanwhile has nowhere to land, and is not waited for. */
   function onItsWay() {
-    if (asking && (!asking.elt.isConnected || Date.now() - asking.sent > POLL_TIMEOUT_MS + CHASE_MS)) {
-      asking = null;
-    }
+    if (asking && !asking.elt.isConnected) { asking = null; }
     return asking !== null;
   }
 
@@ -263,10 +289,13 @@
   }
 
   setInterval(function () {
+    var late = Date.now() - ticked - TICK_MS;
+    if (late > 0) { busy += late; }
     /* A tick long overdue: the page slept (its timers stopped), and a browser that says
        nothing of it (no "resume") is caught here. */
-    if (Date.now() - ticked > SLEPT_MS) { woke(); }
+    if (late + TICK_MS > SLEPT_MS) { woke(); }
     ticked = Date.now();
+    watch();
     /* A stream that fell silent: the laptop is asleep or gone. Say so, poll again as
        without a stream (those polls clear the mark when they are answered), and open a
        new stream. */
@@ -276,13 +305,14 @@
       mark("retrying");
       retry = setTimeout(connect, 1000);
     }
-  }, 400);
+  }, TICK_MS);
 
   /* Any answer: the laptop is there. "Nothing changed" to a refresh sent after the
      version was told: the screen is the night's latest (a version told of another
      night, which this phone has left, is never shown: stop asking for it). */
   C.on("htmx:afterRequest", "live.heard", function (event) {
     var xhr = event.detail.xhr;
+    if (flight && flight.xhr === xhr) { flight = null; }
     if (xhr && xhr.status > 0) { offline(false); }
     if (xhr && xhr.status === 204 && asking && event.detail.elt === asking.elt &&
         asking.sent >= wantedAt) {
@@ -432,6 +462,13 @@
   function woke() {
     heard = ticked = Date.now();
     told = null;  /* what was told while it slept says nothing of how fast it draws */
+    /* A refresh sent before it slept may be on a connection gone with the Wi-Fi: given
+       up on quietly (its failure says nothing of the laptop), and asked again below. */
+    if (flight) {
+      var f = flight;
+      flight = null;
+      f.xhr.abort();
+    }
     if (document.visibilityState !== "visible") { return; }  /* when it is */
     /* A page woken while it still loads opens its stream once it has (live.connect). */
     if (document.readyState === "complete") { connect(); }

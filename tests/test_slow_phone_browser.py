@@ -1,0 +1,100 @@
+"""Phones slower than the laptop, against `companion serve` (gevent, live push): a phone
+whose main thread is busy drawing is not told the laptop is gone, and a phone slowed as a
+mid-range Android is (Chrome's own CPU throttling) tells the laptop what it needs, so that
+the reveal's lead follows it (companion/core/reveal.py). Figures are the Wi-Fi bench's
+(bench/wifi.py --cpu); nothing here asserts a time."""
+
+import json
+import sqlite3
+
+import pytest
+
+from companion.core.reveal import LEAST_MS, MARGIN_MS, MOST_MS
+from tests.browsing import WAIT, claim, create_night, seat_link
+from tests.test_skullking_browser import phone_bids, start_game
+from tests.test_sleep_wake_browser import watch
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: How long the page below is kept busy: longer than a refresh's few seconds, all of
+#: which its refresh's answer is still on its way.
+BUSY_MS = 5000
+
+
+@pytest.fixture
+def pushing(server_process):
+    return server_process.start()
+
+
+def seated(browser, host, seat):
+    page = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844}
+                               ).new_page()
+    page.goto(seat_link(host, seat))
+    claim(page)
+    page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                           timeout=WAIT)
+    return page
+
+
+def test_a_phone_busy_drawing_while_its_answer_waits_is_not_told_the_laptop_is_gone(
+        browser, pushing):
+    host = browser.new_context(locale="en-US").new_page()
+    create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    ann = seated(browser, host, 0)
+    watch(ann)
+    held = []
+    ann.route("**/me/live*", lambda route: held.append(route))
+    ann.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    for _ in range(100):
+        if held:
+            break
+        ann.wait_for_timeout(50)
+    assert held, "the page did not refresh"
+    # the page's main thread is taken (a slow phone drawing a big change) for longer
+    # than the refresh's few seconds; its answer comes just after: the page never
+    # waited on the network with nothing else to do for those few seconds
+    ann.evaluate(f"""() => setTimeout(() => {{
+      const end = performance.now() + {BUSY_MS}; while (performance.now() < end) {{}}
+    }}, 0)""")
+    ann.wait_for_timeout(200)
+    ann.wait_for_function("() => true", timeout=WAIT)  # the page is free again
+    held[0].continue_()
+    ann.unroute("**/me/live*")
+    ann.wait_for_timeout(1500)  # a few of its ticks
+    assert ann.evaluate("window.__offline") == 0
+    assert not ann.locator("[data-offline-mark]").count()
+
+
+def test_a_slowed_phone_tells_the_laptop_what_it_needs_and_the_reveal_waits_for_it(
+        browser, pushing):
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, pushing.url, ["Ann", "Bo", "Cy"])
+    phones = []
+    for seat in range(3):
+        page = seated(browser, host, seat)
+        if seat == 2:  # a mid-range Android
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        phones.append(page)
+    start_game(host, night_url, way="custom", rounds="1,1")
+    for seat, page in enumerate(phones):
+        phone_bids(page, seat % 2, 1)
+    host.locator(".sk-bids-in", has_text="3 of 3 bids in").wait_for(timeout=WAIT)
+    db = sqlite3.connect(pushing.database)
+    try:
+        devices = [r[0] for r in db.execute("select device from seats order by position")]
+        needs = dict(db.execute("select device, need_ms from reveal_needs"))
+        # every phone measured the changes the others' bids made, and said so
+        assert set(devices) <= set(needs), needs
+        assert all(needs[d] > 0 for d in devices)
+        host.locator(".sk-yoho").click()
+        host.locator("[data-reveal-at]").wait_for(state="attached", timeout=WAIT)
+        data = json.loads(db.execute(
+            "select data from events where type = 'reveal_bids'").fetchone()[0])
+    finally:
+        db.close()
+    slowest = max(needs.values())
+    assert LEAST_MS <= data["lead_ms"] <= MOST_MS
+    assert data["lead_ms"] >= min(MOST_MS, max(LEAST_MS, slowest + MARGIN_MS))
+    for page in phones:  # and every phone still counts to the moment and opens the bids
+        page.locator(".sk-bids").wait_for(timeout=WAIT)
