@@ -1,7 +1,8 @@
 """The web layer's plumbing, one module a concern: who is asking (``identity``), languages
 and dates (``i18n``), headers, gzip and static files (``http``), work beside the loop
-(``offload``), what templates are given (``templating``), error pages (``errors``), and
-pages whose size tells nothing of their secrets (``sealed``). ``init_app`` wires them
+(``offload``), what templates are given (``templating``), error pages (``errors``),
+pages whose size tells nothing of their secrets (``sealed``), and live refreshes that
+bring only the parts that changed (``parts``). ``init_app`` wires them
 into an app; callers import what they use from its module."""
 
 import sqlite3
@@ -11,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 
 from companion.core import colours, registry
 from companion.core.tokens import new_token
-from companion.web import errors, http, i18n, sealed, templating
+from companion.web import errors, http, i18n, parts, sealed, templating
 
 bp = Blueprint("web", __name__)
 
@@ -22,6 +23,7 @@ bp.add_url_rule("/lang", view_func=i18n.set_language, methods=["POST"])
 bp.app_url_defaults(http.version_static)
 bp.after_app_request(http.checkpoint_later)
 bp.after_app_request(http.headers)
+bp.after_app_request(parts.mark)  # before the headers' gzip
 bp.app_context_processor(templating.globals_)
 bp.app_errorhandler(CSRFError)(errors.csrf_error)
 bp.app_errorhandler(400)(errors.bad_request)
@@ -47,5 +49,5 @@ def init_app(app: Flask) -> None:
         shared=templating.shared, game_title=templating.game_title,
         game_players=templating.game_players,
         game_kinds=registry.kinds, game_assets=templating.game_assets,
-        secret=sealed.secret, new_form_token=new_token, hue=templating.hue,
+        secret=sealed.secret, part=parts.part, new_form_token=new_token, hue=templating.hue,
         palette=colours.PALETTE, who=templating.who)

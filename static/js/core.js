@@ -23,7 +23,7 @@
     "htmx:configRequest": ["live.need"],
     "htmx:beforeRequest": ["live.route", "live.wrote"],
     "htmx:beforeSend": ["live.sent", "clock.sample"],
-    "htmx:beforeSwap": ["live.tap", "panels.saveFields"],
+    "htmx:beforeSwap": ["live.tap", "live.partial", "panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",
                        "skullking.sums"],

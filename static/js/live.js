@@ -198,7 +198,8 @@
     issuing = true;
     try {
       var done = window.htmx.ajax("GET", el.getAttribute("hx-get"),
-                                  { source: el, target: el, swap: "outerHTML" });
+                                  { source: el, target: el, swap: "outerHTML",
+                                    headers: have(el) });
     } finally {
       issuing = false;
     }
@@ -209,6 +210,26 @@
     }
     if (done) { done.then(landed, landed); } else { landed(); }
   }
+
+  /* What the region shows, for an answer that brings only the parts that changed
+     (companion/web/parts.py): its frame's hash and each part's. Such an answer swaps
+     nothing itself (HX-Reswap: none): its parts go in as out-of-band swaps, and the
+     region's URL, which holds its version, is its X-Live-Get (live.partial, below). */
+  function have(el) {
+    if (!el.dataset.frame) { return {}; }
+    var parts = Array.prototype.map.call(el.querySelectorAll("[data-part]"), function (p) {
+      return p.dataset.part + ":" + p.dataset.partHash;
+    });
+    return { "X-Live-Have": [el.dataset.frame].concat(parts).join(" ") };
+  }
+
+  C.on("htmx:beforeSwap", "live.partial", function (event) {
+    var xhr = event.detail.xhr;
+    var url = xhr && C.isRefresh(event) && event.detail.shouldSwap &&
+      xhr.getResponseHeader("X-Live-Get");
+    var el = region();
+    if (url && el) { el.setAttribute("hx-get", url); }
+  });
 
   function later(ms) {
     clearTimeout(pending);
@@ -265,7 +286,7 @@
     });
     source.addEventListener("changed", function (event) {
       hear();
-      tell(event);
+      toldOf(event);
       want(event.data);
       if (behind()) { later(Math.random() * spread); }
     });
@@ -345,7 +366,7 @@
   var needs = [];
   var reported = -Infinity;
 
-  function tell(event) {
+  function toldOf(event) {
     var at = Number(event.lastEventId);
     var version = Number(event.data);
     if (at > 0 && version > shown(region())) { told = { version: version, at: at }; }

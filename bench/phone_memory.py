@@ -1,0 +1,132 @@
+"""A phone's memory over a whole night: `companion serve`, the host's tablet and one
+phone in Chromium, through three Skull King games of 20 rounds (60 rounds, each with its
+synchronised reveal), the bids on the tablet, the phone following every change.
+
+    .venv/bin/python -m bench.phone_memory [--rounds 20] [--games 3] [--every 10]
+                                           [--cpu 1] [--json out.json]
+
+Every ``--every`` rounds, after a garbage collection, the phone's JS heap, DOM nodes,
+event listeners and documents (CDP ``Performance.getMetrics``) are read: a page that
+keeps what each refresh replaced grows with the night; one that lets it go stays flat.
+A night of four hours is about 60 rounds; this one is played as fast as the table's
+answers come, so what grows with time alone (timers, samples) is bounded in the code,
+and what grows with changes is measured here. Figures, never assertions
+(docs/performance.md, "Slow phones").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.wifi import machine, metrics, serve
+from tests.browsing import WAIT, claim, create_night, seat_link
+from tests.conftest import free_port
+from tests.test_skullking_browser import start_game
+
+NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
+
+#: The nodes in the page's document now (elements, text, comments): what it shows. The
+#: metrics' ``nodes`` less these are nodes kept that the page no longer shows.
+IN_PAGE = """() => { let n = 1; const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+  while (w.nextNode()) { n += 1; } return n; }"""
+
+SHOWN = """() => { const el = document.getElementById('live');
+  const m = el && /[?&]v=(-?\\d+)/.exec(el.getAttribute('hx-get') || '');
+  return m ? Number(m[1]) : -1; }"""
+
+
+def caught_up(host: Any, phone: Any) -> None:
+    """Wait until the phone shows the version the host shows."""
+    version = host.evaluate(SHOWN)
+    phone.wait_for_function(f"() => ({SHOWN})() >= {version}", timeout=WAIT)
+
+
+def play_round(host: Any, players: int) -> None:
+    """One round of one card on the tablet: the first player bids 1 and takes the trick,
+    the others bid 0; Yo-ho-ho, the count, the score."""
+    for seat in range(players):
+        form = f"form.sk-bid-form[data-seat='{seat}']"
+        host.locator(f"{form} button[name=bid][value='{1 if seat == 0 else 0}']").click()
+        host.locator(f"{form} .done").wait_for(timeout=WAIT)
+    host.locator(".sk-yoho").click()
+    moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
+    host.wait_for_function(
+        "m => document.documentElement.dataset.revealDone === m || "
+        "!document.querySelector('[data-reveal-at]')", arg=moment, timeout=WAIT)
+    host.locator(".sk-score-btn").click()
+
+
+def run(rounds: int, games: int, every: int, cpu: float) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    report: dict[str, Any] = {"machine_at_start": machine(), "rounds": rounds,
+                              "games": games, "phone_cpu": cpu, "samples": []}
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
+        port = free_port()
+        server = serve(str(Path(folder) / "memory.sqlite"), port, None)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            host = browser.new_context(locale="en-US",
+                                       viewport={"width": 768, "height": 1024}).new_page()
+            night_url = create_night(host, f"http://127.0.0.1:{port}", NAMES)
+            context = browser.new_context(locale="en-US",
+                                          viewport={"width": 390, "height": 844})
+            phone = context.new_page()
+            session = context.new_cdp_session(phone)
+            session.send("Performance.enable")
+            if cpu != 1:
+                session.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+            phone.goto(seat_link(host, 0))
+            claim(phone)
+            phone.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                                    timeout=WAIT)
+            started = time.monotonic()
+            played = 0
+            for _ in range(games):
+                start_game(host, night_url, way="custom", rounds=",".join(["1"] * rounds))
+                caught_up(host, phone)
+                if played == 0:
+                    report["samples"].append({"rounds": 0, "seconds": 0, **metrics(session),
+                                              "in_page": phone.evaluate(IN_PAGE)})
+                for _ in range(rounds):
+                    play_round(host, len(NAMES))
+                    played += 1
+                    if played % every == 0:
+                        caught_up(host, phone)
+                        report["samples"].append({
+                            "rounds": played, "seconds": round(time.monotonic() - started),
+                            **metrics(session), "in_page": phone.evaluate(IN_PAGE)})
+                        print(json.dumps(report["samples"][-1]), flush=True)
+        finally:
+            browser.close()
+            server.kill()
+            server.wait(10)
+    report["machine_at_end"] = machine()
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20, help="rounds a game (1 to 20)")
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--every", type=int, default=10)
+    parser.add_argument("--cpu", type=float, default=1)
+    parser.add_argument("--json", help="write the report here")
+    args = parser.parse_args(argv)
+    if not 1 <= args.rounds <= 20:
+        parser.error("a custom Skull King game has 1 to 20 rounds")
+    report = run(args.rounds, args.games, args.every, args.cpu)
+    print("speed sample (cpu_ms, lower is faster):", report["machine_at_start"]["cpu_ms"],
+          "at the start,", report["machine_at_end"]["cpu_ms"], "at the end")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""A phone that follows the table through refreshes that bring only the parts that
+changed (companion/web/parts.py), against `companion serve`: what did not change stays
+the very same element on the page, what did is shown, and the page's version follows
+the table's."""
+
+import pytest
+
+from tests.browsing import WAIT, claim, create_night, seat_link
+from tests.test_skullking_browser import phone_bids, start_game
+
+pytestmark = pytest.mark.browser
+
+SHOWN = """() => Number(/[?&]v=(\\d+)/.exec(
+  document.getElementById('live').getAttribute('hx-get'))[1])"""
+
+
+def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_process):
+    served = server_process.start()
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
+    phone = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844}
+                                ).new_page()
+    phone.goto(seat_link(host, 0))
+    claim(phone)
+    start_game(host, night_url, way="custom", rounds="1,1")
+    phone.locator(".sk-my-bid-form").wait_for(timeout=WAIT)
+    phone_bids(phone, 1)  # (the phone's own write is answered whole)
+    phone.evaluate("""() => { for (const name of ['head', 'table-list', 'sk-standings'])
+      { document.getElementById('part-' + name).__kept = true; } }""")
+    answers = []
+    phone.on("response", lambda r: "/me/live" in r.url and r.status == 200 and
+             answers.append(r.headers.get("hx-reswap")))
+    for seat in (1, 2):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
+                     ).click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    phone.locator(".sk-bids-in", has_text="3 of 3 bids in").wait_for(timeout=WAIT)
+    phone.wait_for_function(f"() => ({SHOWN})() >= {host.evaluate(SHOWN)}", timeout=WAIT)
+    assert phone.evaluate("""() => ['head', 'table-list', 'sk-standings'].every(
+      (name) => document.getElementById('part-' + name).__kept === true)""")
+    assert "none" in answers, answers  # at least one refresh brought parts only
+    # the reveal and the score: the round's part and the standings change, and show it
+    # (the first score brings the chart, a part more: that answer is whole)
+    host.locator(".sk-yoho").click()
+    phone.locator(".sk-bids").wait_for(timeout=WAIT)
+    host.locator(".sk-score-btn").click()
+    phone.locator(".sk-phone-round", has_text="Round 2 of 2").wait_for(timeout=WAIT)
+    phone.locator("[data-my-total]", has_text="20").wait_for(timeout=WAIT)
+    phone.locator(".sk-rank[data-seat='0'][data-total='20']").wait_for(timeout=WAIT)
