@@ -226,7 +226,7 @@ def test_crazy_time_when_too_few_would_stay_nobody_leaves_and_everyone_makes_the
 
 def test_crazy_time_game_over_names_the_first_place():
     events = []
-    for match, tokens in zip(range(1, 5), (6, 8, 10, 12)):
+    for match, tokens in zip(range(1, 5), (6, 8, 10, 12), strict=True):
         events += penalties({1: tokens - 1, 2: 1})  # seat 0, 3, 4 win matches 1 to 3
         if match < 4:
             events += [law(f"Law {match}"), ev("next_match")]
