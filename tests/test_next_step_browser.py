@@ -10,7 +10,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_phone_bids_and_the_tablets_waiting_for_loses_that_name(browser, live_server):
-    host = browser.new_context(locale="en-US", viewport=TABLET).new_page()
+    context = browser.new_context(locale="en-US", viewport=TABLET)
+    host = context.new_page()
     night_url = create_night(host, live_server.url,
                              ["Mina", "Alex", "Bartholomew the Unsinkable III"])
     alex = phone(browser, seat_link(host, 1), locale="en-US")
@@ -28,3 +29,15 @@ def test_a_phone_bids_and_the_tablets_waiting_for_loses_that_name(browser, live_
     assert host.evaluate("() => !document.querySelector('.next-step').dataset.before")
     assert host.evaluate("() => window.sameDocument === true")
     assert host.evaluate("() => document.querySelectorAll('.next-step .player').length") == 3
+
+    # the room's screen (a host may look at it) says the same, large, beside the title
+    tv = context.new_page()
+    tv.set_viewport_size({"width": 1920, "height": 1080})
+    tv.goto(night_url + "/screen")
+    shown = tv.locator(".screen-game .next-step")
+    shown.filter(has_text="waiting for Mina and Bartholomew the Unsinkable III to bid"
+                 ).wait_for(timeout=WAIT)
+    assert shown.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 39.5
+    title = tv.locator(".screen-title").bounding_box()
+    box = shown.bounding_box()
+    assert box["x"] >= title["x"] + title["width"] and box["y"] < title["y"] + title["height"]
