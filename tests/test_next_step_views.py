@@ -66,9 +66,13 @@ def test_the_screen_shows_the_same_line_large_and_no_bid(app):
 def test_in_korean_each_name_takes_its_nim_and_the_list_is_joined_with_commas(app):
     night = make_night(app, NAMES)
     url = start(night, "skullking", range(4))
-    text, _ = line(night.host.get(url, headers={"Accept-Language": "ko"}).data.decode())
+    html = night.host.get(url, headers={"Accept-Language": "ko"}).data.decode()
+    text, _ = line(html)
     assert "Mina 님, Alex 님, 서연 님, Bartholomew the Unsinkable III 님" in text
     assert "and" not in text
+    # 님 stays on the line of the name it follows
+    shown = re.search(r'<p class="next-step".*?</p>', html, re.S).group(0)
+    assert "</span> 님" not in shown and shown.count("</span>\u00a0님") == 5
 
 
 def test_kraken_round_over_says_gather_and_deal_4_each(app):

@@ -124,7 +124,9 @@ def next_step(context: Context, game: Any) -> Markup | None:
     message, params = step
     shown = {key: _players(context, value) if isinstance(value, list) else value
              for key, value in params.items()}
-    return Markup(_gettext(context, message, **shown))
+    line = str(_gettext(context, message, **shown))
+    # Korean puts 님 after each name, a word apart: it must not start a line of its own.
+    return Markup(line.replace("</span> 님", "</span>\u00a0님"))
 
 
 def _players(context: Context, seats: list[int]) -> Markup:
