@@ -84,8 +84,20 @@ def test_kraken_round_over_says_gather_and_deal_4_each(app):
                                    data={"seat": seat, "card": "empty",
                                          "pos": pos(night, url)})
         assert response.status_code == 303
-    text, _ = line(night.host.get(url).data.decode())
+    html = night.host.get(url).data.decode()
+    text, _ = line(html)
     assert text == "Round 1 over: gather, shuffle and deal 4 each · Mina has the marker"
+    # the table stops: the reveal waits behind "Dealt", a panel of its own this round
+    page = lxml.html.fromstring(html)
+    [dealt] = page.find_class("kraken-dealt")
+    assert dealt.tag == "details" and dealt.get("open") is None
+    assert dealt.get("data-keep") == "dealt-2"
+    assert dealt.find_class("kraken-reveal") and len(page.find_class("kraken-reveal")) == 1
+    response = night.host.post(f"{url}/kraken/reveal",
+                               data={"seat": 1, "card": "empty", "pos": pos(night, url)})
+    assert response.status_code == 303
+    html = night.host.get(url).data.decode()
+    assert "kraken-dealt" not in html and 'class="kraken-reveal"' in html
 
 
 def test_kraken_the_line_never_names_a_role(app):
