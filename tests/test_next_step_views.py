@@ -118,3 +118,13 @@ def test_crazy_time_the_winner_leaves_and_the_line_never_carries_the_law(app):
         assert response.status_code == 303, response.data.decode()[:300]
     text, _ = line(night.host.get(url).data.decode())
     assert text == "Mina won match 1: leave the room. The rest: make a law"
+    alex = night.phone(1)
+    response = alex.post("/me/crazytime/law", data={
+        "name": "Moon", "when": "SECRET-WHEN-moon", "what": "SECRET-WHAT-howl"})
+    assert response.status_code == 200, response.data.decode()[:300]
+    tv = screen_device(night)
+    for html in (night.host.get(url).data.decode(),
+                 tv.get(f"{night.url}/screen").data.decode()):
+        text, _ = line(html)
+        assert text == "Law made: call Mina back and start match 2"
+        assert "Moon" not in text and "SECRET" not in text
