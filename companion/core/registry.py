@@ -169,6 +169,17 @@ class GameKind(Protocol):
         is stale (the default: any later event makes it stale)."""
         ...
 
+    #: What the table does next, in one line, from the game's setup and state, or None:
+    #: no line. Called ``next_step(setup, state)``; see :data:`NextStep`.
+    next_step: Callable[[State, State], NextStep | None]
+
+
+#: A next step: an ``N_``-marked message and its params. A param that is a list names
+#: players, as seat numbers in the order the line says them (shown as their names,
+#: joined as the language joins a list); any other param is a number shown as it is.
+#: Never a secret: no role, no bid before the reveal, no law's text.
+NextStep = tuple[str, dict[str, Any]]
+
 
 def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
@@ -188,6 +199,10 @@ def _no_awards(*_args: Any) -> list[dict[str, Any]]:
 
 def _any_later_event(later: list[Event], event: Event) -> bool:
     return bool(later)
+
+
+def _no_next_step(setup: State, state: State) -> NextStep | None:
+    return None
 
 
 class SetupMismatch(RuleError):
@@ -235,6 +250,7 @@ class GameDef:
     recap: Callable[..., list[dict[str, Any]]] | None = None
     recap_night: Callable[..., list[dict[str, Any]]] | None = None
     kept_state: Callable[[State, State], State] | None = None
+    next_step: Callable[[State, State], NextStep | None] = _no_next_step
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
         if self.custom_restore is not None:

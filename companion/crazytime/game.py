@@ -11,6 +11,7 @@ GAME = GameDef(
     kind="crazytime",
     title=_l("Crazy Time"),
     rules=rules,
+    next_step=rules.next_step,
     players=(rules.MIN_PLAYERS, rules.MAX_PLAYERS),
     blueprint=views.bp,
     parse_new=views.parse_new,

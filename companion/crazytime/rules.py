@@ -590,3 +590,35 @@ def describe(event: Event, names: Mapping[Any, str] | None = None,
     if kind == "next_match":
         return N_("The winners come back: the next match begins"), {}
     return N_("%(type)s"), {"type": kind}
+
+
+def next_step(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:
+    """What the table does next, as (N_(message), params) with players as lists of seats
+    (docs/rules.md#crazy-time-matches): the starting law, the rabbit and the deal, the
+    tokens left in a match; after one, its winners leave while the rest make the law,
+    and come back for the next match; at the end, who won. Never a law's text."""
+    match = state["match"]
+    if state["finished"]:
+        return N_("Game over: %(seats)s won"), {"seats": list(state["standings"][0])}
+    if state["phase"] == "law":
+        out = list(state["out_of_room"])
+        if state["law_made"]:
+            if out:
+                return N_("Law made: call %(seats)s back and start match %(next)s"), {
+                    "seats": out, "next": match + 1}
+            return N_("Law made: start match %(next)s"), {"next": match + 1}
+        if out:
+            return N_("%(seats)s won match %(match)s: leave the room. The rest: make a "
+                      "law"), {"seats": out, "match": match}
+        return N_("Match %(match)s over: nobody leaves, everyone makes the new law"), {
+            "match": match}
+    if state["awaiting_starting_law"]:
+        return N_("Before match 1: everyone makes the starting law"), {}
+    if any(state["penalties"][str(match)].values()):
+        return N_("Match %(match)s: %(left)s of %(total)s penalty tokens left"), {
+            "match": match, "left": state["tokens_left"], "total": state["tokens_total"]}
+    if state["rabbit"] is None:
+        return N_("Match %(match)s: give the rabbit to the youngest, then deal the time "
+                  "cards"), {"match": match}
+    return N_("Match %(match)s: deal the time cards · %(seat)s has the rabbit and "
+              "starts"), {"match": match, "seat": [state["rabbit"]]}

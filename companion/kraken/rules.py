@@ -850,3 +850,30 @@ def series_tokens(players: Iterable[int],
         "winners": [s for s in seats if tokens[s] == fewest] if over else [],
         "games": len(results),
     }
+
+
+# --- what the table does next (the host's line and the room's screen) ----------------
+
+_GAME_OVER = {"explorers": N_("Game over: the Explorers win"),
+              "skeletons": N_("Game over: the Skeletons win"),
+              "nobody": N_("Game over: nobody wins")}
+
+
+def next_step(setup_: Setup, state: State) -> tuple[str, dict[str, Any]]:
+    """What the table does next, as (N_(message), params) with players as lists of seats
+    (docs/rules.md#kraken-play, docs/rules.md#kraken-end): before the marker, everyone
+    reads their role and the last one at sea takes it; at the end of a round, gather,
+    shuffle and deal the next round's cards; else the holder chooses whose card is
+    revealed; at the end, the team that won. Never a role."""
+    if state["finished"]:
+        return _GAME_OVER[state["outcome"]], {}
+    holder = [state["marker"]] if state["marker"] is not None else []
+    if not holder:
+        return N_("Look at your roles on your phones. Who was at sea most recently takes "
+                  "the action marker."), {}
+    if state["round_over_deal"]:
+        return N_("Round %(round)s over: gather, shuffle and deal %(cards)s each · "
+                  "%(holder)s has the marker"), {
+            "round": state["round"] - 1, "cards": state["round_over_deal"],
+            "holder": holder}
+    return N_("%(holder)s has the marker: whose card?"), {"holder": holder}

@@ -11,6 +11,7 @@ GAME = GameDef(
     kind="skullking",
     title=_l("Skull King"),
     rules=rules,
+    next_step=rules.next_step,
     players=(min(low for low, _ in rules.PLAYERS.values()),
              max(high for _, high in rules.PLAYERS.values())),
     blueprint=views.bp,

@@ -984,3 +984,23 @@ def signed(amount: object) -> str:
     if not is_int(amount):
         return str(amount)
     return f"+{amount}" if amount > 0 else f"−{-amount}" if amount < 0 else "0"
+
+
+def next_step(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:
+    """What the table does next, as (N_(message), params) with players as lists of seats
+    (docs/rules.md#skull-king): while bidding, who deals and who has not bid yet (never
+    a bid: they are secret until "Yo-ho-ho!"), then the call itself once all are in;
+    after it, who leads the first trick; at the end, who won."""
+    if state["finished"]:
+        return N_("Game over: %(seats)s won"), {"seats": list(state["leader"])}
+    rnd = state["rounds"][state["current"]]
+    if rnd["revealed"]:
+        return N_("Round %(round)s: %(lead)s leads the first trick"), {
+            "round": rnd["number"], "lead": [rnd["lead"]]}
+    waiting = [s for s in setup["players"] if s not in rnd["bid_done"]]
+    if not waiting:
+        return N_("Round %(round)s: everyone has bid · “Yo-ho-ho!”"), {
+            "round": rnd["number"]}
+    return N_("Round %(round)s: %(dealer)s deals %(cards)s each · waiting for %(seats)s "
+              "to bid"), {"round": rnd["number"], "dealer": [rnd["dealer"]],
+                          "cards": rnd["cards"], "seats": waiting}

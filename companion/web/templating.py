@@ -15,9 +15,10 @@ from markupsafe import Markup, escape
 
 from companion import store
 from companion.core import registry
+from companion.core.errors import N_
 from companion.core.lru import LRU
 from companion.web import sealed
-from companion.web.i18n import LANGUAGES, _translations
+from companion.web.i18n import LANGUAGES, _gettext, _translations
 from companion.web.identity import is_htmx
 
 _shared = LRU(1024, 32 * 1024 * 1024, len)  # at most 32 MB of HTML
@@ -110,6 +111,41 @@ def bdi(name: Any) -> Markup:
 def who(seats: Any, names: Any) -> Markup:
     """The players of ``seats`` by name, each isolated (:func:`bdi`), comma-separated."""
     return Markup(", ").join(bdi(names.get(seat, "?")) for seat in seats)
+
+
+@pass_context
+def next_step(context: Context, game: Any) -> Markup | None:
+    """What the table does next in ``game``, in one line (the game's ``next_step``,
+    companion/core/registry.py), its players as colour chips; None: the game says
+    nothing."""
+    step = registry.get(game.kind).next_step(game.setup, game.state)
+    if step is None:
+        return None
+    message, params = step
+    shown = {key: _players(context, value) if isinstance(value, list) else value
+             for key, value in params.items()}
+    line = str(_gettext(context, message, **shown))
+    # Korean puts 님 after each name, a word apart: it must not start a line of its own.
+    return Markup(line.replace("</span> 님", "</span>\u00a0님"))
+
+
+def _players(context: Context, seats: list[int]) -> Markup:
+    """Players as their colour chips, joined as the language joins a list ("Ann, Bo and
+    Cy"; in Korean each name but the last takes its 님 here, the message gives the
+    last one its own)."""
+    names = context["names"]
+    chips = [Markup('<span class="player %s">%s</span>') % (hue(context, seat),
+                                                             names.get(seat, "?"))
+             for seat in seats]
+    if not chips:
+        return Markup("")
+    joined = chips[0]
+    for chip in chips[1:-1]:
+        joined = Markup(_gettext(context, N_("%(names)s, %(name)s"), names=joined, name=chip))
+    if len(chips) > 1:
+        joined = Markup(_gettext(context, N_("%(names)s and %(name)s"), names=joined,
+                                 name=chips[-1]))
+    return joined
 
 
 def globals_() -> dict[str, Any]:
