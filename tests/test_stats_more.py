@@ -229,26 +229,30 @@ def test_the_statistics_csv_files_are_for_host_devices_only(client, evening):
 def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
     html = text(evening.host.get(f"{evening.url}/tally"))
     assert "The night's awards" in html
-    # Kraken: Bo's card was the Kraken three times, Ann and Cy had none revealed.
-    assert "Survivor" in html and "Fewest own cards revealed per game: 0" in html
-    # Skull King: exact bids Ann 1, Bo 2, Cy 2; Bo bid 0 and made it in both rounds.
-    assert "Most exact bids: 2" in html
+    # Skull King: Bo bid 0 and made it in both rounds.
     assert "Bid 0 and took no trick, rounds in a row: 2" in html
     # Crazy Time: Ann took 9 penalties, everybody else 13.
     assert "Fewest penalties per game: 9" in html
-    sharp = html[html.index("award-sharpshooter"):html.index("award-zero-streak")]
-    assert sharp.count('<span class="player pc-') == 2
-    assert ">Bo</span>, <span" in sharp and ">Cy</span>" in sharp
+    streak = html[html.index("award-zero-streak"):html.index("award-dodger")]
+    assert streak.count('<span class="player pc-') == 1 and ">Bo</span>" in streak
+
+
+def test_the_tally_gives_no_award_most_of_the_table_shares(evening):
+    html = text(evening.host.get(f"{evening.url}/tally"))
+    # Kraken: Ann and Cy had none of their cards revealed, 2 of the series' 3 players;
+    # Skull King: Bo and Cy bid exactly twice each, 2 of 3 (docs/rules.md#awards).
+    assert "Survivor" not in html and "Fewest own cards revealed" not in html
+    assert "Sharpshooter" not in html and "Most exact bids" not in html
 
 
 def test_a_phone_sees_the_same_awards(evening):
     phone = evening.phone(2)
     phone.set_cookie("lang", "en")
     html = text(phone.get("/me/tally"))
-    assert "The night's awards" in html and "Sharpshooter" in html
+    assert "The night's awards" in html and "Perfect zero streak" in html
 
 
 def test_the_awards_are_in_korean(evening):
     evening.host.set_cookie("lang", "ko")
     html = text(evening.host.get(f"{evening.url}/tally"))
-    assert "이번 모임 시상" in html and "명사수" in html
+    assert "이번 모임 시상" in html and "0 입찰 연속 성공" in html
