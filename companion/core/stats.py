@@ -14,6 +14,7 @@ Public names:
 - ``game_result(kind, setup, state)``: one game's outcome (winners, scores, places).
 - ``kept(kind, setup, state)``: what of a game is kept beside its log (finished games'
   results and the part of their state the tallies read; nothing of a running game).
+- ``standing(kind, setup, state)``: a running game's public standing, ranked.
 - ``night_tally(names, games)``: tonight's tally (games in order, each kind's own part,
   a summary per player).
 - ``fold(name)``: the key that matches a player's name across nights.
@@ -29,6 +30,7 @@ import unicodedata
 from typing import Any
 
 from companion.core import parts, registry
+from companion.core.ranking import competition_ranks
 
 Game = dict[str, Any]
 
@@ -49,6 +51,28 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict
     if result["finished"]:
         result.update(game.result(setup, state))
     return result
+
+
+def standing(kind: str, setup: dict[str, Any], state: dict[str, Any]
+             ) -> dict[str, Any] | None:
+    """A running game's standing as every screen may show it (docs/rules.md#standings),
+    from its kind's ``standings`` and its live state: ``{"progress", "label", "rows"}``,
+    ``rows`` each ``{"seat", "value", "place"}`` best first (places by the game's own
+    ranking, else the competition ranks of the numbers: docs/rules.md#ranking), empty
+    when there is no number per player yet. None for a finished game, or a kind with
+    nothing to say."""
+    if state.get("finished"):
+        return None
+    found = registry.get(kind).standings(setup, state)
+    if found is None:
+        return None
+    scores = found.get("scores") or {}
+    places = found.get("places") or competition_ranks(
+        scores, highest_wins=found.get("highest_wins", True))
+    rows = [{"seat": seat, "value": value, "place": places[seat]}
+            for seat, value in scores.items()]
+    rows.sort(key=lambda row: (row["place"], row["seat"]))
+    return {"progress": found.get("progress"), "label": found.get("label"), "rows": rows}
 
 
 #: The state a running game is tallied with when its kept result is read instead of its
