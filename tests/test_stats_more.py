@@ -4,6 +4,7 @@ statistics page and in its CSV files."""
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -256,3 +257,43 @@ def test_the_awards_are_in_korean(evening):
     evening.host.set_cookie("lang", "ko")
     html = text(evening.host.get(f"{evening.url}/tally"))
     assert "이번 모임 시상" in html and "0 입찰 연속 성공" in html
+
+
+# --- the leaderboards ---------------------------------------------------------------------
+
+def test_the_leaderboards_sort_each_games_players_by_wins(evening):
+    boards = stats.leaderboards([
+        {"key": "ann", "name": "Ann", "wins": {"kraken": 1, "skullking": 0, "crazytime": 0},
+         "games": {"kraken": 4, "skullking": 1, "crazytime": 0}, "best": {"skullking": 30}},
+        {"key": "bo", "name": "Bo", "wins": {"kraken": 2, "skullking": 1, "crazytime": 0},
+         "games": {"kraken": 3, "skullking": 1, "crazytime": 0}, "best": {"skullking": 50}},
+        {"key": "cy", "name": "Cy", "wins": {"kraken": 1, "skullking": 0, "crazytime": 0},
+         "games": {"kraken": 2, "skullking": 0, "crazytime": 0}, "best": {}},
+    ])
+    # Kraken: Bo's 2 wins first; Ann and Cy 1 each, Cy's 1 of 2 before Ann's 1 of 4.
+    assert [(r["name"], r["wins"], r["rate"]) for r in boards["kraken"]] == [
+        ("Bo", 2, 67), ("Cy", 1, 50), ("Ann", 1, 25)]
+    # Skull King: only the two who played, with their best scores.
+    assert [(r["name"], r["best"]) for r in boards["skullking"]] == [("Bo", 50), ("Ann", 30)]
+    assert boards["crazytime"] == []
+
+
+def test_the_statistics_page_has_a_leaderboard_a_game_in_player_colours(evening):
+    html = text(evening.host.get("/stats"))
+    assert "Leaderboards" in html
+    kraken = html[html.index('data-board="kraken"'):html.index('data-board="skullking"')]
+    # Bo won the three Kraken games; Ann and Cy none.
+    names = re.findall(r'<th scope="row"><span class="player pc-\w+">(\w+)</span>', kraken)
+    assert names[0] == "Bo" and sorted(names[1:]) == ["Ann", "Cy"]
+    assert "No Touch Kraken: games won per player" in kraken  # the chart's visible title
+    assert '<figcaption class="chart-title">' in kraken
+    skull = html[html.index('data-board="skullking"'):html.index('data-board="crazytime"')]
+    assert "Best score" in skull and ">30</td>" in skull  # Bo and Cy's final 30
+    assert "Best score" not in kraken
+    # each bar in its player's colour
+    assert re.search(r'<rect class="bar pc-\w+ win"', kraken)
+
+
+def test_the_table_page_links_the_statistics(evening):
+    html = text(evening.host.get(evening.url))
+    assert 'href="/stats"' in html
