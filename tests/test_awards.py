@@ -51,10 +51,25 @@ def test_the_perfect_zero_streak_is_the_longest_run_of_zeros_made():
     assert awards_of([sk_night_game()])["zero-streak"] == ([0], {"count": 3})
 
 
-def test_exact_bids_add_up_over_the_nights_skull_king_games_and_a_tie_shares():
+def test_exact_bids_add_up_over_the_nights_skull_king_games():
+    # Game 2, one card: bids 1, 1, 1, won 1, 0, 0 → only Ann exact: Ann 4, Bo 2, Cy 2.
+    second = sk_one_card(2, {0: 1, 1: 1, 2: 1}, {0: 1, 1: 0, 2: 0})
+    assert awards_of([sk_night_game(), second])["sharpshooter"] == ([0], {"count": 4})
+
+
+def test_a_tie_of_half_the_table_shares_the_sharpshooter():
+    # Four players, one card: bids 1, 1, 0, 1, won 1, 0, 0, 0 → Ann and Cy exact once,
+    # Bo and Di never: 2 of 4 share it, which is not most of the table.
+    game = skullking_game(1, [0, 1, 2, 3], [1], [{0: 1, 1: 1, 2: 0, 3: 1}],
+                          [{0: 1, 1: 0, 2: 0, 3: 0}])
+    assert awards_of([game])["sharpshooter"] == ([0, 2], {"count": 1})
+
+
+def test_an_award_most_of_the_table_would_share_is_not_given():
     # Game 2, one card: bids 1, 1, 1, won 0, 1, 0 → only Bo exact: Ann 3, Bo 3, Cy 2.
+    # Ann and Bo would share the Sharpshooter: 2 of the 3 players, most of the table.
     second = sk_one_card(2, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0})
-    assert awards_of([sk_night_game(), second])["sharpshooter"] == ([0, 1], {"count": 3})
+    assert "sharpshooter" not in awards_of([sk_night_game(), second])
 
 
 def test_a_zero_streak_stays_inside_one_game():
@@ -82,21 +97,43 @@ def test_a_skull_king_game_still_running_gives_no_award():
 
 # --- No Touch Kraken --------------------------------------------------------------------
 
+def kraken_of_four():
+    """Four players: Ann reveals a Treasure of Bo's, Bo the Kraken of Cy's. Ann and Di
+    had none of their cards revealed."""
+    return kraken_game(1, ["explorer", "skeleton", "explorer", "explorer"],
+                       [{"type": "marker", "data": {"seat": 0}, "seat": None},
+                        {"type": "reveal", "data": {"seat": 1, "card": "treasure",
+                                                    "special": None}, "seat": None},
+                        {"type": "reveal", "data": {"seat": 2, "card": "kraken",
+                                                    "special": None}, "seat": None}])
+
+
 def test_the_survivor_had_the_fewest_own_cards_revealed():
-    # The Kraken is the first card revealed, Bo's: Ann and Cy had none revealed.
+    game = kraken_of_four()
+    assert game["state"]["finished"]
+    assert awards_of([game])["survivor"] == ([0, 3], {"rate": "0"})
+
+
+def test_no_survivor_when_two_of_three_had_no_card_revealed():
+    # The Kraken is the first card revealed, Bo's: Ann and Cy had none revealed, so the
+    # award would go to most of the table.
     game = kraken_game(1, ["explorer", "skeleton", "explorer"], kraken_kraken_first())
-    assert awards_of([game])["survivor"] == ([0, 2], {"rate": "0"})
+    assert "survivor" not in awards_of([game])
 
 
 def test_the_survivor_counts_cards_revealed_per_game_played():
     # Game 1 (Ann, Bo, Cy): each has one card revealed. Game 2 (Ann, Bo, Cy, Di): Ann
-    # reveals Di's card, the Kraken. Per game: Ann, Bo, Cy 1 in 2 = 0.5; Di 1 in 1 = 1.
+    # reveals Bo's Treasure, Bo Di's Kraken. Per game: Ann and Cy 1 in 2 = 0.5; Bo 2 in
+    # 2 = 1; Di 1 in 1 = 1.
     first = kraken_game(1, ["explorer", "skeleton", "explorer"], kraken_all_treasure())
     second = kraken_game(2, ["explorer", "skeleton", "explorer", "skeleton"],
                          [{"type": "marker", "data": {"seat": 0}, "seat": None},
+                          {"type": "reveal", "data": {"seat": 1, "card": "treasure",
+                                                      "special": None}, "seat": None},
                           {"type": "reveal", "data": {"seat": 3, "card": "kraken",
                                                       "special": None}, "seat": None}])
-    assert awards_of([first, second])["survivor"] == ([0, 1, 2], {"rate": "0.5"})
+    assert second["state"]["finished"]
+    assert awards_of([first, second])["survivor"] == ([0, 2], {"rate": "0.5"})
 
 
 def test_no_survivor_when_every_player_had_as_many_cards_revealed():
@@ -133,12 +170,10 @@ def test_a_crazy_time_game_in_match_3_gives_no_award():
 # --- the night --------------------------------------------------------------------------
 
 def test_the_tally_lists_each_games_awards_in_the_order_of_the_games_menu():
-    night = [sk_night_game(1),
-             kraken_game(2, ["explorer", "skeleton", "explorer"], kraken_kraken_first()),
-             crazytime_game(3)]
+    night = [sk_night_game(1), {**kraken_of_four(), "number": 2}, crazytime_game(3)]
     tally = stats.night_tally(NAMES, night)
     assert [(a["kind"], a["id"], a["seats"]) for a in tally["awards"]] == [
-        ("kraken", "survivor", [0, 2]),
+        ("kraken", "survivor", [0, 3]),
         ("skullking", "sharpshooter", [0]),
         ("skullking", "zero-streak", [0]),
         ("crazytime", "dodger", [0]),
@@ -153,9 +188,14 @@ def test_a_night_of_running_games_has_no_award():
 
 # --- the shared rules of an award -------------------------------------------------------
 
-def test_leaders_share_a_tie_and_give_nothing_when_all_tie():
-    assert figures.leaders({0: 3, 1: 3, 2: 1}) == [0, 1]
+def test_leaders_share_a_tie_and_give_nothing_when_most_of_the_table_ties():
+    assert figures.leaders({0: 3, 1: 3, 2: 1, 3: 0}) == [0, 1]  # half: a tie shares
+    assert figures.leaders({0: 3, 1: 3, 2: 1}) == []  # 2 of 3: most of the table
+    assert figures.leaders({0: 3, 1: 3, 2: 3, 3: 1, 4: 0}) == []  # 3 of 5
+    assert figures.leaders({0: 3, 1: 3, 2: 1, 3: 0, 4: 0}) == [0, 1]  # 2 of 5
     assert figures.leaders({0: 2, 1: 2}) == []
+    assert figures.leaders({0: 2, 1: 1}) == [0]
+    assert figures.leaders({0: 2}) == [0]  # a player alone stands out alone
     assert figures.leaders({0: Fraction(1, 2), 1: 1}, most=False) == [0]
     assert figures.leaders({0: 1, 1: 0}, at_least=2) == []
     assert figures.leaders({}) == []

@@ -22,18 +22,18 @@ def test_an_award_on_the_tally_and_head_to_head_on_stats_at_390_px(browser, live
     url = create_night(page, live_server.url, NAMES)
     key = url.rstrip("/").rsplit("/", 1)[1]
     device = next(c["value"] for c in context.cookies() if c["name"] == "device")
-    # Skull King (bids 1, 0, 0 then 2, 0, 1; won 1, 0, 0 then 1, 0, 1): Bartholomew and
-    # Cyrillus bid exactly twice, Annabelle once. Kraken: Bartholomew the Skeleton wins.
+    # Skull King (bids 1, 0, 0 then 2, 0, 1; won 1, 0, 0 then 1, 0, 1): Bartholomew bid 0
+    # and took no trick in both rounds. Kraken: Bartholomew the Skeleton wins.
     store_game(live_server.app, device, key, skullking_hand(1))
     store_game(live_server.app, device, key,
                kraken_game(2, ["explorer", "skeleton", "explorer"], kraken_kraken_first()))
 
     page.goto(f"{url}/tally")
-    sharp = page.locator(".tally-awards .award-sharpshooter")
+    sharp = page.locator(".tally-awards .award-zero-streak")
     sharp.scroll_into_view_if_needed()
-    assert sharp.locator(".award-title").inner_text() == "Sharpshooter"
-    assert sharp.locator(".player").all_inner_texts() == NAMES[1:]
-    assert "Most exact bids: 2" in sharp.inner_text()
+    assert sharp.locator(".award-title").inner_text() == "Perfect zero streak"
+    assert sharp.locator(".player").all_inner_texts() == NAMES[1:2]
+    assert "rounds in a row: 2" in sharp.inner_text()
     box_where(sharp, lambda box: box["x"] + box["width"] <= 390)
     assert page.evaluate(OVERFLOW) <= 390
 

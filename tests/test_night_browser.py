@@ -21,7 +21,10 @@ def test_five_phones_join_by_scanning_their_codes_and_follow_the_host(browser, l
         assert "/s/" not in page.url  # the seat token leaves the address bar once claimed
         phones.append(page)
 
-    # the host sees every claim without reloading
+    # the host sees every claim without reloading: all joined, the codes fold under "More"
+    host.locator("details.night-seats > summary", has_text="5 of 5 phones joined").wait_for(
+        timeout=WAIT)
+    host.locator("details.night-seats > summary").click()
     host.locator(".status.claimed").nth(4).wait_for(timeout=WAIT)
 
     # a third device opening a claimed code is refused and learns nothing of the seat

@@ -55,7 +55,7 @@ def test_starting_a_game_asks_first_and_the_host_resumes_the_running_one(browser
     game_on(jo, "No Touch Kraken")
 
     # the table screen: Kraken is on the phones, Crazy Time can be resumed
-    host.get_by_role("link", name="Game night").first.click()
+    host.get_by_role("link", name="The night's table").first.click()
     host.wait_for_url(night_url)
     assert "on the phones" in host.locator('li[data-game="2"]').inner_text()
     assert "in play" in host.locator('li[data-game="1"]').inner_text()

@@ -4,6 +4,7 @@ statistics page and in its CSV files."""
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -229,26 +230,70 @@ def test_the_statistics_csv_files_are_for_host_devices_only(client, evening):
 def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
     html = text(evening.host.get(f"{evening.url}/tally"))
     assert "The night's awards" in html
-    # Kraken: Bo's card was the Kraken three times, Ann and Cy had none revealed.
-    assert "Survivor" in html and "Fewest own cards revealed per game: 0" in html
-    # Skull King: exact bids Ann 1, Bo 2, Cy 2; Bo bid 0 and made it in both rounds.
-    assert "Most exact bids: 2" in html
+    # Skull King: Bo bid 0 and made it in both rounds.
     assert "Bid 0 and took no trick, rounds in a row: 2" in html
     # Crazy Time: Ann took 9 penalties, everybody else 13.
     assert "Fewest penalties per game: 9" in html
-    sharp = html[html.index("award-sharpshooter"):html.index("award-zero-streak")]
-    assert sharp.count('<span class="player pc-') == 2
-    assert ">Bo</span>, <span" in sharp and ">Cy</span>" in sharp
+    streak = html[html.index("award-zero-streak"):html.index("award-dodger")]
+    assert streak.count('<span class="player pc-') == 1 and ">Bo</span>" in streak
+
+
+def test_the_tally_gives_no_award_most_of_the_table_shares(evening):
+    html = text(evening.host.get(f"{evening.url}/tally"))
+    # Kraken: Ann and Cy had none of their cards revealed, 2 of the series' 3 players;
+    # Skull King: Bo and Cy bid exactly twice each, 2 of 3 (docs/rules.md#awards).
+    assert "Survivor" not in html and "Fewest own cards revealed" not in html
+    assert "Sharpshooter" not in html and "Most exact bids" not in html
 
 
 def test_a_phone_sees_the_same_awards(evening):
     phone = evening.phone(2)
     phone.set_cookie("lang", "en")
     html = text(phone.get("/me/tally"))
-    assert "The night's awards" in html and "Sharpshooter" in html
+    assert "The night's awards" in html and "Perfect zero streak" in html
 
 
 def test_the_awards_are_in_korean(evening):
     evening.host.set_cookie("lang", "ko")
     html = text(evening.host.get(f"{evening.url}/tally"))
-    assert "이번 모임 시상" in html and "명사수" in html
+    assert "이번 모임 시상" in html and "0 입찰 연속 성공" in html
+
+
+# --- the leaderboards ---------------------------------------------------------------------
+
+def test_the_leaderboards_sort_each_games_players_by_wins(evening):
+    boards = stats.leaderboards([
+        {"key": "ann", "name": "Ann", "wins": {"kraken": 1, "skullking": 0, "crazytime": 0},
+         "games": {"kraken": 4, "skullking": 1, "crazytime": 0}, "best": {"skullking": 30}},
+        {"key": "bo", "name": "Bo", "wins": {"kraken": 2, "skullking": 1, "crazytime": 0},
+         "games": {"kraken": 3, "skullking": 1, "crazytime": 0}, "best": {"skullking": 50}},
+        {"key": "cy", "name": "Cy", "wins": {"kraken": 1, "skullking": 0, "crazytime": 0},
+         "games": {"kraken": 2, "skullking": 0, "crazytime": 0}, "best": {}},
+    ])
+    # Kraken: Bo's 2 wins first; Ann and Cy 1 each, Cy's 1 of 2 before Ann's 1 of 4.
+    assert [(r["name"], r["wins"], r["rate"]) for r in boards["kraken"]] == [
+        ("Bo", 2, 67), ("Cy", 1, 50), ("Ann", 1, 25)]
+    # Skull King: only the two who played, with their best scores.
+    assert [(r["name"], r["best"]) for r in boards["skullking"]] == [("Bo", 50), ("Ann", 30)]
+    assert boards["crazytime"] == []
+
+
+def test_the_statistics_page_has_a_leaderboard_a_game_in_player_colours(evening):
+    html = text(evening.host.get("/stats"))
+    assert "Leaderboards" in html
+    kraken = html[html.index('data-board="kraken"'):html.index('data-board="skullking"')]
+    # Bo won the three Kraken games; Ann and Cy none.
+    names = re.findall(r'<th scope="row"><span class="player pc-\w+">(\w+)</span>', kraken)
+    assert names[0] == "Bo" and sorted(names[1:]) == ["Ann", "Cy"]
+    assert "No Touch Kraken: games won per player" in kraken  # the chart's visible title
+    assert '<figcaption class="chart-title">' in kraken
+    skull = html[html.index('data-board="skullking"'):html.index('data-board="crazytime"')]
+    assert "Best score" in skull and ">30</td>" in skull  # Bo and Cy's final 30
+    assert "Best score" not in kraken
+    # each bar in its player's colour
+    assert re.search(r'<rect class="bar pc-\w+ win"', kraken)
+
+
+def test_the_table_page_links_the_statistics(evening):
+    html = text(evening.host.get(evening.url))
+    assert 'href="/stats"' in html

@@ -13,6 +13,7 @@ from tests.test_stats import (
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    skullking_game,
     skullking_hand,
 )
 
@@ -91,7 +92,7 @@ def test_the_tally_shows_no_secret_of_a_running_game(app):
         client.set_cookie("lang", "en")
         url = f"{night.url}/tally" if client is night.host else "/me/tally"
         html = text(client.get(url))
-        assert "unfinished" in html
+        assert "in progress" in html
         assert "Explorer" not in html and "Skeleton" not in html
 
 
@@ -200,3 +201,51 @@ def test_no_tally_route_answers_500(app, evening):
     for url in ("/n/nope/tally", "/n/nope/export.json", "/n/nope/export.csv",
                 "/me/tally/live"):
         assert app.test_client().get(url).status_code == 404
+
+
+# --- mid-night: the games still running ------------------------------------------------
+
+def test_the_tally_mid_night_shows_a_skull_king_games_running_scores_in_progress(app):
+    # Two of four rounds scored (tests/test_awards.py's game): Ann 30, Cy 10, Bo 0.
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    night.host.set_cookie("lang", "en")
+    play(app, night, skullking_game(1, [0, 1, 2], [1, 2, 3, 1],
+                                    [{0: 0, 1: 0, 2: 1}, {0: 0, 1: 1, 2: 1}],
+                                    [{0: 0, 1: 0, 2: 1}, {0: 0, 1: 2, 2: 0}]))
+    html = text(night.host.get(f"{night.url}/tally"))
+    part = html[html.index('data-standing="1"'):html.index("</article>")]
+    assert "Skull King" in part and "in progress" in part and "Round 3 of 4" in part
+    rows = re.findall(r"<td data-label=\"Place\">(\d)</td><th scope=\"row\">"
+                      r"<span class=\"player pc-\w+\">(\w+)</span></th>"
+                      r"<td data-label=\"Points\" class=\"big\">(-?\d+)</td>", part)
+    assert rows == [("1", "Ann", "30"), ("2", "Cy", "10"), ("3", "Bo", "0")]
+    assert "1 game in progress" in html
+
+
+def test_a_running_standing_never_holds_a_bid_before_its_reveal(app):
+    # Round 1 scored (bids 0, 0, 1 all made on one card: 10, 10, 20); in round 2 Ann's
+    # bid of 2 is in, not revealed.
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    night.host.set_cookie("lang", "en")
+    game = skullking_game(1, [0, 1, 2], [1, 2], [{0: 0, 1: 0, 2: 1}], [{0: 0, 1: 0, 2: 1}])
+    game["events"] += [{"type": "bid", "data": {"seat": 0, "round": 2, "bid": 2}, "seat": None}]
+    play(app, night, game)
+    for client, url in ((night.host, f"{night.url}/tally"), (night.phone(1), "/me/tally")):
+        client.set_cookie("lang", "en")
+        part = text(client.get(url))
+        part = part[part.index('data-standing="1"'):part.index("</article>")]
+        assert "Round 2 of 2" in part
+        # round 1's totals only: the bid of 2 changes nothing anyone sees
+        assert re.findall(r'class="big">(-?\d+)</td>', part) == ["20", "10", "10"]
+
+
+def test_a_game_with_no_score_yet_says_so_and_a_finished_game_leaves_the_section(app):
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    night.host.set_cookie("lang", "en")
+    play(app, night, kraken_game(1, ROLES, kraken_kraken_first()[:1]))
+    html = text(night.host.get(f"{night.url}/tally"))
+    assert "No score yet." in html and "Round 1 of 4" in html
+    done = make_night(app, ["Ann", "Bo", "Cy"])
+    done.host.set_cookie("lang", "en")
+    play(app, done, kraken_game(1, ROLES, kraken_kraken_first()))
+    assert 'data-standing="' not in text(done.host.get(f"{done.url}/tally"))

@@ -65,9 +65,9 @@ def test_a_night_of_three_games_ends_on_the_tally_as_on_paper(browser, live_serv
     assert page.locator("svg.tally-chart").count() == 4
     assert axe_violations(page) == []
 
-    # A game left running shows as unfinished, live, without reloading.
+    # A game left running shows as in progress, live, without reloading.
     store_game(live_server.app, device, key,
            kraken_game(6, ROLES, kraken_kraken_first()[:1]))
     page.locator(".tally-games > li").nth(5).wait_for(timeout=WAIT)
-    assert "unfinished" in page.locator(".tally-games > li").nth(5).inner_text()
+    assert "in progress" in page.locator(".tally-games > li").nth(5).inner_text()
     context.close()

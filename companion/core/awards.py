@@ -17,15 +17,16 @@ def leaders(values: Mapping[int, Fraction | int], *, most: bool = True,
             at_least: int = 0) -> list[int]:
     """The seats that share the best value (the most, or with ``most=False`` the fewest),
     in seat order; none when nobody stands out (docs/rules.md#awards): no seat at all,
-    a best value below ``at_least`` (with ``most``), or every seat tied, which would give
-    the award to everybody."""
+    a best value below ``at_least`` (with ``most``), or a best value that most of the
+    players share (more than half of ``values``: 2 of 3, 3 of 5), an award for the
+    table rather than for anyone in it. A lone player of those games stands out alone."""
     if not values:
         return []
     best = max(values.values()) if most else min(values.values())
     if most and best < at_least:
         return []
     found = sorted(seat for seat, value in values.items() if value == best)
-    return [] if len(found) == len(values) and len(found) > 1 else found
+    return [] if len(found) > 1 and 2 * len(found) > len(values) else found
 
 
 def award(award_id: str, title: str, text: str, seats: list[int],

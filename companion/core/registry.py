@@ -164,6 +164,10 @@ class GameKind(Protocol):
     #: everyone takes it out here. Called ``kept_state(setup, state)``.
     kept_state: Callable[[State, State], State] | None
 
+    #: A running game's standing as everyone may see it, or None (nothing to say).
+    #: Called ``standings(setup, state)``; see :func:`no_standings`.
+    standings: Callable[[State, State], dict[str, Any] | None]
+
     def conflicts(self, later: list[Event], event: Event) -> bool:
         """Whether ``event``, made from a screen that did not see the ``later`` events,
         is stale (the default: any later event makes it stale)."""
@@ -195,6 +199,17 @@ def _no_tally(*_args: Any) -> None:
 
 def _no_awards(*_args: Any) -> list[dict[str, Any]]:
     return []
+
+
+def no_standings(setup: State, state: State) -> dict[str, Any] | None:
+    """A running game's public standing, for the table page and the tally mid-night
+    (docs/rules.md#standings): ``{"progress": (N_ message, params) or None, "label": N_
+    message naming the number, "scores": {seat: number}, "highest_wins": bool}``, and
+    ``"places"`` {seat: place} when the game's own ranking breaks ties (else the
+    competition ranks of ``scores``). ``scores`` may be empty (nothing per player yet,
+    or nothing public: a Kraken team). Never a secret: only what every screen shows.
+    The default: None, nothing to say."""
+    return None
 
 
 def _any_later_event(later: list[Event], event: Event) -> bool:
@@ -251,6 +266,7 @@ class GameDef:
     recap_night: Callable[..., list[dict[str, Any]]] | None = None
     kept_state: Callable[[State, State], State] | None = None
     next_step: Callable[[State, State], NextStep | None] = _no_next_step
+    standings: Callable[[State, State], dict[str, Any] | None] = no_standings
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
         if self.custom_restore is not None:

@@ -14,10 +14,12 @@ Public names:
 - ``game_result(kind, setup, state)``: one game's outcome (winners, scores, places).
 - ``kept(kind, setup, state)``: what of a game is kept beside its log (finished games'
   results and the part of their state the tallies read; nothing of a running game).
+- ``standing(kind, setup, state)``: a running game's public standing, ranked.
 - ``night_tally(names, games)``: tonight's tally (games in order, each kind's own part,
   a summary per player).
 - ``fold(name)``: the key that matches a player's name across nights.
 - ``night_awards(names, games)``: tonight's awards, each kind's own.
+- ``leaderboards(players)``: per game, the players most wins first.
 - ``player_stats(nights, aliases)``: statistics per player across nights, worked out
   from every night (the app keeps them as sums instead: companion/core/sums.py; this is
   the derivation those are checked against).
@@ -26,9 +28,11 @@ Public names:
 """
 
 import unicodedata
+from fractions import Fraction
 from typing import Any
 
-from companion.core import parts, registry
+from companion.core import awards, parts, registry
+from companion.core.ranking import competition_ranks
 
 Game = dict[str, Any]
 
@@ -49,6 +53,33 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict
     if result["finished"]:
         result.update(game.result(setup, state))
     return result
+
+
+def standing(kind: str, setup: dict[str, Any], state: dict[str, Any]
+             ) -> dict[str, Any] | None:
+    """A running game's standing as every screen may show it (docs/rules.md#standings),
+    from its kind's ``standings`` and its live state: ``{"progress", "label", "rows"}``,
+    ``rows`` each ``{"seat", "value", "place"}`` best first (places by the game's own
+    ranking, else the competition ranks of the numbers: docs/rules.md#ranking), empty
+    when there is no number per player yet. None for a finished game, or a kind with
+    nothing to say."""
+    if state.get("finished"):
+        return None
+    found = registry.get(kind).standings(setup, state)
+    if found is None:
+        return None
+    scores = found.get("scores") or {}
+    places = found.get("places") or competition_ranks(
+        scores, highest_wins=found.get("highest_wins", True))
+    rows = [{"seat": seat, "value": value, "place": places[seat]}
+            for seat, value in scores.items()]
+    rows.sort(key=lambda row: (row["place"], row["seat"]))
+    return {"progress": found.get("progress"), "label": found.get("label"), "rows": rows}
+
+
+#: The name of the ``max`` of a kind's stat parts that is its best score: the
+#: statistics' leaderboards show it (Skull King's final total; a kind without one, none).
+BEST = "score"
 
 
 #: The state a running game is tallied with when its kept result is read instead of its
@@ -159,7 +190,8 @@ def _new_player(key: str) -> dict[str, Any]:
     kinds = registry.kinds()
     entry: dict[str, Any] = {"key": key, "name": None, "spellings": [], "nights": 0,
              "games": dict.fromkeys(kinds, 0), "wins": dict.fromkeys(kinds, 0),
-             "unfinished": 0, "plays": {kind: [] for kind in kinds}}
+             "best": dict.fromkeys(kinds), "unfinished": 0,
+             "plays": {kind: [] for kind in kinds}}
     for game in registry.games().values():
         entry.update({k: v for k, v in game.player_night(0, None).items()})
     return entry
@@ -174,7 +206,9 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
     count. Per player (sorted by display name):
 
     ``key``, ``name`` (the latest spelling of the merged-into name), ``spellings`` (every
-    spelling seen), ``nights``, ``games``/``wins`` {kind: n}, ``unfinished``,
+    spelling seen), ``nights``, ``games``/``wins`` {kind: n}, ``best`` {kind: the best
+    score of a finished game, or None: a kind's stat part ``max`` named :data:`BEST`},
+    ``unfinished``,
     ``total_games``, ``total_wins``, and what each kind adds (its ``player_stats`` over
     the player's finished games of that kind, its ``player_night`` figures summed over
     nights): Skull King ``sk_best``/``sk_average``, Kraken ``kraken_roles`` and
@@ -202,10 +236,31 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
         entry["name"] = display[key]
         for kind, plays in entry.pop("plays").items():
             game = registry.get(kind)
-            entry.update(game.stat_figures(parts.over(game.stat_parts, plays)))
+            summed = parts.over(game.stat_parts, plays)
+            entry.update(game.stat_figures(summed))
+            entry["best"][kind] = summed["max"].get(BEST)
         entry["total_games"] = sum(entry["games"].values())
         entry["total_wins"] = sum(entry["wins"].values())
     return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))
+
+
+def leaderboards(players: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Per kind of game, its leaderboard across nights (docs/rules.md#stat-leaderboards):
+    every player with a finished game of it, most wins first, then the better win
+    rate, then more games played, then by name. Each row ``{"key", "name", "wins",
+    "games", "rate" (a whole percentage), "best" (the best score, or None)}``; a kind
+    nobody finished has an empty board."""
+    boards: dict[str, list[dict[str, Any]]] = {}
+    for kind in registry.kinds():
+        rows = [{"key": p["key"], "name": p["name"], "wins": p["wins"][kind],
+                 "games": p["games"][kind], "rate": awards.percent(p["wins"][kind],
+                                                                  p["games"][kind]),
+                 "best": p.get("best", {}).get(kind)}
+                for p in players if p["games"][kind]]
+        rows.sort(key=lambda r: (-r["wins"], -Fraction(r["wins"], r["games"]), -r["games"],
+                                 fold(r["name"]), r["key"]))
+        boards[kind] = rows
+    return boards
 
 
 def _count_night(night: dict[str, Any], player: Any) -> None:

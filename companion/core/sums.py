@@ -159,14 +159,30 @@ def _player(key: str, members: list[tuple[str, Part]]) -> dict[str, Any]:
     nightly = sums.get("night", {})
     for game in registry.games().values():
         entry.update({k: v + nightly.get(k, 0) for k, v in game.player_night(0, None).items()})
+    entry["best"] = {}
     for kind, game in registry.games().items():
-        mine = {"sums": sums.get("kinds", {}).get(kind, {}),
-                "max": {name.split(":", 1)[1]: value for name, value
-                        in part.get("max", {}).items() if name.startswith(f"{kind}:")}}
-        entry.update(game.stat_figures(parts.bare(mine)))
+        mine = parts.bare({"sums": sums.get("kinds", {}).get(kind, {}),
+                           "max": {name.split(":", 1)[1]: value for name, value
+                                   in part.get("max", {}).items()
+                                   if name.startswith(f"{kind}:")}})
+        entry.update(game.stat_figures(mine))
+        entry["best"][kind] = mine["max"].get(stats.BEST)
     entry["total_games"] = sum(entry["games"].values())
     entry["total_wins"] = sum(entry["wins"].values())
     return entry
+
+
+def latest_seats(totals: dict[str, Any], aliases: dict[str, str]
+                 ) -> dict[str, tuple[int, int]]:
+    """Per player (folded key, merges applied), the night and seat they last played at,
+    ``(night id, seat)``: the statistics draw each player in the colour of that seat."""
+    found: dict[str, list[Any]] = {}
+    for own, part in totals.get("players", {}).items():
+        last = part.get("max", {}).get("last")
+        key = stats.resolve(own, aliases)
+        if last and (key not in found or last[0] > found[key]):
+            found[key] = last[0]
+    return {key: (int(at[1]), int(at[2])) for key, at in found.items()}
 
 
 def _meetings(kept: dict[str, Any], aliases: dict[str, str]) -> list[list[Any]]:

@@ -10,6 +10,7 @@ from companion.core.awards import Award, award, decimal, leaders
 from companion.core.charts import score_bars
 from companion.core.errors import N_
 from companion.core.ranking import competition_ranks
+from companion.crazytime import rules
 
 #: What an exported running game shows instead of a law's When and What text.
 MASK = "?"
@@ -90,6 +91,25 @@ def awards(games: list[dict[str, Any]], names: dict[int, str]) -> list[Award]:
     found = leaders(rates, most=False)
     return award("dodger", N_("Penalty dodger"), N_("Fewest penalties per game: %(rate)s"),
                  found, rate=decimal(rates[found[0]]) if found else "")
+
+
+def standings(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """A running game's standing (docs/rules.md#standings): the match being played and,
+    in matches 1–3, the hours won so far (none before a match is won); in match 4 the
+    score so far, hours minus the match's penalties, ranked as the final score is
+    (a tie goes to fewer match-4 penalties). Laws are never part of it."""
+    match = state["match"]
+    hours = {int(seat): n for seat, n in state["hours"].items()}
+    progress = (N_("Match %(m)s"), {"m": match})
+    if match < rules.MATCHES:
+        return {"progress": progress, "label": N_("Hours"), "highest_wins": True,
+                "scores": hours if any(hours.values()) else {}}
+    taken = {int(seat): n for seat, n in state["penalties"][str(match)].items()}
+    places: dict[int, int] = {}
+    for group in rules.final_ranking(hours, taken):
+        places.update(dict.fromkeys(group, len(places) + 1))
+    return {"progress": progress, "label": N_("Score"), "highest_wins": True,
+            "scores": {seat: hours[seat] - taken[seat] for seat in hours}, "places": places}
 
 
 def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]

@@ -28,6 +28,7 @@ GAME = GameDef(
     stat_figures=results.stat_figures,
     stat_columns=views.STAT_COLUMNS,
     awards=results.awards,
+    standings=results.standings,
     bgstats=results.bgstats,
     recap=recap.game,
     recap_night=recap.night,

@@ -174,6 +174,14 @@ def awards(games: list[Game], names: dict[int, str]) -> list[Award]:
                  rate=decimal(rates[found[0]]) if found else "")
 
 
+def standings(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """A running game's standing (docs/rules.md#standings): the round being played. No
+    number per player: the teams are secret until the end, and the token series' tokens
+    so far have their own section of the tally."""
+    return {"progress": (N_("Round %(r)s of %(n)s"), {"r": state["round"], "n": rules.ROUNDS}),
+            "label": N_("Tokens"), "highest_wins": False, "scores": {}}
+
+
 def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]
          ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A running game leaves without its deal: the reveals are public and replay the same

@@ -119,6 +119,18 @@ def awards(games: list[dict[str, Any]], names: dict[int, str]) -> list[Award]:
     ]
 
 
+def standings(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """A running game's standing (docs/rules.md#standings): the round being played and
+    each player's total over the rounds scored so far. A round is scored only once its
+    bids are revealed, so no total holds a bid still secret; before the first round is
+    scored there is no total to show."""
+    scored = any(rnd["points"] is not None for rnd in state["rounds"])
+    return {"progress": (N_("Round %(r)s of %(n)s"),
+                         {"r": state["round"], "n": len(state["rounds"])}),
+            "label": N_("Points"), "highest_wins": True,
+            "scores": _seat_map(state["totals"]) if scored else {}}
+
+
 def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]
          ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A running game leaves without the bids not yet revealed: each such bid becomes 0,

@@ -201,11 +201,24 @@ def reach_context(night: store.Row, seats: list[store.Row],
     }
 
 
+def phones_joined(seats: list[store.Row]) -> tuple[int, int]:
+    """How many of the seats that need a phone (not on the tablet, not gone) have one,
+    and how many need one: the table page shows the seat codes first until they match."""
+    wanted = [s for s in seats if not s["tablet"] and not s["left"]]
+    return sum(1 for s in wanted if s["device"]), len(wanted)
+
+
 def night_context(night: store.Row) -> dict[str, Any]:
     seats, screens = store.seats(night["id"]), store.screens(night["id"])
+    shown = store.current_game(night["id"])
+    joined, wanted = phones_joined(seats)
     return {
         "night": night, "seats": seats, "games": store.games(night["id"]),
-        "shown": store.current_game(night["id"]),
+        "shown": shown, "joined": joined, "wanted": wanted, "seating": joined < wanted,
+        # the game on the phones, while it runs: the page's big card
+        "running": shown if shown is not None and not shown.finished else None,
+        "standing": (stats.standing(shown.kind, shown.setup, shown.state)
+                     if shown is not None and not shown.finished else None),
         "games_known": registry.games(), "hosts": store.hosts(night["id"]),
         "screens": screens, "reach": reach_context(night, seats, screens),
         "this_device": device(), "max_players": MAX_PLAYERS, "name_length": NAME_LENGTH,

@@ -91,18 +91,47 @@ def _versus(met: dict[tuple[str, str], dict[str, Any]],
             "result": stats.between(met, first, second)}
 
 
+def _player_colours(totals: dict[str, Any], aliases: dict[str, str],
+                    players: list[dict[str, Any]]) -> dict[int, str]:
+    """Each player's colour on the statistics page, by their place in ``players``: the
+    colour of the seat they last played at (``hue`` reads it as a page's ``colours``)."""
+    latest = sums.latest_seats(totals, aliases)
+    rosters = store.rosters(sorted({night for night, _seat in latest.values()}))
+    worn = {(night, s["position"]): s["colour"] for night, seats in rosters.items()
+            for s in seats}
+    return {index: worn[latest[p["key"]]] for index, p in enumerate(players)
+            if latest.get(p["key"]) in worn}
+
+
+def _boards(players: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per game played, its leaderboard (stats.leaderboards) and a chart of its wins,
+    each bar in its player's colour (their place in ``players``), the leaders marked."""
+    index = {p["key"]: i for i, p in enumerate(players)}
+    boards = {}
+    for kind, rows in stats.leaderboards(players).items():
+        if rows:
+            most = rows[0]["wins"]
+            boards[kind] = {"rows": [{**r, "seat": index[r["key"]]} for r in rows],
+                            "chart": bar_chart([{"label": r["name"], "value": r["wins"],
+                                                 "seat": index[r["key"]],
+                                                 "highlight": most > 0 and r["wins"] == most}
+                                                for r in rows])}
+    return boards
+
+
 @bp.get("/stats")
 @costly
 def statistics(error: str | None = None, status: int = 200) -> Answer:
     _host_only()
     aliases = store.aliases(device())
-    found = _statistics(aliases)
+    totals = store.statistics_totals(device())
+    found = sums.figures(totals, aliases)
     players = found["players"]
-    chart = bar_chart([{"label": p["name"], "value": p["total_wins"]} for p in players])
     by_key = {p["key"]: p["name"] for p in players}
     merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
               for alias, canonical in aliases.items()]
-    return render_template("tally/stats.html", players=players, chart=chart, merges=merges,
+    return render_template("tally/stats.html", players=players, boards=_boards(players),
+                           colours=_player_colours(totals, aliases, players), merges=merges,
                            games=registry.games(), columns=_stat_columns(), error=error,
                            versus=_versus(_meetings(found), players)), status
 

@@ -43,7 +43,20 @@ def tally_context(night: store.Row, phone: bool = False) -> dict[str, Any]:
                        "highlight": most > 0 and p["won"] == most}
                       for p in tally["players"]])
     return {"night": night, "names": names, "tally": tally, "wins_chart": wins,
+            "running": running_standings(night, games),
             "games": registry.games(), "bgstats": bgstats_links(night, names, games, phone)}
+
+
+def running_standings(night: store.Row, games: list[dict[str, Any]]
+                      ) -> dict[int, dict[str, Any] | None]:
+    """Per game still running, by number, its standing so far (stats.standing, from its
+    live state: what every screen may show, docs/rules.md#standings). Only the running
+    games are replayed; the finished ones stay read from their kept results."""
+    numbers = {g["number"] for g in games if not g["finished"]}
+    if not numbers:
+        return {}
+    return {g.number: stats.standing(g.kind, g.setup, g.state)
+            for g in store.games(night["id"]) if g.number in numbers}
 
 
 def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
