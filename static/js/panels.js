@@ -224,8 +224,12 @@
     if (!shown) { return; }
     event.preventDefault();
     shown.classList.remove("takeover-open");
-    if (shown.dataset.takeover) { remember(shown.dataset.takeover); }
-    if (shown.id === opened) { opened = null; shown.hidden = true; }
+    if (shown.dataset.takeover) {
+      remember(shown.dataset.takeover);
+    } else {  /* one a button opened: hidden again until the button is pressed again */
+      opened = null;
+      shown.hidden = true;
+    }
   });
   C.on("ready", "panels.takeover", showTakeovers);
   C.on("htmx:afterSwap", "panels.takeover", showTakeovers);
