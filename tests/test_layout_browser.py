@@ -69,7 +69,7 @@ MEASURE = """width => {
       // An element laid out against the viewport (a takeover, static/js/panels.js) is
       // not held by its box: the page's own width checks it.
       if (!r.width || !r.height || getComputedStyle(e).position === 'absolute'
-          || e.closest('.takeover-open')) continue;
+          || e.closest('.takeover[data-open]')) continue;
       if (r.right > outer.right + 3 || r.left < outer.left - 3) {
         const what = `${where(e)} spills out of ${where(box)}`;
         if (!spills.has(what)) spills.set(what, `${Math.round(r.left)}..${Math.round(r.right)}`

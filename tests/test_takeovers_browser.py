@@ -41,7 +41,7 @@ def test_a_win_and_a_loss_are_said_big_once_and_a_tap_closes_them(browser, live_
                         locale="ko-KR")
     found = []
     for phone, said, colour in ((winner, "You won!", "pc-sky"), (loser, "졌습니다.", "pc-orange")):
-        big = phone.locator(".takeover-open")
+        big = phone.locator(".takeover[data-open]")
         big.wait_for(timeout=WAIT)
         assert said in big.inner_text() and colour in big.get_attribute("class")
         box = big.bounding_box()  # the whole phone
@@ -50,29 +50,29 @@ def test_a_win_and_a_loss_are_said_big_once_and_a_tap_closes_them(browser, live_
             0, 0, size["width"], size["height"])
         for theme in ("light", "dark"):
             themed(phone, theme)
-            phone.locator(".takeover-open").wait_for(timeout=WAIT)
+            phone.locator(".takeover[data-open]").wait_for(timeout=WAIT)
             found += serious(phone, f"{said} {theme}")
     assert not found, "\n".join(found)
-    assert loser.locator(".takeover-open .takeover-kind").is_visible()  # said kindly
+    assert loser.locator(".takeover[data-open] .takeover-kind").is_visible()  # said kindly
     assert winner.locator(".takeover-kind").count() == 0
 
     # a tap anywhere closes it into the page's own box, which says it once more, small
-    winner.locator(".takeover-open").tap(position={"x": 30, "y": 30})
-    winner.locator(".takeover-open").wait_for(state="detached", timeout=WAIT)
+    winner.locator(".takeover[data-open]").tap(position={"x": 30, "y": 30})
+    winner.locator(".takeover[data-open]").wait_for(state="detached", timeout=WAIT)
     result = winner.locator("[data-result=won]")
     assert result.is_visible() and not winner.locator(".takeover-close").is_visible()
     # neither a live refresh nor a reload brings it back for this game end
     winner.evaluate("document.addEventListener('htmx:afterSwap', () => window.__swapped = true)")
     bump(live_server, key)
     winner.wait_for_function("() => window.__swapped === true", timeout=WAIT)
-    assert winner.locator(".takeover-open").count() == 0
+    assert winner.locator(".takeover[data-open]").count() == 0
     winner.reload()
     winner.locator("[data-result=won]").wait_for(timeout=WAIT)
-    assert winner.locator(".takeover-open").count() == 0
+    assert winner.locator(".takeover[data-open]").count() == 0
     # the loser's is its own: still open until it is tapped (by its button, a keyboard's way)
     loser.reload()
-    loser.locator(".takeover-open .takeover-close").click()
-    loser.locator(".takeover-open").wait_for(state="detached", timeout=WAIT)
+    loser.locator(".takeover[data-open] .takeover-close").click()
+    loser.locator(".takeover[data-open]").wait_for(state="detached", timeout=WAIT)
 
 
 def test_crazy_times_winners_phones_say_leave_the_room_with_a_door(browser, live_server):
@@ -82,14 +82,14 @@ def test_crazy_times_winners_phones_say_leave_the_room_with_a_door(browser, live
         "events": after_match_1()}).number
     out = touch_phone(browser, seat_url(live_server, key, 3))  # Ann won match 1
     stays = touch_phone(browser, seat_url(live_server, key, 0))
-    big = out.locator(".takeover-open.takeover-leave")
+    big = out.locator(".takeover[data-open].takeover-leave")
     big.wait_for(timeout=WAIT)
     assert "You won match 1: leave the room now!" in big.inner_text()
-    assert out.locator(".takeover-open .ct-door").is_visible()
+    assert out.locator(".takeover[data-open] .ct-door").is_visible()
     found = []
     for theme in ("light", "dark"):
         themed(out, theme)
-        out.locator(".takeover-open").wait_for(timeout=WAIT)
+        out.locator(".takeover[data-open]").wait_for(timeout=WAIT)
         found += serious(out, f"leave {theme}")
     assert not found, "\n".join(found)
     assert stays.locator(".takeover").count() == 0
@@ -118,21 +118,21 @@ def test_a_phone_holds_up_its_own_bid_big_after_yo_ho_ho(browser, live_server):
     button = phone.locator("[data-takeover-open=sk-big-bid]")
     button.wait_for(timeout=WAIT)
     assert phone.locator(".sk-bids").evaluate("e => getComputedStyle(e).listStyleType") == "none"
-    button.click()
-    big = phone.locator("#sk-big-bid.takeover-open")
-    big.wait_for(timeout=WAIT)
-    assert big.locator("[data-big-bid]").inner_text() == "3"
-    assert "민준" in big.inner_text() and "Jo" not in big.inner_text()
     found = []
+    big = phone.locator("#sk-big-bid.takeover[data-open]")
     for theme in ("dark", "light"):
-        phone.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        themed(phone, theme)
+        phone.locator("[data-takeover-open=sk-big-bid]").click()
+        big.wait_for(timeout=WAIT)
+        assert big.locator("[data-big-bid]").inner_text() == "3"
+        assert "민준" in big.inner_text() and "Jo" not in big.inner_text()
         found += serious(phone, f"big bid {theme}")
     assert not found, "\n".join(found)
     # it stays up through a live refresh, until a tap
     phone.evaluate("document.addEventListener('htmx:afterSwap', () => window.__swapped = true)")
     bump(live_server, key)
     phone.wait_for_function("() => window.__swapped === true", timeout=WAIT)
-    assert phone.locator("#sk-big-bid.takeover-open").is_visible()
+    assert phone.locator("#sk-big-bid.takeover[data-open]").is_visible()
     phone.locator("#sk-big-bid").tap()
     phone.locator("#sk-big-bid").wait_for(state="hidden", timeout=WAIT)
 
@@ -191,7 +191,8 @@ def test_a_long_latin_name_breaks_between_its_words_on_the_hosts_tiles(browser, 
     host.locator(".kraken-reveal label.pc-tile").first.wait_for(timeout=WAIT)
     broken += host.locator(".kraken-reveal label.pc-tile").first.evaluate(WHOLE_WORDS)
     for theme in ("light", "dark"):
-        host.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        themed(host, theme)
+        host.locator(".kraken-reveal").wait_for(timeout=WAIT)
         found += serious(host, f"kraken {theme}")
     crazy = store_game(live_server.app, device, key, {
         "kind": "crazytime", "setup": crazytime_setup(side="blue"),
@@ -199,7 +200,7 @@ def test_a_long_latin_name_breaks_between_its_words_on_the_hosts_tiles(browser, 
     host.goto(f"{url}/g/{crazy}")
     broken += host.locator("[data-penalty-seat='0']").evaluate(WHOLE_WORDS)
     for theme in ("light", "dark"):
-        host.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        themed(host, theme)
         found += serious(host, f"crazy time {theme}")
     assert not broken, broken
     assert not found, "\n".join(found)

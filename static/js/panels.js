@@ -183,9 +183,11 @@
      on it closes it, and the device remembers that (localStorage), so neither a live
      refresh nor a reload brings it back for the same end. A takeover a button opens
      (data-takeover-open, Skull King's own bid held up) stays open through refreshes until
-     a tap closes it. */
+     a tap closes it. Open is an attribute, not a class: htmx's settling puts a swapped
+     element's classes back as the server drew them, a moment after the swap. */
   var CLOSED_KEY = "takeovers-closed", CLOSED_KEPT = 30;
   var opened = null;  /* the id of the takeover a button opened */
+  var seen = {};  /* the takeovers this page has opened: a refresh does not pop them again */
 
   function closedEndings() {
     try { return JSON.parse(window.localStorage.getItem(CLOSED_KEY)) || []; }
@@ -200,8 +202,10 @@
   }
 
   function open(el) {
+    var name = el.dataset.takeover || el.id;
     el.hidden = false;
-    el.classList.add("takeover-open");
+    el.setAttribute("data-open", seen[name] ? "" : "new");
+    seen[name] = true;
   }
 
   function showTakeovers() {
@@ -217,13 +221,13 @@
     var button = event.target.closest && event.target.closest("[data-takeover-open]");
     if (button) {
       var target = document.getElementById(button.dataset.takeoverOpen);
-      if (target) { opened = target.id; open(target); }
+      if (target) { opened = target.id; seen[target.id] = false; open(target); }
       return;
     }
-    var shown = event.target.closest && event.target.closest(".takeover-open");
+    var shown = event.target.closest && event.target.closest(".takeover[data-open]");
     if (!shown) { return; }
     event.preventDefault();
-    shown.classList.remove("takeover-open");
+    shown.removeAttribute("data-open");
     if (shown.dataset.takeover) {
       remember(shown.dataset.takeover);
     } else {  /* one a button opened: hidden again until the button is pressed again */
