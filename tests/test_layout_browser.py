@@ -66,7 +66,10 @@ MEASURE = """width => {
     if (!outer.width) continue;
     for (const e of box.querySelectorAll('*')) {
       const r = e.getBoundingClientRect();
-      if (!r.width || !r.height || getComputedStyle(e).position === 'absolute') continue;
+      // An element laid out against the viewport (a takeover, static/js/panels.js) is
+      // not held by its box: the page's own width checks it.
+      if (!r.width || !r.height || getComputedStyle(e).position === 'absolute'
+          || e.closest('.takeover[data-open]')) continue;
       if (r.right > outer.right + 3 || r.left < outer.left - 3) {
         const what = `${where(e)} spills out of ${where(box)}`;
         if (!spills.has(what)) spills.set(what, `${Math.round(r.left)}..${Math.round(r.right)}`
@@ -209,7 +212,9 @@ def open_all(page, url):
     response = page.goto(url)
     assert response.ok, (url, response.status)
     page.evaluate("document.fonts.ready")
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    # every panel but the header's "⋯", whose open summary covers the page (a tap closes it)
+    page.evaluate(
+        "document.querySelectorAll('details:not(.page-menu)').forEach(d => d.open = true)")
 
 
 def look(page, url):

@@ -7,11 +7,13 @@ import re
 
 import pytest
 
+from companion import store
 from companion.app import create_app
-from tests.conftest import make_night, store_game
-from tests.test_crazytime_rules import full_game
+from companion.skullking import rules as sk
+from tests.conftest import NAMES, make_night, store_game
+from tests.test_crazytime_rules import after_match_1, full_game, law
 from tests.test_crazytime_rules import setup as crazytime_setup
-from tests.test_stats import kraken_all_treasure, kraken_kraken_first, kraken_setup
+from tests.test_stats import ev, kraken_all_treasure, kraken_kraken_first, kraken_setup
 
 # NAMES in tests/conftest.py: 0 민수, 1 Jo, 2 지혜 🙂, 3 Ann, 4 박서준
 
@@ -121,3 +123,83 @@ def test_a_game_added_later_gets_the_result_and_the_way_back_too(tmp_path):
     assert result_of(phones[1]) == ("won", "You won!")
     assert result_of(phones[0]) == ("lost", "You lost. The winner: Bo")
     assert 'href="/me"' in phones[0].get("/rules/secretnumber").data.decode()
+
+
+# --- said big: the takeover (static/js/panels.js opens it, a tap closes it) ------------
+
+def takeover(client):
+    """(its classes, its key) of the phone's ending said big, or None."""
+    found = re.search(r'<div class="ending takeover ([^"]*)" data-takeover="([^"]+)">',
+                      client.get("/me").data.decode())
+    return found and (found.group(1), found.group(2))
+
+
+def test_an_ending_is_said_big_in_the_players_colour_kindly_to_a_loser_and_keyed_by_the_end(night):
+    phones = [night.phone(p) for p in range(5)]
+    store_game(night.app, device(night), night.key,
+               kraken(["explorer", "skeleton", "explorer", "explorer"], kraken_kraken_first()))
+    won, key = takeover(phones[1])
+    assert won == "pc-sky takeover-won" and key.endswith("/1/1")  # game 1, won by seat 1
+    lost, same = takeover(phones[0])
+    assert lost == "pc-orange takeover-lost" and same == key  # one key per game end
+    html = phones[0].get("/me").data.decode()
+    assert "Well played: the next game could be yours." in html and "Tap to close" in html
+    assert "Well played" not in phones[1].get("/me").data.decode()
+    assert takeover(phones[4]) is None  # sat out: the box only, nothing said big
+    assert '<div class="ending">' in phones[4].get("/me").data.decode()
+
+
+def test_a_kraken_phone_names_the_winners_once(night):
+    phones = [night.phone(p) for p in range(5)]
+    store_game(night.app, device(night), night.key,
+               kraken(["explorer", "skeleton", "explorer", "explorer", "skeleton"],
+                      kraken_kraken_first()))
+    html = phones[0].get("/me").data.decode()
+    said = re.sub(r"<[^>]+>", "", html)
+    assert said.count("The winners: Jo, 박서준") == 1 and "Winners:" not in said
+    assert 'class="winners"' not in html
+    assert "The Skeletons win!" in html
+    host = night.host.get(f"{night.url}/g/1").data.decode()
+    assert 'class="winners"' in host  # the host's page has no result box: it names them
+
+
+def test_crazy_times_winners_are_told_big_to_leave_until_the_law_is_made(night):
+    phones = [night.phone(p) for p in range(5)]
+    game = {"kind": "crazytime", "setup": crazytime_setup(side="blue"),
+            "events": after_match_1()}
+    number = store_game(night.app, device(night), night.key, game).number
+    for seat in (3, 4):  # match 1's winners
+        html = phones[seat].get("/me").data.decode()
+        assert re.search(r'class="ct-leave-box takeover takeover-leave pc-\w+" '
+                         rf'data-takeover="[^"]+/{number}/leave/1"', html)
+        assert 'class="takeover-only ct-door"' in html
+    for seat in (0, 1, 2):
+        assert "takeover" not in phones[seat].get("/me").data.decode()
+    with night.app.test_request_context():
+        current = store.game(store.night_by_key(night.key)["id"], number)
+        store.record(current, "law", law("Moon")["data"], pos=current.pos, device=device(night))
+    html = phones[3].get("/me").data.decode()
+    assert "leave the room now!" in html and "takeover" not in html  # back at the table
+
+
+def test_skull_kings_own_bid_is_shown_big_only_after_the_reveal_and_only_its_own(night):
+    phones = [night.phone(p) for p in range(4)]
+    setup = sk.start(list(range(4)), {"way": "custom", "rounds": [3]})
+    bids = [ev("bid", by=s, seat=s, round=1, bid=b) for s, b in enumerate([2, 0, 3, 1])]
+    number = store_game(night.app, device(night), night.key,
+                        {"kind": "skullking", "setup": setup, "events": bids}).number
+    assert "sk-big-bid" not in phones[2].get("/me").data.decode()  # before the reveal: none
+    with night.app.test_request_context():
+        current = store.game(store.night_by_key(night.key)["id"], number)
+        store.record(current, "reveal_bids", {"round": 1}, pos=current.pos, device=device(night))
+    for seat, bid, colour in ((2, 3, "green"), (3, 1, "yellow")):
+        html = phones[seat].get("/me").data.decode()
+        big = re.search(r'<div id="sk-big-bid" class="takeover takeover-bid pc-(\w+)" hidden>(.*?)'
+                        r'<button', html, re.S)
+        assert big.group(1) == colour
+        assert re.findall(r">\s*(\d)\s*<", big.group(2)) == [str(bid)]  # one number: its own
+        assert NAMES[seat] in big.group(2) and all(
+            NAMES[other] not in big.group(2) for other in range(4) if other != seat)
+        assert 'data-takeover-open="sk-big-bid">Show my bid big</button>' in html
+        # the player's own row of the revealed bids stands out
+        assert f'<li data-seat="{seat}" class="me pc-{colour}" aria-current="true">' in html

@@ -427,7 +427,7 @@ def test_a_refusal_is_shown_at_the_row_at_fault(night):
     html = text(response)
     assert response.status_code == 422
     assert "A capture bonus needs a trick won." in row(html, 3)
-    assert 'class="sk-row sk-trick-row fault" data-seat="3"' in html
+    assert re.search(r'class="sk-row sk-trick-row pc-\w+ fault" data-seat="3"', html)
     # its "+ bonus" panel is open, with the count the host entered
     assert re.search(r'id="sk-more-3" name="more-3" value="1" checked', html)
     assert re.search(r'name="mermaids_by_pirate-3"[^>]*\s+value="1"', html)

@@ -56,6 +56,12 @@ def table(browser, live_server):
     return {"base": base, "key": key, "games": games, "page": page, "app": live_server.app}
 
 
+def open_menu(page):
+    """Open the header's "⋯", where the switch is (templates/base.html)."""
+    page.locator(".page-menu > summary").click()
+    page.locator("[data-theme-switch]").wait_for()
+
+
 def pressed(page):
     return page.locator("[data-theme-choice][aria-pressed=true]").get_attribute(
         "data-theme-choice")
@@ -66,6 +72,8 @@ def test_auto_follows_the_device_and_a_choice_is_remembered_before_the_first_pai
     night = f"{table['base']}/n/{table['key']}"
     page.goto(night)
     switch = page.locator("[data-theme-switch]")
+    assert not switch.is_visible()  # behind the "⋯"
+    open_menu(page)
     assert switch.is_visible() and switch.locator("button").count() == 3
     assert pressed(page) == "auto" and page.evaluate(LIGHTNESS) > .8
 
@@ -85,6 +93,7 @@ def test_auto_follows_the_device_and_a_choice_is_remembered_before_the_first_pai
         && !!(s.compareDocumentPosition(css) & Node.DOCUMENT_POSITION_FOLLOWING);
     }""")
 
+    open_menu(page)
     page.get_by_role("button", name="Auto").click()
     page.wait_for_function("() => !document.documentElement.hasAttribute('data-theme')")
     page.reload()
@@ -96,6 +105,7 @@ def test_light_chosen_on_a_dark_device_and_a_phone_sized_switch(table):
     page = table["page"]("dark", width=320)
     page.goto(f"{table['base']}/n/{table['key']}")
     assert page.evaluate(LIGHTNESS) < .2  # Auto: the device's dark
+    open_menu(page)
     light = page.get_by_role("button", name="Light")
     assert light.is_visible()
     assert page.locator(".theme-word").first.bounding_box()["width"] <= 1  # signs only
@@ -108,6 +118,7 @@ def test_light_chosen_on_a_dark_device_and_a_phone_sized_switch(table):
 def test_the_rooms_screen_has_no_switch_and_keeps_the_devices_choice(table):
     page = table["page"]("light", width=1920)
     page.goto(f"{table['base']}/n/{table['key']}")
+    open_menu(page)
     page.get_by_role("button", name="Dark").click()
     page.goto(f"{table['base']}/n/{table['key']}/screen")
     assert page.locator("button, [data-theme-switch]").count() == 0

@@ -17,14 +17,15 @@
      Names are "part.step": the part is the file under static/js/ (or the game's own
      script) that registers it. */
   var ORDER = {
-    "ready": ["panels.noteGame", "hold.wake", "roster.buttons", "roster.paint",
+    "ready": ["panels.noteGame", "panels.takeover", "hold.wake", "roster.buttons", "roster.paint",
               "live.start", "clock.start", "panels.reach", "skullking.sums"],
     "load": ["live.connect"],
     "htmx:configRequest": ["live.need"],
     "htmx:beforeRequest": ["live.route", "live.wrote"],
     "htmx:beforeSend": ["live.sent", "clock.sample"],
     "htmx:beforeSwap": ["live.tap", "live.partial", "panels.saveFields"],
-    "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "hold.wake",
+    "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "panels.takeover",
+                       "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",
                        "skullking.sums"],
     "htmx:afterSettle": ["hold.again", "live.follow"],
@@ -35,7 +36,7 @@
     "resume": ["live.woke"],
     "pageshow": ["hold.hide", "live.back", "clock.back"],
     "pagehide": ["hold.hide", "live.close"],
-    "click": ["panels.toggle", "hold.pass", "roster.addSeat", "skullking.step",
+    "click": ["panels.toggle", "panels.takeover", "hold.pass", "roster.addSeat", "skullking.step",
               "crazytime.ticktock", "clock.unlock"],
     "input": ["skullking.sums"],
     "change": ["roster.colour", "skullking.sums"],

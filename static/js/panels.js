@@ -111,11 +111,13 @@
 
   /* ---------------------------------------------------------------------------------
      A phone sees a new game start: when a refresh brings another game than the one shown
-     (its panel's data-game), the page scrolls to it and says so for a minute (through
-     the refreshes of that minute). A game this page has not seen yet is "new"; one it has
+     (its panel's data-game), the page scrolls to it and says so for a few seconds (through
+     the refreshes of those seconds), then the notice fades away: a notice left for rounds
+     was read as news each time. A game this page has not seen yet is "new"; one it has
      seen is the table going back to it. */
-  var NOTICE_MS = 60000;
+  var NOTICE_MS = 6000, FADE_MS = 1000;
   var games = { shown: "", highest: 0, told: null };
+  var fading = null;
 
   function gamePanel() { return document.querySelector("#live [data-game]"); }
 
@@ -123,6 +125,20 @@
     var panel = gamePanel();
     games.shown = panel ? panel.dataset.game : "";
     games.highest = Math.max(games.highest, Number(games.shown) || 0);
+  }
+
+  function notices() { return document.querySelectorAll("#live .new-game"); }
+
+  /* The notice's end: faded, then gone; a refresh meanwhile draws it no more. */
+  function endNotice() {
+    if (fading) { clearTimeout(fading); fading = null; }
+    if (!games.told) { return; }
+    var left = games.told.until - Date.now();
+    if (left > FADE_MS) { fading = setTimeout(endNotice, left - FADE_MS); return; }
+    notices().forEach(function (p) { p.classList.add("fading"); });
+    if (left > 0) { fading = setTimeout(endNotice, left); return; }
+    games.told = null;
+    notices().forEach(function (p) { p.remove(); });
   }
 
   function tellGame(panel) {
@@ -138,9 +154,11 @@
     p.className = "notice info new-game";
     p.setAttribute("role", "status");
     p.textContent = games.told.text;
+    if (games.told.until - Date.now() <= FADE_MS) { p.classList.add("fading"); }
     /* After the panel's first heading wherever it sits (it may be nested in a part). */
     var heading = panel.querySelector("h2");
     if (heading) { heading.after(p); } else { panel.prepend(p); }
+    endNotice();
   }
 
   function gameAfterSwap() {
@@ -158,6 +176,67 @@
     }
     noteGame();
   }
+
+  /* ---------------------------------------------------------------------------------
+     Takeovers (app.css): a moment said with the whole phone. An ending (its
+     data-takeover names the game end) opens by itself, once per device: a tap anywhere
+     on it closes it, and the device remembers that (localStorage), so neither a live
+     refresh nor a reload brings it back for the same end. A takeover a button opens
+     (data-takeover-open, Skull King's own bid held up) stays open through refreshes until
+     a tap closes it. Open is an attribute, not a class: htmx's settling puts a swapped
+     element's classes back as the server drew them, a moment after the swap. */
+  var CLOSED_KEY = "takeovers-closed", CLOSED_KEPT = 30;
+  var opened = null;  /* the id of the takeover a button opened */
+  var seen = {};  /* the takeovers this page has opened: a refresh does not pop them again */
+
+  function closedEndings() {
+    try { return JSON.parse(window.localStorage.getItem(CLOSED_KEY)) || []; }
+    catch (e) { return []; }
+  }
+
+  function remember(end) {
+    var closed = closedEndings().filter(function (k) { return k !== end; });
+    closed.push(end);
+    try { window.localStorage.setItem(CLOSED_KEY, JSON.stringify(closed.slice(-CLOSED_KEPT))); }
+    catch (e) { /* private mode: closed for this page only */ }
+  }
+
+  function open(el) {
+    var name = el.dataset.takeover || el.id;
+    el.hidden = false;
+    el.setAttribute("data-open", seen[name] ? "" : "new");
+    seen[name] = true;
+  }
+
+  function showTakeovers() {
+    var closed = closedEndings();
+    document.querySelectorAll("[data-takeover]").forEach(function (el) {
+      if (closed.indexOf(el.dataset.takeover) === -1) { open(el); }
+    });
+    var asked = opened && document.getElementById(opened);
+    if (asked) { open(asked); } else { opened = null; }
+  }
+
+  C.on("click", "panels.takeover", function (event) {
+    var button = event.target.closest && event.target.closest("[data-takeover-open]");
+    if (button) {
+      var target = document.getElementById(button.dataset.takeoverOpen);
+      if (target) { opened = target.id; seen[target.id] = false; open(target); }
+      return;
+    }
+    var shown = event.target.closest && event.target.closest(".takeover[data-open]");
+    if (!shown) { return; }
+    event.preventDefault();
+    shown.removeAttribute("data-open");
+    if (shown.dataset.takeover) {
+      remember(shown.dataset.takeover);
+    } else {  /* one a button opened: hidden again until the button is pressed again */
+      opened = null;
+      shown.hidden = true;
+    }
+  });
+  C.on("ready", "panels.takeover", showTakeovers);
+  C.on("htmx:afterSwap", "panels.takeover", showTakeovers);
 
   C.on("htmx:afterSwap", "panels.tellGame", gameAfterSwap);
   C.on("ready", "panels.noteGame", noteGame);
