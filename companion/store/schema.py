@@ -300,3 +300,20 @@ def seats_that_left(db: Database) -> None:
     """A player may leave a running night (``left``): the seat, its name and its games
     stay, and it is not offered for the next game until it comes back."""
     db.table("seats").add_column("left", int, not_null_default=0)
+
+
+@migrations()
+def screen_numbers(db: Database) -> None:
+    """A TV asks to be a screen (``screen_numbers``): it shows a short number and a QR of
+    its ``token``, and a host device that types the number or scans the code makes it
+    the night's screen (``night_id``, ``paired_by``). The eight-letter code a TV typed
+    goes: ``screen_invites.short`` is dropped."""
+    db.table("screen_numbers").create(
+        {"token": str, "number": str, "device": str, "created": str, "expires": str,
+         "ended": int, "night_id": int, "paired_by": str},
+        pk="token", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"token", "number", "device", "created", "expires", "ended"})
+    db.table("screen_numbers").create_index(["number"])
+    db.table("screen_numbers").create_index(["device"])
+    db.execute("drop index if exists idx_screen_invites_short")
+    db.table("screen_invites").transform(drop={"short"})
