@@ -17,15 +17,12 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from companion import store
 from companion.core import registry
-from companion.pictures.views import night_picture
 from companion.play.actions import Answer, screen, title
 from companion.table import qr
 from companion.table.nights import note_arrival, public_url
-from companion.tally.views import tally_context
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night, is_htmx, unchanged
-from companion.web.offload import costly
 
 bp = Blueprint("screens", __name__)
 
@@ -60,22 +57,28 @@ def viewed_night(key: str) -> store.Row:
 
 
 def screen_context(night: store.Row) -> dict[str, Any]:
-    """What the big screen shows: the current game's public board (the host's view of
-    it, which never holds a secret), and between games and at the end the night's
-    tally and picture."""
+    """What the big screen shows: before the first game, the lobby (each seat and
+    whether its phone has joined); then the current game's public board (the host's
+    view of it, which never holds a secret) and, once it is over, who won."""
     board = store.board(night["id"], night["version"])
     game = board.current_game()
     names = board.names
-    context: dict[str, Any] = {"view": None}
-    if game is not None:
+    context: dict[str, Any] = {"view": None, "seats": [], "winners": []}
+    if game is None:
+        context["seats"] = [{"seat": s["position"], "name": s["name"],
+                             "joined": bool(s["device"] or s["tablet"])}
+                            for s in store.seats(night["id"]) if not s["left"]]
+    else:
         spec = registry.get(game.kind)
-        context = screen(board, game, "screen", lambda: {
+        context |= screen(board, game, "screen", lambda: {
             "view": spec.host_view(game, names)})
-    running = game is not None and not game.finished
+        if game.finished:
+            context["winners"] = spec.result(game.setup, game.state)["winners"]
     return {
-        **({} if running else tally_context(night)), "night": night, "game": game,
+        "night": night, "game": game,
         "state": game.state if game else None, "setup": game.setup if game else None,
-        "names": names, "colours": board.colours, "running": running,
+        "names": names, "colours": board.colours,
+        "running": game is not None and not game.finished,
         "title": title(game.kind) if game else None,
         "wifi": store.night_wifi(night["id"]), **context,
     }
@@ -93,13 +96,6 @@ def live(key: str) -> Answer:
     if unchanged(night["version"]):
         return "", 204
     return render_template("screens/_screen.html", **screen_context(night))
-
-
-@bp.get("/n/<key>/screen/recap.png")
-@costly
-def picture(key: str) -> Answer:
-    """Tonight's picture on the screen (finished games only, as on the phones)."""
-    return night_picture(viewed_night(key))
 
 
 # --- the host: showing a code, the list of screens -------------------------------------
