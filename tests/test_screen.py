@@ -451,3 +451,11 @@ def test_a_game_with_no_board_for_the_screen_shows_its_name_and_no_secret(app4):
     html = tv.get(f"{night.url}/screen").data.decode()
     assert "Secret Number" in html and "in play" in html
     assert "data-secret" not in html and "<form" not in html
+
+
+def test_numbers_a_tv_asks_for_are_bounded_by_address(night):
+    night.app.config["SCREENS_AN_HOUR"] = 2
+    for _ in range(2):
+        assert night.app.test_client().post("/screen").status_code == 303
+    refused = night.app.test_client().post("/screen", headers={"HX-Request": "true"})
+    assert refused.status_code == 429 and "too many screen numbers" in refused.data.decode()

@@ -17,6 +17,7 @@ from companion.store import log
 from companion.store.codes import claim_code, code_known, live_code
 from companion.store.connection import get_db, now, write
 from companion.store.nights import night
+from companion.store.quotas import spend
 from companion.store.sql import Row, _first
 
 #: How long a screen code works after it is shown (as long as a host code).
@@ -106,14 +107,18 @@ def screen_number(device: str) -> Row | None:
     return found
 
 
-def offer_screen(device: str, minutes: int = SCREEN_NUMBER_MINUTES) -> Row:
+def offer_screen(device: str, address: str | None,
+                 minutes: int = SCREEN_NUMBER_MINUTES) -> Row:
     """The number and token ``device`` (a TV) shows to be made a screen: the live one it
-    shows already, or a new one, unlike every other live number."""
+    shows already, or a new one, unlike every other live number. New ones are counted
+    against the device and its ``address`` (quotas.OverQuota past the hour's bound), so
+    nobody fills the million numbers, or most of them, to catch a mistyped one."""
     shown = screen_number(device)
     if shown is not None:
         return shown
     db = get_db()
     with write(db):
+        spend(db, "screen", device, address)
         while True:
             number = "".join(secrets.choice("0123456789") for _ in range(NUMBER_DIGITS))
             if _first(db, "select 1 from screen_numbers where number = ? and ended = 0 "

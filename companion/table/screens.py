@@ -202,7 +202,11 @@ def offer() -> Answer:
     role = store.table_role(device())
     if role is not None:
         return render_template("screens/seat_device.html", role=role), 409
-    shown = _shown(store.offer_screen(device()))
+    try:
+        shown = _shown(store.offer_screen(device(), _address()))
+    except store.OverQuota:
+        return error_page(_("This address asked for too many screen numbers this hour. "
+                            "Wait a while, or ask the host to show a screen code."), 429)
     if not is_htmx():
         return redirect(url_for("screens.lobby"), 303)
     return render_template("screens/_number.html", **shown)
