@@ -1,9 +1,9 @@
 """What one device, and one client address, may add to the database in an hour: new
 nights, imported ones and the numbers TVs show (docs/security.md, "One hostile
 device"). Anyone on the Wi-Fi may make a night or upload one, and a device id is any
-token a client makes up, so the address counts too. A real table makes a night or two an evening and imports rarely;
-the bounds are far above that and keep a guest's growth of the database to a few
-megabytes an hour."""
+token a client makes up, so the address counts too. A real table makes a night or two
+an evening and imports rarely; the bounds are far above that and keep a guest's growth
+of the database to a few megabytes an hour."""
 
 from flask import current_app
 from sqlite_utils import Database
