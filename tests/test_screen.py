@@ -104,8 +104,9 @@ def test_a_wrong_or_expired_number_pairs_nothing(night):
     refused = night.host.post(f"{night.url}/screens/number", data={"number": wrong})
     assert refused.status_code == 422 and "No screen shows that number now" in \
         refused.data.decode()
-    assert night.host.post(f"{night.url}/screens/number",
-                           data={"number": "not a number"}).status_code == 422
+    for typo in ("not a number", "12345", ""):  # not a screen's number: not a guess
+        answer = night.host.post(f"{night.url}/screens/number", data={"number": typo})
+        assert answer.status_code == 422 and "has 6 digits" in answer.data.decode()
     conn = sqlite3.connect(night.app.config["DATABASE"])
     with conn:
         conn.execute("update screen_numbers set expires = ? where token = ?", [now(-1), token])

@@ -255,8 +255,12 @@ def pair_number(key: str) -> Answer:
     if store.wrong_numbers_left(device(), _address()) == 0:
         return _pair_form(night, _("Too many wrong numbers: wait a quarter of an hour, "
                                    "or scan the QR on the screen instead."), 429)
-    if store.pair_screen(night["id"], device(), _address(),
-                         number=request.form.get("number", "")) is None:
+    typed = "".join(c for c in request.form.get("number", "") if not c.isspace())
+    if len(typed) != store.NUMBER_DIGITS or not typed.isdigit():
+        # not a number a screen shows: said so, and not counted as a guess
+        return _pair_form(night, _("A screen's number has %(n)s digits, like 123 456.",
+                                   n=store.NUMBER_DIGITS), 422)
+    if store.pair_screen(night["id"], device(), _address(), number=typed) is None:
         return _pair_form(night, _("No screen shows that number now. Check the number "
                                    "on the screen and type it again."), 422)
     return redirect(url_for("nights.night", key=key), 303)
