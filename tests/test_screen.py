@@ -9,24 +9,25 @@ import pytest
 
 from companion import store
 from companion.store.connection import now
-from tests.conftest import page_text
+from tests.conftest import make_night, page_text
 from tests.test_drills import SCRIPTS, legal_in, state_of
 from tests.test_game_contract import app4 as four_games  # the fixture
 from tests.test_secrecy import WHAT, WHEN, check_headers, crawl, pages, roles_in
 
 CODE = re.compile(r"/t/([A-Za-z0-9_-]{32,64})")
-SHORT = re.compile(r"data-short-code>([A-Z0-9-]+)<")
+NUMBER = re.compile(r"data-screen-number>(\d{3} \d{3})<")
+TV_CODE = re.compile(r"hx-get=\"/screen/([A-Za-z0-9_-]{32,64})\"")
 
 
 def show_code(night, host=None):
-    """The host taps "Show a one-time screen code": (token, short code)."""
+    """The host taps "Show a one-time screen code": its token."""
     html = (host or night.host).post(f"{night.url}/screens").data.decode()
-    return CODE.search(html).group(1), SHORT.search(html).group(1)
+    return CODE.search(html).group(1)
 
 
 def screen_device(night):
     """A TV that scans the code and answers "make this the room's screen"."""
-    token, _short = show_code(night)
+    token = show_code(night)
     tv = night.app.test_client()
     assert tv.get(f"/t/{token}").status_code == 200
     response = tv.post(f"/t/{token}")
@@ -52,7 +53,7 @@ def dump(night):
 
 
 def test_a_screen_code_opens_a_question_and_its_answer_makes_a_screen(night):
-    token, _ = show_code(night)
+    token = show_code(night)
     tv = night.app.test_client()
     html = tv.get(f"/t/{token}").data.decode()
     assert "Make this the room&#39;s screen" in html or "Make this the room's screen" in html
@@ -63,23 +64,120 @@ def test_a_screen_code_opens_a_question_and_its_answer_makes_a_screen(night):
     assert "A screen, since" in host_page
 
 
-def test_the_short_code_typed_on_a_tv_works_once(night):
-    _token, short = show_code(night)
+def tv_number(tv):
+    """A TV opens /screen, which asks for a number as it loads: (number, QR token)."""
+    html = tv.get("/screen").data.decode()
+    assert NUMBER.search(html) is None and 'hx-trigger="load"' in html  # a GET made none
+    html = tv.post("/screen", headers={"HX-Request": "true"}).data.decode()
+    return NUMBER.search(html).group(1), TV_CODE.search(html).group(1)
+
+
+def test_the_number_a_tv_shows_typed_by_the_host_makes_it_the_screen(night):
     tv = night.app.test_client()
-    assert tv.get("/screen").status_code == 200
-    response = tv.post("/screen", data={"code": short.lower().replace("-", " ")})
-    assert response.status_code == 303 and response.headers["Location"].endswith("/screen")
+    number, token = tv_number(tv)
+    assert NUMBER.search(tv.get("/screen").data.decode()).group(1) == number  # kept
+    assert tv.get(f"/screen/{token}").status_code == 204  # waiting
+    assert tv.get(f"{night.url}/screen").status_code == 404
+    typed = number.replace(" ", "")
+    response = night.host.post(f"{night.url}/screens/number", data={"number": typed})
+    assert response.status_code == 303 and response.headers["Location"] == night.url
+    answer = tv.get(f"/screen/{token}", headers={"HX-Request": "true"})
+    assert answer.headers["HX-Redirect"] == f"{night.url}/screen"
+    assert tv.get(f"{night.url}/screen").status_code == 200
+    assert "A screen, since" in night.host.get(night.url).data.decode()
+    # the host's cookie, key or code never reach the TV's pages
+    for html in (tv.get("/screen").data.decode(), tv.get(f"/screen/{token}").data.decode()):
+        assert night.key not in html or "/n/" + night.key + "/screen" in html
+    # used once: the same number again pairs nothing
     other = night.app.test_client()
-    response = other.post("/screen", data={"code": short})
-    assert response.status_code == 410
-    assert "This screen code no longer works" in response.data.decode()
-    response = other.post("/screen", data={"code": "ZZZZ-ZZZZ"})
-    assert response.status_code == 422 and "No screen code is like that" in \
-        response.data.decode()
+    refused = night.host.post(f"{night.url}/screens/number", data={"number": number})
+    assert refused.status_code == 422
+    assert "No screen shows that number now" in refused.data.decode()
+    assert other.get(f"{night.url}/screen").status_code == 404
+
+
+def test_a_wrong_or_expired_number_pairs_nothing(night):
+    tv = night.app.test_client()
+    number, token = tv_number(tv)
+    wrong = f"{(int(number.replace(' ', '')) + 1) % 1000000:06d}"
+    before = store_screens(night)
+    refused = night.host.post(f"{night.url}/screens/number", data={"number": wrong})
+    assert refused.status_code == 422 and "No screen shows that number now" in \
+        refused.data.decode()
+    for typo in ("not a number", "12345", ""):  # not a screen's number: not a guess
+        answer = night.host.post(f"{night.url}/screens/number", data={"number": typo})
+        assert answer.status_code == 422 and "has 6 digits" in answer.data.decode()
+    conn = sqlite3.connect(night.app.config["DATABASE"])
+    with conn:
+        conn.execute("update screen_numbers set expires = ? where token = ?", [now(-1), token])
+    refused = night.host.post(f"{night.url}/screens/number", data={"number": number})
+    assert refused.status_code == 422
+    assert store_screens(night) == before == []
+    # the TV sees its number ended, and asks for a new one
+    html = tv.get(f"/screen/{token}").data.decode()
+    assert 'hx-trigger="load"' in html and NUMBER.search(html) is None
+    conn.execute("update screen_numbers set expires = ? where token = ?", [now(600), token])
+    conn.commit()
+    conn.close()
+    assert night.host.post(f"{night.url}/screens/number",
+                           data={"number": number}).status_code == 422  # stays ended
+    new_number, _ = tv_number(tv)
+    assert night.host.post(f"{night.url}/screens/number",
+                           data={"number": new_number}).status_code == 303
+
+
+def store_screens(night):
+    conn = sqlite3.connect(night.app.config["DATABASE"])
+    try:
+        return conn.execute("select device from screens").fetchall()
+    finally:
+        conn.close()
+
+
+def test_guessing_numbers_is_refused_after_a_few_wrong_ones(night):
+    tv = night.app.test_client()
+    number, _ = tv_number(tv)
+    wrong = f"{(int(number.replace(' ', '')) + 1) % 1000000:06d}"
+    for _ in range(store.WRONG_NUMBERS):
+        assert night.host.post(f"{night.url}/screens/number",
+                               data={"number": wrong}).status_code == 422
+    # now even the right number is refused, with a message, and nothing is paired
+    refused = night.host.post(f"{night.url}/screens/number", data={"number": number})
+    assert refused.status_code == 429 and "Too many wrong numbers" in refused.data.decode()
+    assert tv.get(f"{night.url}/screen").status_code == 404
+    # another host of another night, from the same address, is refused too
+    other = make_night(night.app)
+    assert other.host.post(f"{other.url}/screens/number",
+                           data={"number": number}).status_code == 429
+
+
+def test_the_tvs_qr_opens_a_question_on_the_hosts_tablet(night):
+    tv = night.app.test_client()
+    _number, token = tv_number(tv)
+    question = night.host.get(f"/tv/{token}")
+    assert question.status_code == 200 and "on that screen?" in question.data.decode()
+    assert tv.get(f"{night.url}/screen").status_code == 404  # a question changes nothing
+    assert night.app.test_client().get(f"/tv/{token}").status_code == 404  # not a host
+    assert night.app.test_client().post(f"/tv/{token}").status_code == 404
+    answer = night.host.post(f"/tv/{token}", data={"key": night.key})
+    assert answer.status_code == 303 and answer.headers["Location"] == night.url
+    assert tv.get(f"{night.url}/screen").status_code == 200
+    used = night.host.post(f"/tv/{token}", data={"key": night.key})
+    assert used.status_code == 410 and "no longer works" in used.data.decode()
+
+
+def test_a_host_or_a_seated_phone_is_not_offered_a_number(night):
+    assert night.host.get("/screen").status_code == 409
+    assert night.host.post("/screen").status_code == 409
+    phone = night.phone(1)
+    assert phone.get("/screen").status_code == 409
+    conn = sqlite3.connect(night.app.config["DATABASE"])
+    assert conn.execute("select count(*) from screen_numbers").fetchone()[0] == 0
+    conn.close()
 
 
 def test_a_used_code_is_refused_with_a_clear_message(night):
-    token, _ = show_code(night)
+    token = show_code(night)
     assert night.app.test_client().post(f"/t/{token}").status_code == 303
     late = night.app.test_client()
     for answer in (late.get(f"/t/{token}"), late.post(f"/t/{token}")):
@@ -89,7 +187,7 @@ def test_a_used_code_is_refused_with_a_clear_message(night):
 
 
 def test_an_expired_code_is_refused_and_stays_ended(night):
-    token, _ = show_code(night)
+    token = show_code(night)
     conn = sqlite3.connect(night.app.config["DATABASE"])
     conn.execute("update screen_invites set expires = ? where token = ?", [now(-1), token])
     conn.commit()
@@ -102,8 +200,8 @@ def test_an_expired_code_is_refused_and_stays_ended(night):
 
 
 def test_a_newer_code_cancels_the_one_shown_before(night):
-    old, _ = show_code(night)
-    new, _ = show_code(night)
+    old = show_code(night)
+    new = show_code(night)
     tv = night.app.test_client()
     assert tv.post(f"/t/{old}").status_code == 410
     assert tv.post(f"/t/{new}").status_code == 303
@@ -114,7 +212,7 @@ def test_removing_the_host_who_showed_a_code_cancels_it(night):
                        night.host.post(f"{night.url}/hosts").data.decode()).group(1)
     second = night.app.test_client()
     assert second.post(f"/h/{invite}").status_code == 303
-    token, _ = show_code(night, host=second)
+    token = show_code(night, host=second)
     host_id = max(h["id"] for h in hosts_of(night))
     assert night.host.post(f"{night.url}/hosts/{host_id}/remove").status_code == 303
     answer = night.app.test_client().post(f"/t/{token}")
@@ -133,7 +231,7 @@ def test_an_unknown_code_is_a_plain_404(night):
 
 
 def test_a_seat_phone_stays_a_seat_and_the_host_just_looks(night):
-    token, _ = show_code(night)
+    token = show_code(night)
     phone = night.phone(1)
     assert phone.post(f"/t/{token}").status_code == 409
     assert phone.get("/me").status_code == 200 and "Jo" in phone.get("/me").data.decode()
@@ -149,7 +247,7 @@ def test_a_host_or_a_seat_phone_of_another_night_cannot_become_a_screen(night, a
 
     other = make_night(app, ["Mia", "Noa", "Oli"])
     phone = other.phone(0)
-    token, _ = show_code(night)
+    token = show_code(night)
     answer = other.host.post(f"/t/{token}")
     assert answer.status_code == 409 and "so this device stays a host" in answer.data.decode()
     assert other.host.get(f"/t/{token}").status_code == 409
@@ -197,12 +295,12 @@ def test_a_screen_device_cannot_record_host_or_take_a_seat(night, kind):
     values = {"key": night.key, "number": number, "position": 0, "host_id": 1,
               "screen_id": 1, "kind": kind, "round_number": 1}
     tokens = {"hosting.become_host": invite, "phones.claim": night.tokens[2],
-              "files.import_choice": "A" * 43}
+              "files.import_choice": "A" * 43, "screens.pair_token": "A" * 43}
     before = dump(night)
     tried = 0
     for rule in night.app.url_map.iter_rules():
         if "POST" not in rule.methods or rule.endpoint in (
-                "web.set_language", "screens.use_code", "screens.typed"):
+                "web.set_language", "screens.use_code", "screens.offer"):
             continue
         args = {name: values[name] for name in rule.arguments if name != "token"}
         if "token" in rule.arguments:
@@ -229,7 +327,6 @@ def test_what_stays_open_to_a_screen_changes_no_record(night):
     assert tv.post("/lang", data={"lang": "ko", "next": f"{night.url}/screen"}) \
         .status_code == 303
     assert "큰 화면" in tv.get(f"{night.url}/screen").data.decode()
-    assert tv.post("/screen", data={"code": "ZZZZ-ZZZZ"}).status_code == 422
     assert dump(night) == before
 
 
@@ -319,8 +416,7 @@ def test_a_whole_skull_king_game_shows_no_bid_before_yo_ho_ho(night):
     assert phases == {"bidding", "playing"}
     final = tv.get(f"{night.url}/screen").data.decode()
     assert "Final standings" in final and "tally-table" not in final
-    assert "screen-tally" in final and "/screen/recap.png" in final
-    assert tv.get(f"{night.url}/screen/recap.png").status_code == 200
+    assert final.count('data-hero="won-') == 1  # who won, said once
     for _url, status, _h, text in crawl(tv, pages(night, url)):
         assert status < 500 and "You bid" not in text  # elsewhere it is a visitor
 
@@ -356,3 +452,11 @@ def test_a_game_with_no_board_for_the_screen_shows_its_name_and_no_secret(app4):
     html = tv.get(f"{night.url}/screen").data.decode()
     assert "Secret Number" in html and "in play" in html
     assert "data-secret" not in html and "<form" not in html
+
+
+def test_numbers_a_tv_asks_for_are_bounded_by_address(night):
+    night.app.config["SCREENS_AN_HOUR"] = 2
+    for _ in range(2):
+        assert night.app.test_client().post("/screen").status_code == 303
+    refused = night.app.test_client().post("/screen", headers={"HX-Request": "true"})
+    assert refused.status_code == 429 and "too many screen numbers" in refused.data.decode()

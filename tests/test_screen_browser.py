@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.browsing import WAIT, create_night, decode_qr
+from tests.browsing import WAIT, create_night, decode_qr, phone, seat_link
 from tests.test_skullking_browser import round_title, start_game, tap_bid
 
 pytestmark = pytest.mark.browser
@@ -115,3 +115,50 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
     assert errors == []
     assert tv.locator(".new-game").count() == 0
     assert tv.locator(".screen-title").bounding_box()["y"] == top
+
+
+def test_the_tv_shows_a_number_the_host_types_and_then_a_lobby_that_fills_live(
+        browser, pushing):
+    host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
+                               ).new_page()
+    night_url = create_night(host, pushing.url, NAMES)
+    tv = browser.new_context(locale="en-US", viewport={"width": 1920, "height": 1080}
+                             ).new_page()
+    errors = []
+    tv.on("pageerror", lambda error: errors.append(str(error)))
+    tv.goto(pushing.url + "/screen")  # the short address, typed once with the remote
+    number = tv.locator("[data-screen-number]")
+    number.wait_for(timeout=WAIT)
+    digits = number.inner_text().replace(" ", "")
+    assert len(digits) == 6 and digits.isdigit()
+    assert night_url.rsplit("/", 1)[1] not in tv.content()  # nothing of the night
+    if SHOTS:
+        tv.screenshot(path=f"{SHOTS}/screen-number.png")
+
+    # a wrong number: refused with a message, and the TV still waits
+    wrong = f"{(int(digits) + 1) % 1000000:06d}"
+    form = host.locator("form[data-action=screen-pair]")
+    form.locator("input[name=number]").fill(wrong)
+    form.locator("button").click()
+    host.locator(".notice.error", has_text="No screen shows that number now").wait_for()
+    assert tv.locator("[data-screen-number]").is_visible()
+
+    host.goto(night_url)
+    form.locator("input[name=number]").fill(number.inner_text())
+    form.locator("button").click()
+    host.wait_for_url(night_url)
+    assert "A screen, since" in host.content()
+    tv.wait_for_url("**/n/*/screen", timeout=WAIT)  # the TV asked, and went
+
+    # the lobby: every player waiting, then a phone joins and its name fills in
+    lobby = tv.locator(".screen-lobby")
+    lobby.wait_for(timeout=WAIT)
+    assert lobby.locator(".lobby-seat").count() == len(NAMES)
+    assert lobby.locator(".lobby-seat.joined").count() == 0
+    phone(browser, seat_link(host, 1), locale="en-US")
+    tv.locator(".lobby-seat.joined[data-seat='1']").wait_for(timeout=WAIT)
+    assert lobby.locator(".lobby-seat.joined").count() == 1
+    assert "1 of 4 players are here" in lobby.inner_text()
+    if SHOTS:
+        tv.screenshot(path=f"{SHOTS}/screen-lobby.png")
+    assert errors == []

@@ -1,8 +1,9 @@
-"""The room's screen laid out for a TV: at 16:9 (1920×1080) the blocks stand in columns
-and a whole game of Skull King (8 players, 10 rounds, names of 30 characters) fits the
-screen without scrolling, in the type sizes static/screen.css sets; at 1280×720 and on a
-portrait tablet (768×1024) it is one column. Crazy Time and Kraken fit 1920×1080 too.
-No size is ever wider than its viewport."""
+"""The room's screen laid out for a TV: at 16:9 (1920×1080, and a 1280×720 laptop) the
+blocks stand in columns and every game in every phase (its start, mid-round, a round or
+match just over, its end; and the lobby before the first game) fits the screen without
+scrolling, nothing cut at its bottom or right, with 8 players and names of 30
+characters, in English and Korean, in the type sizes static/screen.css sets; on a
+portrait tablet (768×1024) it is one column. No size is ever wider than its viewport."""
 
 import os
 
@@ -25,7 +26,7 @@ TV, LAPTOP, TABLET = (1920, 1080), (1280, 720), (768, 1024)
 #: The type sizes static/screen.css sets, in px at 1920 px wide (1 rem = 32 px there), a
 #: half pixel below for rounding: {selector: px}.
 SIZES = {"body": 32, ".screen-title": 64, ".sk-screen-facts": 40, ".sk-screen-bids": 48,
-         ".sk-standings h3": 48, ".sk-ranks": 48, "table.sk-score td": 36,
+         ".sk-standings h3": 48, ".sk-ranks": 40, "table.sk-score td": 36,
          ".sk-score thead th": 28}
 
 #: What may make the page scroll: its sizes, and the boxes of the blocks named.
@@ -40,22 +41,53 @@ MEASURE = """selectors => ({
 })"""
 
 
-def skullking_ten_rounds():
-    """Eight players, the standard ten rounds (8 cards at most, for 8 players): nine
-    scored, the tenth's bids revealed, so the screen shows the round, every bid and a
-    full table while the game runs."""
+def skullking_ten_rounds(scored=9, revealed=True):
+    """Eight players, the standard ten rounds (8 cards at most, for 8 players): by
+    default nine scored, the tenth's bids revealed, so the screen shows the round, every
+    bid and a full table while the game runs; ``scored`` rounds scored, and the next's
+    bids ``revealed`` (or none made)."""
     setup = sk.start(list(range(8)), {"way": "standard"})
     events = []
     for index, round_ in enumerate(setup["rounds"], 1):
+        if index > scored + 1 or (index == scored + 1 and not revealed):
+            break
         cards = round_["cards"] if isinstance(round_, dict) else round_
         won = [cards // 8 + (1 if seat < cards % 8 else 0) for seat in range(8)]
         bids = [min(cards, (w + seat) % 3) if seat % 2 else w for seat, w in enumerate(won)]
         events += [ev("bid", seat=seat, round=index, bid=b) for seat, b in enumerate(bids)]
         events.append(ev("reveal_bids", round=index))
-        if index < len(setup["rounds"]):
+        if index <= scored:
             events.append(ev("result", round=index,
                              results={str(s): {"won": w} for s, w in enumerate(won)}))
     return {"kind": "skullking", "setup": setup, "events": events}
+
+
+#: Every game in every phase the screen shows: its start, mid-round, a round (or match)
+#: just over, and its end.
+PHASES = {
+    "kraken-start": lambda: kraken([]),
+    "kraken-mid": lambda: kraken(["empty", "treasure", "empty"]),
+    "kraken-round-over": lambda: kraken(["empty", "treasure", "empty", "empty", "treasure",
+                                         "empty", "empty", "empty"]),
+    "kraken-end": lambda: kraken(["empty", "treasure", "empty", "treasure", "kraken"]),
+    "skullking-start": lambda: skullking_ten_rounds(0, False),
+    "skullking-mid": lambda: skullking_ten_rounds(4, True),
+    "skullking-round-over": lambda: skullking_ten_rounds(5, False),
+    "skullking-end": lambda: skullking_ten_rounds(10, False),
+    "crazytime-start": lambda: crazytime([]),
+    "crazytime-mid": lambda: crazytime([MATCH], {1: 3, 2: 1}),
+    "crazytime-match-over": lambda: crazytime_match_over(),
+    "crazytime-end": lambda: crazytime([MATCH, MATCH, MATCH, {0: 1, 1: 1, 2: 2, 3: 2,
+                                                              4: 2, 5: 2, 6: 2}]),
+}
+
+
+def crazytime_match_over():
+    """Match 2 just won, its law not made yet."""
+    game = crazytime([MATCH])
+    game["events"] += [ev("penalty", seat=seat, reason="wrong_call")
+                       for seat, count in MATCH.items() for _ in range(count)]
+    return game
 
 
 @pytest.fixture
@@ -66,8 +98,11 @@ def screen(browser, live_server):
     context = browser.new_context(viewport={"width": TV[0], "height": TV[1]}, locale="en-US")
     page = context.new_page()
     key = make_night(page, live_server.url, NAMES)
+    lobby = make_night(page, live_server.url, NAMES)  # no game yet
     device = next(c["value"] for c in context.cookies() if c["name"] == "device")
-    numbers = {
+    numbers = {label: store_game(live_server.app, device, key, make()).number
+               for label, make in PHASES.items()}
+    numbers |= {
         "skullking": store_game(live_server.app, device, key, skullking_ten_rounds()).number,
         "crazytime": store_game(live_server.app, device, key,
                                 crazytime([MATCH] * 3,
@@ -76,15 +111,22 @@ def screen(browser, live_server):
             ["empty", "treasure", "empty", "empty", "treasure", "empty", "empty"])).number,
     }
 
-    def show(label, size):
-        show_on_phones(live_server.app, key, numbers[label])
+    def show(label, size, lang="en", theme="light"):
+        if label != "lobby":
+            show_on_phones(live_server.app, key, numbers[label])
+        context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
         page.set_viewport_size({"width": size[0], "height": size[1]})
-        page.goto(f"{live_server.url}/n/{key}/screen")
+        page.goto(f"{live_server.url}/n/{lobby if label == 'lobby' else key}/screen")
+        if page.evaluate("localStorage.getItem('theme') || 'light'") != theme:
+            page.evaluate(f"localStorage.setItem('theme', '{theme}')")
+            page.reload()
         page.evaluate("document.fonts.ready")
         if SHOTS:
-            page.screenshot(path=f"{SHOTS}/screen-{label}-{size[0]}x{size[1]}.png",
-                            full_page=True)
+            page.screenshot(path=f"{SHOTS}/screen-{label}-{size[0]}x{size[1]}-{lang}-"
+                                 f"{theme}.png", full_page=True, animations="disabled")
         return page
+    # the night changes (the same game shown again): every screen refreshes
+    show.bump = lambda label: show_on_phones(live_server.app, key, numbers[label])
     return show
 
 
@@ -104,21 +146,22 @@ def side_by_side(a, b):
             and (a["right"] <= b["left"] + 1 or b["right"] <= a["left"] + 1))
 
 
-def test_a_whole_skull_king_game_fits_a_tv_in_columns(screen):
-    page = screen("skullking", TV)
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+def test_a_whole_skull_king_game_fits_a_tv_in_columns(screen, size):
+    page = screen("skullking", size)
     assert page.locator(".sk-score tbody tr").count() == 10
     assert page.locator(".sk-screen-bids li").count() == 8
-    seen = measure(page, ".sk-screen-round", ".sk-standings", ".sk-wide", ".sk-chart-box")
-    assert seen["width"] <= seen["innerWidth"] == TV[0]
-    assert seen["height"] <= seen["innerHeight"] == TV[1], seen
+    seen = measure(page, ".sk-screen-now", ".sk-standings", ".sk-wide", ".sk-chart-box")
+    assert seen["width"] <= seen["innerWidth"] == size[0]
+    assert seen["height"] <= seen["innerHeight"] == size[1], seen
     boxes = seen["boxes"]
-    assert side_by_side(boxes[".sk-screen-round"], boxes[".sk-wide"]), boxes
+    assert side_by_side(boxes[".sk-screen-now"], boxes[".sk-wide"]), boxes
     assert side_by_side(boxes[".sk-standings"], boxes[".sk-chart-box"]) or \
         side_by_side(boxes[".sk-standings"], boxes[".sk-wide"]), boxes
     for box in boxes.values():  # every block whole on the screen
-        assert 0 <= box["top"] and box["bottom"] <= TV[1] and box["right"] <= TV[0], boxes
-    for selector, px in SIZES.items():
-        assert font_px(page, selector) >= px - .5, selector
+        assert 0 <= box["top"] and box["bottom"] <= size[1] and box["right"] <= size[0], boxes
+    for selector, px in SIZES.items():  # the sizes follow the width
+        assert font_px(page, selector) >= px * size[0] / TV[0] - .5, selector
     # The standings' scores stand in one column, long names and short alike (a name cut
     # with "…" pushed its score to the right edge while the others followed their names),
     # and the revealed bids likewise (a name cut with "…" left a gap before its colon).
@@ -136,8 +179,8 @@ def in_one_column(page, rows, name):
     assert max(rights) - min(rights) <= 1, (rows, rights)
     assert all(row["name"] <= row["figure"]["left"] for row in seen), (rows, seen)
 
-@pytest.mark.parametrize("size", [LAPTOP, TABLET])
-def test_a_smaller_or_portrait_screen_shows_one_column(screen, size):
+@pytest.mark.parametrize("size", [TABLET])
+def test_a_portrait_screen_shows_one_column(screen, size):
     page = screen("skullking", size)
     seen = measure(page, ".sk-screen-round", ".sk-standings", ".sk-wide", ".sk-chart-box")
     assert seen["width"] <= seen["innerWidth"] == size[0]
@@ -162,3 +205,102 @@ def test_crazy_time_and_kraken_fit_a_tv(screen, label, beside):
     assert seen["height"] <= seen["innerHeight"] == TV[1], seen
     assert side_by_side(*(seen["boxes"][s] for s in beside)), seen["boxes"]
     assert font_px(page, "body") >= 31.5
+
+
+#: Every element of the page that is drawn and lies (partly) past the viewport's bottom
+#: or right edge: a TV cannot scroll.
+CUT = """() => [...document.querySelectorAll('body *')].filter(el => {
+    const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    return r.width > 1 && r.height > 1 && s.visibility !== 'hidden'
+      && s.clipPath === 'none' && (r.bottom > window.innerHeight + .5
+                                   || r.right > window.innerWidth + .5);
+  }).map(el => el.tagName + '.' + el.className + ' '
+         + (el.textContent || '').trim().slice(0, 40))"""
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+def test_every_game_in_every_phase_fits_a_tv_and_a_laptop(screen, size):
+    cut = []
+    for label in ["lobby", *PHASES]:
+        for lang in ("en", "ko"):
+            page = screen(label, size, lang)
+            seen = measure(page)
+            overflow = page.evaluate(CUT)
+            if seen["height"] > size[1] or seen["width"] > size[0] or overflow:
+                cut.append(f"{label} {lang}: {seen['width']}×{seen['height']} {overflow[-3:]}")
+    assert not cut, "\n".join(cut)
+
+
+#: Each label of the chart: its size on the screen, in px (its font size in the SVG's
+#: units times the SVG's scale).
+CHART_LABELS = """() => [...document.querySelectorAll('.sk-chart text')].map(t => {
+    const svg = t.ownerSVGElement;
+    return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width
+      / svg.viewBox.baseVal.width; })"""
+
+
+@pytest.mark.parametrize("label", ["skullking-mid", "skullking-end"])
+def test_the_charts_labels_are_28_px_or_more_on_a_tv(screen, label):
+    page = screen(label, TV)
+    sizes = page.evaluate(CHART_LABELS)
+    assert sizes and min(sizes) >= 28, sizes
+
+
+def test_marks_are_a_fill_and_a_weight_never_an_underline(screen):
+    page = screen("skullking-mid", TV)
+    marked = page.eval_on_selector_all(
+        ".sk-score th.leader, .sk-score tr.current th .sk-rno, .sk-score tr.current td",
+        """els => els.map(e => ({line: getComputedStyle(e).textDecorationLine,
+                                  weight: getComputedStyle(e).fontWeight,
+                                  fill: getComputedStyle(e).backgroundColor}))""")
+    assert marked and all(m["line"] == "none" for m in marked), marked
+    heads = [m for m in marked if m["weight"] != "400"]
+    assert heads and all(int(m["weight"]) >= 700 for m in heads), marked
+    cells = page.eval_on_selector_all(
+        ".sk-score th.leader, .sk-score tr.current > *",
+        "els => els.map(e => getComputedStyle(e).backgroundColor)")
+    page_fill = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    assert cells and all(c not in ("rgba(0, 0, 0, 0)", page_fill) for c in cells), cells
+
+
+def test_a_name_cut_with_an_ellipsis_keeps_its_colour_dots_ring(screen):
+    page = screen("crazytime-mid", TV)
+    cut = page.eval_on_selector_all(
+        "#live .player[class*=pc-]", """els => els.filter(e => getComputedStyle(e).overflow
+            !== 'visible').map(e => parseFloat(getComputedStyle(e).paddingLeft))""")
+    assert cut and min(cut) >= 1.5, cut  # the ring is 1.5 px outside the dot
+
+
+def test_the_rounds_facts_never_wrap_mid_phrase(screen):
+    page = screen("skullking-mid", TV, "ko")
+    lines = page.eval_on_selector_all(".sk-screen-facts .sk-fact", """els => els.map(e =>
+        e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))""")
+    assert len(lines) == 4 and max(lines) < 1.5, lines  # each fact on one line, whole
+
+
+def test_the_rabbit_and_the_trophy_are_drawn_without_an_emoji_font(screen):
+    page = screen("crazytime-mid", TV)
+    assert page.locator(".ct-rabbit").count() == 1
+    page.wait_for_function("""() => [...document.fonts].some(f =>
+        f.family.includes('Companion Emoji') && f.status === 'loaded')""")
+
+
+def test_each_game_tints_the_screen(screen):
+    tints = {label: screen(label, TV).evaluate(
+        "getComputedStyle(document.documentElement).backgroundColor")
+        for label in ("lobby", "kraken-mid", "skullking-mid", "crazytime-mid")}
+    assert len(set(tints.values())) == 4, tints
+
+
+def test_a_won_game_has_one_banner_saying_who_won(screen):
+    page = screen("kraken-end", TV)
+    banner = page.locator(".screen-hero-won")
+    assert banner.count() == 1
+    assert "Sun" in banner.inner_text() and "Ann" in banner.inner_text()
+    assert not page.locator(".kraken-end .winners").is_visible()  # not said twice
+    # a live refresh draws the banner again, without its entrance
+    assert "hero-seen" not in banner.get_attribute("class")
+    screen.bump("kraken-end")
+    page.evaluate("htmx.trigger('#live', 'poll-now')")
+    page.wait_for_function(
+        "() => document.querySelector('.screen-hero-won').classList.contains('hero-seen')")

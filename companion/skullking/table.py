@@ -25,6 +25,12 @@ LABELS = 104  # room on the right for the names at the lines' ends
 FONT = 14
 GAP = 16  # the least distance between two end labels
 
+#: The room's screen draws the chart in a column about 430 px wide at 1920×1080: its
+#: labels are 26 units there, 30 px or more (read from the sofa), so it is taller, with
+#: less room for the names (the standings beside it name everyone in full).
+SCREEN = {"font": 26, "height": 282, "left": 64, "bottom": 40, "labels": 124, "gap": 27,
+          "xstep": 2}
+
 
 def score_table(state: dict[str, Any], setup: dict[str, Any], names: dict[int, str]
                 ) -> dict[str, Any]:
@@ -76,11 +82,14 @@ def _row(rnd: dict[str, Any], players: Sequence[int]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the chart
 
 
-def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str]
-          ) -> dict[str, Any]:
+def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str], *,
+          font: int = FONT, height: int = HEIGHT, left: int = LEFT, bottom: int = BOTTOM,
+          labels: int = LABELS, gap: int = GAP, xstep: int = 1) -> dict[str, Any]:
     """An SVG line chart of the running totals by round: each line with its own colour,
     marker and stroke, its player's name at its end (moved apart when two ends meet), and
-    the leader's line marked (★, thicker)."""
+    the leader's line marked (★, thicker). The geometry's defaults are a phone's;
+    :data:`SCREEN` is the room's screen's (a round number every ``xstep`` rounds, and
+    the last)."""
     count = len(state["rounds"])
     series = {str(seat): [0] for seat in players}
     for rnd in state["rounds"]:
@@ -90,13 +99,13 @@ def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str]
             series[key].append(rnd["totals"][key])
     values = [v for line in series.values() for v in line]
     low, high = min(min(values), 0), max(max(values), 10)
-    right = WIDTH - LABELS
+    right = WIDTH - labels
 
     def x(i: int) -> float:
-        return round(LEFT + (right - LEFT) * i / max(count, 1), 1)
+        return round(left + (right - left) * i / max(count, 1), 1)
 
     def y(v: int) -> float:
-        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low), 1)
+        return round(TOP + (height - TOP - bottom) * (high - v) / (high - low), 1)
 
     step = _nice_step(high - low)
     ticks = [v for v in range(low - low % step, high + step, step) if low <= v <= high]
@@ -114,28 +123,30 @@ def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str]
             "swatch": marker(SHAPES[i % len(SHAPES)], 16, 8, 5),
             "last": points[-1],
         })
-    _place_labels(lines, x(len(series[str(players[0])]) - 1))
-    return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": right, "top": TOP,
-            "bottom": HEIGHT - BOTTOM, "zero": y(0), "font": FONT,
-            "xticks": [{"x": x(i), "label": i} for i in range(count + 1)],
+    _place_labels(lines, x(len(series[str(players[0])]) - 1), font, height - bottom, gap)
+    return {"width": WIDTH, "height": height, "left": left, "right": right, "top": TOP,
+            "bottom": height - bottom, "zero": y(0), "font": font,
+            "xticks": [{"x": x(i), "label": i} for i in range(count + 1)
+                       if i % xstep == 0 or i == count],
             "yticks": [{"y": y(v), "label": v} for v in ticks], "lines": lines}
 
 
-def _place_labels(lines: list[dict[str, Any]], end: float) -> None:
-    """Each line's name beside its last point, at least :data:`GAP` apart from the next
+def _place_labels(lines: list[dict[str, Any]], end: float, font: int, bottom: float,
+                  gap: int) -> None:
+    """Each line's name beside its last point, at least ``gap`` apart from the next
     (pushed down, then back up from the bottom), shortened to the room on the right."""
     order = sorted(lines, key=lambda line: (line["last"][1], line["seat"]))
-    top, bottom = TOP + FONT / 2, HEIGHT - BOTTOM
+    top = TOP + font / 2
     spots: list[float] = []
     for line in order:
-        spots.append(max(line["last"][1], spots[-1] + GAP if spots else top))
+        spots.append(max(line["last"][1], spots[-1] + gap if spots else top))
     for i in range(len(spots) - 1, -1, -1):
-        ceiling = bottom if i == len(spots) - 1 else spots[i + 1] - GAP
+        ceiling = bottom if i == len(spots) - 1 else spots[i + 1] - gap
         spots[i] = round(max(min(spots[i], ceiling), top), 1)
     room = WIDTH - end - 14
     for line, spot in zip(order, spots, strict=True):
         prefix = "★ " if line["leader"] else ""
-        name = shorten(line["name"], room - text_width(prefix, FONT), FONT)
+        name = shorten(line["name"], room - text_width(prefix, font), font)
         line["label"] = {"x": round(end + 10, 1), "y": spot, "text": prefix + name}
 
 

@@ -131,6 +131,14 @@ def skullking_reason_length() -> int:
 
 
 @bp.app_template_global()
+def skullking_screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
+                           names: Mapping[int, str]) -> dict[str, Any]:
+    """The chart of the totals drawn for the room's screen (table.SCREEN: labels read
+    from the sofa)."""
+    return table.chart(dict(state), setup["players"], dict(names), **table.SCREEN)
+
+
+@bp.app_template_global()
 def skullking_signed(amount: int) -> str:
     """Points with their sign, as the score table shows them (+10, −20)."""
     return rules.signed(amount)

@@ -110,18 +110,25 @@ from companion.store.played import (
 from companion.store.quotas import OverQuota
 from companion.store.schema import migrate
 from companion.store.screens import (
+    NUMBER_DIGITS,
     SCREEN_CODE_MINUTES,
+    SCREEN_NUMBER_MINUTES,
+    WRONG_NUMBERS,
     invite_screen,
     is_screen,
+    offer_by_token,
+    offer_screen,
+    offered,
+    pair_screen,
     remove_screen,
     screen_invite,
     screen_invite_known,
     screen_night,
-    screen_token,
+    screen_number,
     screens,
-    short_code,
     table_role,
     use_screen_invite,
+    wrong_numbers_left,
 )
 from companion.store.sql import Row
 from companion.store.statistics import (
@@ -162,9 +169,11 @@ __all__ = [
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
     "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game", "set_felt",
     "set_left", "set_tablet", "start_game", "states", "tallied", "unmerge_alias", "use_host_invite",
-    "SCREEN_CODE_MINUTES", "invite_screen", "is_screen", "remove_screen", "screen_invite",
-    "screen_invite_known", "screen_night", "screen_token", "screens", "short_code",
-    "table_role", "use_screen_invite",
+    "NUMBER_DIGITS", "SCREEN_CODE_MINUTES", "SCREEN_NUMBER_MINUTES", "WRONG_NUMBERS",
+    "invite_screen",
+    "is_screen", "offer_by_token", "offer_screen", "offered", "pair_screen",
+    "remove_screen", "screen_invite", "screen_invite_known", "screen_night",
+    "screen_number", "screens", "table_role", "use_screen_invite", "wrong_numbers_left",
     "forget_unremembered", "forget_wifi", "night_network", "night_wifi", "set_wifi",
     "show_wifi",
 ]

@@ -311,3 +311,20 @@ def reveal_needs(db: Database) -> None:
     db.table("reveal_needs").create(
         {"device": str, "need_ms": int, "updated": int}, pk="device",
         not_null={"device", "need_ms", "updated"})
+
+
+@migrations()
+def screen_numbers(db: Database) -> None:
+    """A TV asks to be a screen (``screen_numbers``): it shows a short number and a QR of
+    its ``token``, and a host device that types the number or scans the code makes it
+    the night's screen (``night_id``, ``paired_by``). The eight-letter code a TV typed
+    goes: ``screen_invites.short`` is dropped."""
+    db.table("screen_numbers").create(
+        {"token": str, "number": str, "device": str, "created": str, "expires": str,
+         "ended": int, "night_id": int, "paired_by": str},
+        pk="token", foreign_keys=[("night_id", "nights", "id")],
+        not_null={"token", "number", "device", "created", "expires", "ended"})
+    db.table("screen_numbers").create_index(["number"])
+    db.table("screen_numbers").create_index(["device"])
+    db.execute("drop index if exists idx_screen_invites_short")
+    db.table("screen_invites").transform(drop={"short"})

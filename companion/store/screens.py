@@ -1,10 +1,11 @@
-"""The room's big screens: devices that read one night's public board, and the one-time
-screen codes a host shows to make a device one.
+"""The room's big screens: devices that read one night's public board, and the two ways
+a device becomes one: a number (and its QR) the TV shows, which a host device types or
+scans, and a one-time screen code a host shows, which a laptop opens.
 
-A screen code works like a host code (companion/store/hosting.py): once, for a few
-minutes, ended by a recorded state when used, replaced, expired or cancelled. It grants
-reading only: a screen device records nothing (companion/table/screens.py refuses its every
-form), and a device that hosts the night or holds one of its seats does not become one.
+Either works like a host code (companion/store/hosting.py): once, for a few minutes,
+ended by a recorded state when used, replaced, expired or cancelled. It grants reading
+only: a screen device records nothing (companion/table/screens.py refuses its every
+form), and a device that hosts a night or holds a seat does not become one.
 """
 
 import secrets
@@ -16,36 +17,24 @@ from companion.store import log
 from companion.store.codes import claim_code, code_known, live_code
 from companion.store.connection import get_db, now, write
 from companion.store.nights import night
+from companion.store.quotas import spend
 from companion.store.sql import Row, _first
 
 #: How long a screen code works after it is shown (as long as a host code).
 SCREEN_CODE_MINUTES = 5
 
-#: The letters of a typed screen code: no 0/O, 1/I/L, none a remote's keyboard hides.
-SHORT_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-SHORT_LENGTH = 8
-
-
-def short_code(typed: str) -> str:
-    """A typed code as it is stored: capitals, without the spaces and dashes shown."""
-    return "".join(c for c in typed.upper() if c.isalnum())[:SHORT_LENGTH * 2]
-
-
 def invite_screen(night_id: int, made_by: str, minutes: int = SCREEN_CODE_MINUTES
                   ) -> Row:
-    """A one-time screen code (its ``token`` for the QR, its ``short`` to type) shown by
-    the host device ``made_by``; it cancels every screen code shown before for the
-    night."""
+    """A one-time screen code (its ``token`` for the QR) shown by the host device
+    ``made_by``; it cancels every screen code shown before for the night."""
     token = new_token()
-    # 31**8 (about 2**40) codes, each live five minutes at most: not guessed by trying
-    short = "".join(secrets.choice(SHORT_LETTERS) for _ in range(SHORT_LENGTH))
     db = get_db()
     with write(db):
         _end_codes(db, "night_id = ?", [night_id])
         db.table("screen_invites").insert(
-            {"token": token, "short": short, "night_id": night_id, "made_by": made_by,
+            {"token": token, "night_id": night_id, "made_by": made_by,
              "created": now(), "used_by": None, "expires": now(minutes * 60), "ended": 0})
-    return {"token": token, "short": short}
+    return {"token": token}
 
 
 def _end_codes(db: Database, where: str, params: list[object]) -> None:
@@ -70,25 +59,126 @@ def screen_invite_known(token: str) -> bool:
     return code_known(get_db(), "screen_invites", token)
 
 
-def screen_token(short: str) -> str | None:
-    """The token of the newest screen code with this typed form, live or not (None:
-    no such code was ever shown)."""
-    found = _first(get_db(), "select token from screen_invites where short = ? "
-                   "order by created desc, rowid desc", [short_code(short)])
-    return str(found["token"]) if found else None
-
-
 def use_screen_invite(token: str, device: str) -> Row | None:
     """Make ``device`` a screen of the code's night (and of no other night); returns the
     night, or None for a code that is used, ended or unknown."""
     def make_screen(db: Database, code: Row) -> None:
-        db.execute("delete from screens where device = ?", [device])
-        db.execute("insert into screens (night_id, device, created) values (?, ?, ?)",
-                   [code["night_id"], device, now()])
-        log.bump(db, code["night_id"])  # the host's list of screens changed
+        _make_screen(db, int(code["night_id"]), device)
 
     night_id = claim_code("screen_invites", token, device, make_screen)
     return None if night_id is None else night(night_id)
+
+
+def _make_screen(db: Database, night_id: int, device: str) -> None:
+    """In ``db``'s open write transaction: ``device`` is the night's screen, and no
+    other night's."""
+    db.execute("delete from screens where device = ?", [device])
+    db.execute("insert into screens (night_id, device, created) values (?, ?, ?)",
+               [night_id, device, now()])
+    log.bump(db, night_id)  # the host's list of screens changed
+
+
+# --- the TV's number: the TV shows it, a host device types it ----------------------------
+
+#: How long the number a TV shows works (the TV asks for a new one when it ends).
+SCREEN_NUMBER_MINUTES = 5
+#: How many digits the number has: a million numbers, a handful live at a time.
+NUMBER_DIGITS = 6
+#: Wrong numbers a host device (or its address) may type in WRONG_NUMBER_MINUTES before
+#: it is refused every number: at most 12 guesses an hour among a million numbers.
+WRONG_NUMBERS = 5
+WRONG_NUMBER_MINUTES = 25
+
+
+def number_shown(typed: str) -> str:
+    """A typed number as it is stored: its digits only (the TV shows "123 456")."""
+    return "".join(c for c in typed if c in "0123456789")[:NUMBER_DIGITS * 2]
+
+
+def screen_number(device: str) -> Row | None:
+    """The number ``device`` shows now (live, not paired), or None."""
+    found = _first(get_db(), "select * from screen_numbers where device = ? and ended = 0 "
+                   "order by created desc limit 1", [device])
+    if found is not None and found["expires"] <= now():
+        db = get_db()
+        with write(db):
+            db.execute("update screen_numbers set ended = 1 where token = ?", [found["token"]])
+        return None
+    return found
+
+
+def offer_screen(device: str, address: str | None,
+                 minutes: int = SCREEN_NUMBER_MINUTES) -> Row:
+    """The number and token ``device`` (a TV) shows to be made a screen: the live one it
+    shows already, or a new one, unlike every other live number. New ones are counted
+    against the device and its ``address`` (quotas.OverQuota past the hour's bound), so
+    nobody fills the million numbers, or most of them, to catch a mistyped one."""
+    shown = screen_number(device)
+    if shown is not None:
+        return shown
+    db = get_db()
+    with write(db):
+        spend(db, "screen", device, address)
+        while True:
+            number = "".join(secrets.choice("0123456789") for _ in range(NUMBER_DIGITS))
+            if _first(db, "select 1 from screen_numbers where number = ? and ended = 0 "
+                      "and expires > ?", [number, now()]) is None:
+                break
+        row = {"token": new_token(), "number": number, "device": device, "created": now(),
+               "expires": now(minutes * 60), "ended": 0, "night_id": None,
+               "paired_by": None}
+        db.table("screen_numbers").insert(row)
+    return row
+
+
+def offered(token: str, device: str) -> Row | None:
+    """The number ``device`` asked for with this token (live, paired or ended), or None."""
+    return _first(get_db(), "select * from screen_numbers where token = ? and device = ?",
+                  [token, device])
+
+
+def offer_by_token(token: str) -> Row | None:
+    """The live number of this token (the TV's QR), or None."""
+    found = _first(get_db(), "select * from screen_numbers where token = ? and ended = 0 "
+                   "and expires > ?", [token, now()])
+    return found
+
+
+def wrong_numbers_left(device: str, address: str) -> int:
+    """How many more wrong numbers this host device and address may type now."""
+    since = now(-WRONG_NUMBER_MINUTES * 60)
+    count = get_db().execute(
+        "select count(*) from spending where what = 'screen number' and at >= ? and "
+        "(address = ? or device = ?)", [since, address, device]).fetchone()[0]
+    return max(0, WRONG_NUMBERS - int(count))
+
+
+def pair_screen(night_id: int, host: str, address: str, *, number: str | None = None,
+                token: str | None = None) -> Row | None:
+    """The host device ``host`` makes the TV that shows this ``number`` (or this QR's
+    ``token``) the night's screen: once, while the number lives. Returns the number's
+    row, or None (nothing paired): no live number is like it, the TV has become a host's
+    or a seat's since, or this device and address typed too many wrong numbers (each
+    wrong number typed is counted; a scanned token, unguessable, is not)."""
+    db = get_db()
+    with write(db):
+        if number is not None and wrong_numbers_left(host, address) == 0:
+            return None
+        where, param = ("number = ?", number_shown(number)) if number is not None \
+            else ("token = ?", token or "")
+        found = _first(db, f"select * from screen_numbers where {where} and ended = 0 "
+                       "and expires > ? order by created desc limit 1", [param, now()])
+        if found is not None and table_role(found["device"]) is not None:
+            found = None
+        if found is None:
+            if number is not None:
+                db.execute("insert into spending (at, what, address, device, bytes) "
+                           "values (?, 'screen number', ?, ?, 0)", [now(), address, host])
+            return None
+        db.execute("update screen_numbers set ended = 1, night_id = ?, paired_by = ? "
+                   "where token = ?", [night_id, host, found["token"]])
+        _make_screen(db, night_id, found["device"])
+    return {**found, "night_id": night_id, "ended": 1}
 
 
 def screens(night_id: int) -> list[Row]:

@@ -1,5 +1,8 @@
 """Blueprint: the room's big screen — a TV or spare laptop showing the night's public
-board in large type, opened by a one-time screen code the host shows.
+board in large type. A TV opens ``/screen`` and shows a number and its QR; the host's
+tablet types the number on the table page, or scans the QR and answers its question,
+and the TV, which asks every few seconds, becomes the night's screen. (A laptop can
+still open a one-time screen code the host shows instead.)
 
 A screen reads; it never writes. It sees what every phone of the table sees alike (the
 game's public board: no role before the end, no bid before "Yo-ho-ho!", law names
@@ -10,25 +13,23 @@ refused (:func:`screens_record_nothing`) before any view runs.
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from companion import store
 from companion.core import registry
-from companion.pictures.views import night_picture
 from companion.play.actions import Answer, screen, title
 from companion.table import qr
 from companion.table.nights import note_arrival, public_url
-from companion.tally.views import tally_context
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night, unchanged
-from companion.web.offload import costly
+from companion.web.identity import device, hosted_night, is_htmx, unchanged
 
 bp = Blueprint("screens", __name__)
 
-#: The forms a screen device may still send: the language switch (a cookie of its own,
-#: nothing recorded) and answering another screen code (it only moves the screen).
-OPEN_TO_SCREENS = frozenset({"web.set_language", "screens.use_code", "screens.typed"})
+#: The forms a screen device may still send:
+#: the language switch (a cookie of its own, nothing recorded), answering another screen
+#: code, and asking for a number to show (both only move the screen).
+OPEN_TO_SCREENS = frozenset({"web.set_language", "screens.use_code", "screens.offer"})
 
 
 @bp.before_app_request
@@ -56,22 +57,28 @@ def viewed_night(key: str) -> store.Row:
 
 
 def screen_context(night: store.Row) -> dict[str, Any]:
-    """What the big screen shows: the current game's public board (the host's view of
-    it, which never holds a secret), and between games and at the end the night's
-    tally and picture."""
+    """What the big screen shows: before the first game, the lobby (each seat and
+    whether its phone has joined); then the current game's public board (the host's
+    view of it, which never holds a secret) and, once it is over, who won."""
     board = store.board(night["id"], night["version"])
     game = board.current_game()
     names = board.names
-    context: dict[str, Any] = {"view": None}
-    if game is not None:
+    context: dict[str, Any] = {"view": None, "seats": [], "winners": []}
+    if game is None:
+        context["seats"] = [{"seat": s["position"], "name": s["name"],
+                             "joined": bool(s["device"] or s["tablet"])}
+                            for s in store.seats(night["id"]) if not s["left"]]
+    else:
         spec = registry.get(game.kind)
-        context = screen(board, game, "screen", lambda: {
+        context |= screen(board, game, "screen", lambda: {
             "view": spec.host_view(game, names)})
-    running = game is not None and not game.finished
+        if game.finished:
+            context["winners"] = spec.result(game.setup, game.state)["winners"]
     return {
-        **({} if running else tally_context(night)), "night": night, "game": game,
+        "night": night, "game": game,
         "state": game.state if game else None, "setup": game.setup if game else None,
-        "names": names, "colours": board.colours, "running": running,
+        "names": names, "colours": board.colours,
+        "running": game is not None and not game.finished,
         "title": title(game.kind) if game else None,
         "wifi": store.night_wifi(night["id"]), **context,
     }
@@ -91,25 +98,16 @@ def live(key: str) -> Answer:
     return render_template("screens/_screen.html", **screen_context(night))
 
 
-@bp.get("/n/<key>/screen/recap.png")
-@costly
-def picture(key: str) -> Answer:
-    """Tonight's picture on the screen (finished games only, as on the phones)."""
-    return night_picture(viewed_night(key))
-
-
 # --- the host: showing a code, the list of screens -------------------------------------
 
 @bp.post("/n/<key>/screens")
 def invite(key: str) -> Answer:
-    """A one-time screen code: a QR, its address and a short code to type."""
+    """A one-time screen code a laptop opens: a QR and its address."""
     night = hosted_night(key)
     code = store.invite_screen(night["id"], device())
     link = public_url(url_for("screens.code", token=code["token"]))
-    short = code["short"]
     return render_template("screens/invite.html", night=night, qr_svg=qr.svg(link),
-                           link=link, short=f"{short[:4]}-{short[4:]}",
-                           typed_at=public_url(url_for("screens.type_code")),
+                           link=link, tv_at=public_url(url_for("screens.lobby")),
                            minutes=store.SCREEN_CODE_MINUTES)
 
 
@@ -175,17 +173,124 @@ def _answer(token: str) -> Answer:
     return redirect(url_for("screens.page", key=night["key"]), 303)
 
 
+# --- the TV's number: the TV shows it, the host types it or scans its QR -----------------
+
+def _shown(offer: store.Row) -> dict[str, Any]:
+    """What the TV draws of its number: the digits in two halves, the QR of the host's
+    question."""
+    number = str(offer["number"])
+    link = public_url(url_for("screens.pair_question", token=offer["token"]))
+    return {"offer": offer, "number": f"{number[:3]} {number[3:]}", "qr_svg": qr.svg(link),
+            "minutes": store.SCREEN_NUMBER_MINUTES}
+
+
 @bp.get("/screen")
-def type_code(error: str | None = None, status: int = 200) -> Answer:
-    """Where a TV that cannot scan types the short code the host's page shows."""
-    return render_template("screens/type.html", error=error), status
+def lobby() -> Answer:
+    """The short address a TV opens: its number and QR if it shows one, else a form that
+    asks for one (htmx sends it as the page loads; without scripts it is a button), so a
+    GET, a link previewer's or a prefetch's, makes nothing."""
+    role = store.table_role(device())
+    if role is not None:
+        return render_template("screens/seat_device.html", role=role), 409
+    offer = store.screen_number(device())
+    return render_template("screens/number.html", **(_shown(offer) if offer else {}))
 
 
 @bp.post("/screen")
-def typed() -> Answer:
-    """A typed short code: answering it is as deliberate as the question's button."""
-    token = store.screen_token(request.form.get("code", ""))
-    if token is None:
-        return type_code(error=_("No screen code is like that one. Check it on the "
-                                 "host's page and type it again."), status=422)
-    return _answer(token)
+def offer() -> Answer:
+    """The TV asks for a number to show (the one it shows already, if it lives)."""
+    role = store.table_role(device())
+    if role is not None:
+        return render_template("screens/seat_device.html", role=role), 409
+    try:
+        shown = _shown(store.offer_screen(device(), _address()))
+    except store.OverQuota:
+        return error_page(_("This address asked for too many screen numbers this hour. "
+                            "Wait a while, or ask the host to show a screen code."), 429)
+    if not is_htmx():
+        return redirect(url_for("screens.lobby"), 303)
+    return render_template("screens/_number.html", **shown)
+
+
+@bp.get("/screen/<token>")
+def waiting(token: str) -> Answer:
+    """The TV asks whether a host made it a screen: then it goes to the night's screen;
+    while its number lives, nothing changes (204); once it ended unpaired, the form that
+    asks for a new one."""
+    offer = store.offered(token, device())
+    if offer is None:
+        abort(404)
+    if offer["night_id"] is not None:
+        night = store.screen_night(store.night(offer["night_id"])["key"], device())
+        if night is not None:
+            target = url_for("screens.page", key=night["key"])
+            if not is_htmx():
+                return redirect(target, 303)
+            return Response("", headers={"HX-Redirect": target})
+    elif store.screen_number(device()) is not None:
+        return "", 204
+    return render_template("screens/_number.html")
+
+
+def _pair_form(night: store.Row, error: str | None = None, status: int = 200) -> Answer:
+    return render_template("screens/pair.html", night=night, error=error,
+                           tv_at=public_url(url_for("screens.lobby"))), status
+
+
+def _address() -> str:
+    return request.remote_addr or ""
+
+
+@bp.get("/n/<key>/screens/number")
+def pair_page(key: str) -> Answer:
+    """Where the host types the number the TV shows."""
+    return _pair_form(hosted_night(key))
+
+
+@bp.post("/n/<key>/screens/number")
+def pair_number(key: str) -> Answer:
+    """A typed number: the TV showing it becomes the night's screen. A wrong, ended or
+    used number pairs nothing and counts as a guess; after a few the host waits."""
+    night = hosted_night(key)
+    if store.wrong_numbers_left(device(), _address()) == 0:
+        return _pair_form(night, _("Too many wrong numbers: wait a quarter of an hour, "
+                                   "or scan the QR on the screen instead."), 429)
+    typed = "".join(c for c in request.form.get("number", "") if not c.isspace())
+    if len(typed) != store.NUMBER_DIGITS or not typed.isdigit():
+        # not a number a screen shows: said so, and not counted as a guess
+        return _pair_form(night, _("A screen's number has %(n)s digits, like 123 456.",
+                                   n=store.NUMBER_DIGITS), 422)
+    if store.pair_screen(night["id"], device(), _address(), number=typed) is None:
+        return _pair_form(night, _("No screen shows that number now. Check the number "
+                                   "on the screen and type it again."), 422)
+    return redirect(url_for("nights.night", key=key), 303)
+
+
+def _asked_night() -> store.Row:
+    """The night a host device scanning a TV's QR would show on it: the one it hosts
+    and made last (or asked for by key). A device that hosts none gets a message."""
+    nights = store.hosted_nights(device())
+    if not nights:
+        abort(404)
+    key = request.form.get("key") or request.args.get("key")
+    return next((n for n in nights if n["key"] == key), nights[0])
+
+
+@bp.get("/tv/<token>")
+def pair_question(token: str) -> Answer:
+    """The TV's QR opens a question on the host's tablet, never a change."""
+    offer = store.offer_by_token(token)
+    night = _asked_night()
+    if offer is None:
+        return _pair_form(night, _("That screen's code no longer works: the screen shows "
+                                   "a new one. Scan it again or type its number."), 410)
+    return render_template("screens/pair_question.html", night=night, token=token)
+
+
+@bp.post("/tv/<token>")
+def pair_token(token: str) -> Answer:
+    night = _asked_night()
+    if store.pair_screen(night["id"], device(), _address(), token=token) is None:
+        return _pair_form(night, _("That screen's code no longer works: the screen shows "
+                                   "a new one. Scan it again or type its number."), 410)
+    return redirect(url_for("nights.night", key=night["key"]), 303)

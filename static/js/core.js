@@ -18,13 +18,14 @@
      script) that registers it. */
   var ORDER = {
     "ready": ["panels.noteGame", "panels.takeover", "hold.wake", "roster.buttons", "roster.paint",
-              "live.start", "clock.start", "panels.reach", "skullking.sums"],
+              "live.start", "clock.start", "panels.reach", "panels.heroes", "skullking.sums"],
     "load": ["live.connect"],
     "htmx:configRequest": ["live.need"],
     "htmx:beforeRequest": ["live.route", "live.wrote"],
     "htmx:beforeSend": ["live.sent", "clock.sample"],
     "htmx:beforeSwap": ["live.tap", "live.partial", "panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "panels.takeover",
+                       "panels.heroes",
                        "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",
                        "skullking.sums"],

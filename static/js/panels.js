@@ -239,6 +239,24 @@
   C.on("htmx:afterSwap", "panels.takeover", showTakeovers);
 
   C.on("htmx:afterSwap", "panels.tellGame", gameAfterSwap);
+
+  /* ---------------------------------------------------------------------------------
+     The room's screen plays a hero moment's entrance (static/screen.css) once: a live
+     refresh draws the banner anew, and one this page has shown already is marked seen
+     (no entrance) before it is painted. A moment is known by its data-hero, else its
+     words. */
+  var heroes = {};
+
+  function settleHeroes() {
+    if (!document.body.classList.contains("screen")) { return; }
+    document.querySelectorAll("#live .screen-hero, #live .round-over").forEach(function (el) {
+      var key = el.dataset.hero || el.textContent.trim();
+      if (heroes[key]) { el.classList.add("hero-seen"); } else { heroes[key] = true; }
+    });
+  }
+
+  C.on("htmx:afterSwap", "panels.heroes", settleHeroes);
+  C.on("ready", "panels.heroes", settleHeroes);
   C.on("ready", "panels.noteGame", noteGame);
 
   /* "No phone has reached this laptop yet" (templates/nights/_reach.html): the server
