@@ -541,6 +541,32 @@ def run(profiles: list[str], rounds: int, phones: int, seed: int,
     return report
 
 
+def table(report: dict[str, Any]) -> str:
+    """A report's nights as a Markdown table (docs/performance.md, "Slow phones"); a run
+    with ``--before`` gives the earlier checkout's rows first, marked "before"."""
+    head = ("| night | phones' CPU | spread ms (median / max) | flips early | reveals "
+            "received late or < 500 ms ahead | write→visible ms (p50 / p95 / max) | false "
+            "banners | behind 5 s | a phone's refresh: network wait p50 / swap→settled "
+            "p50 / p95 ms | bytes p50 |\n|---|---|---|---|---|---|---|---|---|---|")
+    rows = [head]
+    nights = [(f"{key} (before)", n) for key, n in
+              report.get("before", {}).get("profiles", {}).items()]
+    nights += list(report["profiles"].items())
+    for key, n in nights:
+        if "error" in n:
+            rows.append(f"| {key} | | {n['error']} | | | | | | | |")
+            continue
+        w, m = n["write_to_visible_ms"], n["phones_main_thread"]
+        rows.append(
+            f"| {key} | {n['phone_cpu']:g}× | {n['spread_ms']['median']} / "
+            f"{n['spread_ms']['max']} | {n['early_flips']} | {n['short_spare']} | "
+            f"{w['p50']} / {w['p95']} / {w['max']} | {n['false_banners']} | "
+            f"{n['behind_5s']} | {m['network_wait_ms']['p50']} / "
+            f"{m['swap_to_settled_ms']['p50']} / {m['swap_to_settled_ms']['p95']} | "
+            f"{m['bytes_p50']} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profiles", default="home,cafe,none")
@@ -554,7 +580,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--trace", action="store_true",
                         help="trace the last phone's main thread through the rounds")
     parser.add_argument("--json", help="write the report here")
+    parser.add_argument("--table", metavar="REPORT",
+                        help="print a report's nights as a Markdown table, and run nothing")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table(json.loads(Path(args.table).read_text())))
+        return
     profiles = args.profiles.split(",")
     for name in profiles:
         if name not in SETUPS:

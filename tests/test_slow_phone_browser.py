@@ -80,10 +80,18 @@ def test_a_slowed_phone_tells_the_laptop_what_it_needs_and_the_reveal_waits_for_
     for seat, page in enumerate(phones):
         phone_bids(page, seat % 2, 1)
     host.locator(".sk-bids-in", has_text="3 of 3 bids in").wait_for(timeout=WAIT)
+    # a need goes with a page's next request: one more change brings every page's
+    phone_bids(phones[0], 1)
     db = sqlite3.connect(pushing.database)
     try:
-        devices = [r[0] for r in db.execute("select device from seats order by position")]
-        needs = dict(db.execute("select device, need_ms from reveal_needs"))
+        devices = [r[0] for r in db.execute(
+            "select device from seats where device is not null order by position")]
+        assert len(devices) == 3
+        for _ in range(100):
+            needs = dict(db.execute("select device, need_ms from reveal_needs"))
+            if set(devices) <= set(needs):
+                break
+            host.wait_for_timeout(100)
         # every phone measured the changes the others' bids made, and said so
         assert set(devices) <= set(needs), needs
         assert all(needs[d] > 0 for d in devices)
