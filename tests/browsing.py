@@ -73,8 +73,20 @@ def seat_link(page, position):
             page.wait_for_timeout(300)
 
 
+#: Waits (up to 5 s) for the page's animations that end to end: an entrance (a phone's
+#: ending popping up, a banner on the screen) caught half-faded has colours it never rests
+#: in. Endless ones (a pulse) are not waited for.
+SETTLE = """() => Promise.race([
+  Promise.all(document.getAnimations()
+    .filter(a => isFinite(a.effect && a.effect.getComputedTiming().endTime))
+    .map(a => a.finished.catch(() => null))),
+  new Promise(done => setTimeout(done, 5000))])"""
+
+
 def axe_violations(page, *, impact=("serious", "critical")):
-    """Run axe-core in the page; return the serious and critical violations."""
+    """Run axe-core in the page once its animations have ended; return the serious and
+    critical violations."""
+    page.evaluate(SETTLE)
     page.evaluate(AXE.read_text())  # evaluated by the driver: the page's CSP stays on
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [v for v in result["violations"] if v["impact"] in impact]
