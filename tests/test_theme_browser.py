@@ -24,8 +24,12 @@ AT_FIRST_PAINT = """new MutationObserver((changes, observer) => {
 
 #: The page's background, as lightness 0 (black) to 1 (white).
 LIGHTNESS = """() => {
-  const colour = getComputedStyle(document.documentElement).backgroundColor;
-  const [r, g, b] = colour.match(/\\d+/g).map(Number);
+  // painted on a canvas and read back: a colour computed as color(srgb 0.1 0.1 0.1) (the
+  // screen's tint is a color-mix()) reads as rgb() 0-255 there, as an rgb() colour does
+  const paint = document.createElement('canvas').getContext('2d');
+  paint.fillStyle = getComputedStyle(document.documentElement).backgroundColor;
+  paint.fillRect(0, 0, 1, 1);
+  const [r, g, b] = paint.getImageData(0, 0, 1, 1).data;
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }"""
 
