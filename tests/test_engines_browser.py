@@ -116,18 +116,29 @@ def make_night(host, base_url):
 
 
 def seat_link(host, position):
-    """Decode seat ``position``'s QR code from a screenshot of the host's table screen."""
+    """Decode seat ``position``'s QR code from a screenshot of the host's table screen: the
+    window's, cut to the code (WebKitGTK's driver paints an element's own screenshot from
+    the wrong place on this page: black where the code is)."""
+    import io
+
+    from PIL import Image
     from selenium.common.exceptions import StaleElementReferenceException
 
     for attempt in range(5):  # the live region may be swapped while we look
         try:
-            image = host.wait(
+            box = host.wait(
                 """const img = document.querySelectorAll('.seat-card')[arguments[0]]
                      ?.querySelector('img');
                    if (!img || !img.complete || !img.naturalWidth) return null;
                    img.scrollIntoView({block: 'center'});
-                   return img;""", position, what=f"seat {position}'s QR code")
-            return decode_qr(image.screenshot_as_png)
+                   const r = img.getBoundingClientRect(), k = devicePixelRatio;
+                   return [r.left * k, r.top * k, r.right * k, r.bottom * k];""",
+                position, what=f"seat {position}'s QR code")
+            window = Image.open(io.BytesIO(host.driver.get_screenshot_as_png()))
+            cut = window.crop(tuple(round(v) for v in box))
+            png = io.BytesIO()
+            cut.save(png, format="PNG")
+            return decode_qr(png.getvalue())
         except (StaleElementReferenceException, AssertionError):
             if attempt == 4:
                 raise
@@ -291,6 +302,9 @@ def skull_king(host, phones, night_url):
     # Ann bid 1 and took it (20), the others bid 0 with one card and took none (10 each)
     phones[0].wait_for("[data-result=won]", text="You won!")
     phones[1].wait_for("[data-result=lost]", text="The winner: Ann")
+    for phone in phones:  # the end is said big first, over the page: a tap closes it
+        phone.click(".takeover[data-open]")
+        phone.gone(".takeover[data-open]")
     assert phones[0].text("[data-my-total]") == "20"
     assert phones[1].text("[data-my-total]") == "10"
     for phone in phones:
