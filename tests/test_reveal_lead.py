@@ -10,7 +10,7 @@ import pytest
 
 from companion import store
 from companion.app import create_app
-from companion.core.reveal import LEAST_MS, MARGIN_MS, MOST_MS, lead_ms
+from companion.core.reveal import MARGIN_MS, MOST_MS, lead_ms
 from companion.store.needs import FRESH_S
 from companion.table.push import NEED_HEADER
 from tests.conftest import make_night
@@ -30,7 +30,7 @@ def app(tmp_path):
     })
 
 
-def test_without_a_need_the_lead_is_the_default():
+def test_without_a_need_the_lead_is_the_quick_table_s():
     assert lead_ms([], DEFAULT) == DEFAULT
 
 
@@ -38,17 +38,18 @@ def test_the_lead_is_the_slowest_screen_s_need_and_a_margin():
     assert lead_ms([300, 2100, 900], DEFAULT) == 2100 + MARGIN_MS
 
 
-def test_a_quick_table_still_gets_the_shortest_lead():
-    assert lead_ms([40, 80], DEFAULT) == LEAST_MS
+def test_a_quick_table_keeps_the_quick_table_s_lead():
+    assert lead_ms([40, 80], DEFAULT) == DEFAULT
 
 
 def test_a_phone_that_says_it_needs_a_minute_makes_the_table_wait_at_most_the_longest_lead():
     assert lead_ms([60_000], DEFAULT) == MOST_MS
 
 
-def test_a_default_outside_the_bounds_is_brought_within_them():
-    assert lead_ms([], 500) == LEAST_MS
-    assert lead_ms([], 9000) == MOST_MS
+def test_a_quick_table_s_lead_longer_than_the_longest_is_kept():
+    """(a test's long count: tests/test_reveal_browser.py)"""
+    assert lead_ms([], 6000) == 6000
+    assert lead_ms([5000], 6000) == 6000
 
 
 def needs_of(app, night):

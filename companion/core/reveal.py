@@ -7,25 +7,25 @@ slower than a laptop core) needs longer for that than the laptop; a fixed lead e
 makes every table wait for the slowest phone there could be, or lets a slow phone get
 the moment after it passed. So the lead follows what the night's screens have shown
 they need (each measures it on every change: static/js/live.js, companion/store/needs.py),
-within bounds: never so short that a screen that has not reported is lost, never so long
-that the table waits on a phone that is gone. docs/performance.md, "Slow phones".
+within bounds: never shorter than a quick table's lead, never so long that the table
+waits on a phone that is gone. docs/performance.md, "Slow phones".
 """
 
 from collections.abc import Iterable
 
-#: The shortest and the longest lead (ms).
-LEAST_MS = 1500
+#: The longest lead (ms): no table waits longer for a phone that may be gone.
 MOST_MS = 4000
 #: Beyond the slowest screen's need: its need is the longest of its latest changes, and
 #: a reveal is a change like them, plus the count's own drawing.
 MARGIN_MS = 400
 
 
-def lead_ms(needs: Iterable[int], default_ms: int, least_ms: int = LEAST_MS,
-            most_ms: int = MOST_MS, margin_ms: int = MARGIN_MS) -> int:
+def lead_ms(needs: Iterable[int], least_ms: int, most_ms: int = MOST_MS,
+            margin_ms: int = MARGIN_MS) -> int:
     """The lead for a night whose screens need ``needs`` (ms each): the slowest one's and
-    a margin, within ``least_ms``..``most_ms``; ``default_ms`` (within them too) when no
-    screen has said what it needs."""
+    a margin, at least ``least_ms`` (the app's ``REVEAL_LEAD_MS``: the lead of a table
+    whose screens keep up, and of one where none has said) and at most ``most_ms``,
+    unless ``least_ms`` is longer still (a test's long count)."""
     slowest = max(needs, default=None)
-    wanted = default_ms if slowest is None else slowest + margin_ms
+    wanted = least_ms if slowest is None else slowest + margin_ms
     return max(least_ms, min(most_ms, wanted))

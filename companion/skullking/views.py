@@ -15,7 +15,6 @@ from companion import store
 from companion.core.awards import record
 from companion.core.errors import RuleError
 from companion.core.events import effective
-from companion.core.reveal import LEAST_MS, MOST_MS
 from companion.play.actions import Answer, host_action, hosted_game, respond, seat_action, title
 from companion.skullking import results, rules, scoring, table
 from companion.skullking.forms import (
@@ -207,6 +206,10 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     return board.derived(key, lambda: table.score_table(game.state, game.setup, names))
 
 
+#: The longest lead a reveal's event may say (an older or imported log's own is kept).
+LONGEST_MS = 60_000
+
+
 @bp.app_template_global()
 def skullking_reveal_at(game: store.Game | None) -> int | None:
     """The laptop's moment (ms) when the current round's bids open on every screen
@@ -232,8 +235,7 @@ def skullking_reveal_at(game: store.Game | None) -> int | None:
             or not isinstance(at, int) or isinstance(at, bool):
         return None
     lead = data.get("lead_ms")
-    if not isinstance(lead, int) or isinstance(lead, bool) \
-            or not LEAST_MS <= lead <= MOST_MS:
+    if not isinstance(lead, int) or isinstance(lead, bool) or not 0 < lead <= LONGEST_MS:
         lead = int(current_app.config["REVEAL_LEAD_MS"])  # a log from before leads moved
     moment = at + lead
     return moment if now_ms() < moment else None
