@@ -200,6 +200,16 @@ def make_night(app, names=NAMES):
     return Night(app=app, host=host, key=key, tokens=tokens)
 
 
+def pushing_app(tmp_path):
+    """An app as `companion serve` runs it, with live push (a reveal's count needs it),
+    on a fresh database in ``tmp_path``."""
+    return create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
+        "LANGUAGE": "en", "LIVE_PUSH": True,
+    })
+
+
 @pytest.fixture
 def night(app):
     """A night of five players made by the host's client."""

@@ -11,7 +11,7 @@ import pytest
 from companion import store
 from companion.app import create_app
 from companion.skullking import views
-from tests.conftest import make_night
+from tests.conftest import make_night, pushing_app
 from tests.test_export import import_
 from tests.test_screen import screen_device
 from tests.test_skullking_views import host_bid, reveal, start
@@ -23,11 +23,7 @@ MOMENT = re.compile(r'data-reveal-at="(\d+)" data-reveal-words="([^"]*)"')
 @pytest.fixture
 def app(tmp_path):
     """The app as `companion serve` runs it: with live push (the count needs it)."""
-    return create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
-        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
-        "LANGUAGE": "en", "LIVE_PUSH": True,
-    })
+    return pushing_app(tmp_path)
 
 
 def screens(night, game, phones):

@@ -9,11 +9,10 @@ import time
 import pytest
 
 from companion import store
-from companion.app import create_app
 from companion.core.reveal import MARGIN_MS, MOST_MS, lead_ms
 from companion.store.needs import FRESH_S
 from companion.table.push import NEED_HEADER
-from tests.conftest import make_night
+from tests.conftest import make_night, pushing_app
 from tests.test_reveal import HX, MOMENT, bid_all, reveal_event
 from tests.test_skullking_views import reveal, start
 
@@ -23,11 +22,7 @@ DEFAULT = 1800
 @pytest.fixture
 def app(tmp_path):
     """The app as `companion serve` runs it: with live push (the count needs it)."""
-    return create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
-        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
-        "LANGUAGE": "en", "LIVE_PUSH": True,
-    })
+    return pushing_app(tmp_path)
 
 
 def test_without_a_need_the_lead_is_the_quick_table_s():
