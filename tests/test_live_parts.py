@@ -83,6 +83,21 @@ def test_what_the_page_already_shows_is_not_sent_again(night):
     assert again.status_code == 204
 
 
+def test_a_part_the_screen_does_not_show_is_not_sent_however_it_changed(night):
+    """(a phone hides the wide score table: skullking.css; it says so with "-")"""
+    phone = night.phone(0)
+    game = start(night)
+    frame, hashes = shows(phone.get("/me/live", headers=HX).data.decode())
+    host_bid(night, game, 1, 0)
+    answer = refresh(phone, (frame, {**hashes, "sk-wide": "-"}))
+    assert answer.headers["HX-Reswap"] == "none"
+    assert shown_parts(answer.data.decode()) == ["sk-round", "sk-card-1"]
+    # shown again, with the hash it had: the table comes, with the bid's mark
+    shown_again = refresh(phone, (frame, hashes))
+    assert shown_parts(shown_again.data.decode()) == ["sk-round", "sk-wide", "sk-card-1"]
+    assert "sk-bid-done" in shown_again.data.decode()
+
+
 def test_a_new_frame_brings_the_whole_region(night):
     """(the reveal puts a count in the round's part, a new game another panel)."""
     phone = night.phone(0)
@@ -102,6 +117,7 @@ def test_a_new_frame_brings_the_whole_region(night):
 
 @pytest.mark.parametrize("header", [
     "", " ", "zzz", "abc sk-round", "abcdefabcdef sk-round:XYZ", "abcdefabcdef :", "a b c",
+    "abcdefabcdef sk-round:--", "abcdefabcdef -:-",
     "abcdefabcdef head:0123456789ab", "x" * 5000])
 def test_a_header_that_makes_no_sense_gets_the_whole_region(night, header):
     phone = night.phone(0)

@@ -47,3 +47,27 @@ def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_pr
     phone.locator(".sk-phone-round", has_text="Round 2 of 2").wait_for(timeout=WAIT)
     phone.locator("[data-my-total]", has_text="20").wait_for(timeout=WAIT)
     phone.locator(".sk-rank[data-seat='0'][data-total='20']").wait_for(timeout=WAIT)
+
+
+def test_a_phone_is_not_sent_the_wide_table_it_hides_and_gets_it_when_it_widens(
+        browser, server_process):
+    """(skullking.css hides the wide score table below a tablet's width; a bid marks it)"""
+    served = server_process.start()
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
+    phone = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844}
+                                ).new_page()
+    phone.goto(seat_link(host, 0))
+    claim(phone)
+    start_game(host, night_url, way="custom", rounds="1,1")
+    phone.locator(".sk-my-bid-form").wait_for(timeout=WAIT)
+    bodies: list[str] = []
+    phone.on("response", lambda r: "/me/live" in r.url and r.status == 200 and
+             r.headers.get("hx-reswap") == "none" and bodies.append(r.text()))
+    host.locator("form.sk-bid-form[data-seat='1'] button[name=bid][value='0']").click()
+    phone.locator(".sk-bids-in", has_text="1 of 3 bids in").wait_for(timeout=WAIT)
+    assert bodies and all('id="part-sk-wide"' not in b for b in bodies), bodies
+    assert phone.locator(".sk-wide .sk-bid-done").count() == 0  # what it hides is stale
+    phone.set_viewport_size({"width": 1100, "height": 844})
+    phone.locator(".sk-wide td[data-seat='1'] .sk-bid-done").wait_for(timeout=WAIT)
+    assert phone.locator(".sk-wide .sk-bid-done").count() == 1

@@ -376,3 +376,41 @@ def test_the_felt_reveal_vibrates_the_phones_and_beeps_on_the_screen_at_the_flip
           f"{[round(t - f[0], 2) for f, t in zip(flips[:5], buzzes, strict=True)]}; the "
           f"screen's flip tone after its flip {sound - flips[-1][0]:.2f} ms (before the "
           f"audio device's own output latency)")
+
+
+#: When the page below is asked to refresh: within its count's last second.
+BEFORE_MOMENT_MS = 800
+
+
+def test_a_refresh_asked_in_the_count_s_last_second_waits_for_the_flip(browser, pushing):
+    """(a slow phone drawing a change then would flip late: static/js/live.js)"""
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    phone = skewed_phone(browser, seat_link(host, 0), 2500, "en-US")
+    start_game(host, night_url, way="custom", rounds="1")
+    for seat in range(3):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
+                     ).click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    host.locator(".sk-yoho").click()
+    moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
+    phone.wait_for_function(
+        "m => document.documentElement.hasAttribute('data-revealing') && "
+        "document.querySelector('[data-reveal-at]')?.dataset.revealAt === m",
+        arg=moment, timeout=WAIT)
+    # when each of its refreshes leaves, from now on (true time)
+    phone.evaluate("""() => { window.__asked = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) {
+        if (e.name.includes('/me/live')) {
+          window.__asked.push(performance.timeOrigin + e.startTime);
+        }
+      } }).observe({type: 'resource'}); }""")
+    # the laptop's clock is this machine's: the page comes back into view (and asks the
+    # table) in its count's last second
+    time.sleep(max(0.0, (int(moment) - BEFORE_MOMENT_MS) / 1000 - time.time()))
+    phone.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    flipped = opened(phone, moment)[0]
+    phone.wait_for_function("() => window.__asked.length > 0", timeout=WAIT)
+    asked = phone.evaluate("() => window.__asked")
+    assert min(asked) >= flipped - 1, (min(asked) - flipped, asked)
+    assert phone.locator(".sk-bids").is_visible()

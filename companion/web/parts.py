@@ -9,7 +9,9 @@ in a part, its own tag without the version. A refresh says what it shows
 (``X-Live-Have``: its frame's hash and each part's); when its frame is the same, the
 answer carries only the parts whose hash moved, swapped in by htmx as out-of-band swaps
 (``HX-Reswap: none``), and the region's new URL (``X-Live-Get``, which holds its version:
-static/js/live.js). Anything else gets the whole region, as before.
+static/js/live.js). A part the screen says it does not show (``name:-``: the wide score
+table, hidden on a phone) is not sent however it changed; the screen asks for it again
+when it shows it. Anything else gets the whole region, as before.
 
 Why: a slow phone spends most of a refresh parsing, swapping and laying out what it
 already showed (docs/performance.md, "Slow phones"); a bid changes one line, not the
@@ -45,7 +47,9 @@ _VERSION = re.compile(r'(hx-get="[^"?]*\?v=)-?\d+"')
 _GET = re.compile(r'hx-get="([^"]*)"')
 #: What a hash leaves out: the session's CSRF token, the secret markers.
 _NOT_CONTENT = re.compile(r'(?<=name="csrf_token" value=")[^"]*|<!--/?secret-[0-9a-f]+-->')
-_HAVE_ITEM = re.compile(r"^([a-z][a-z0-9-]*):([0-9a-f]{12})$")
+#: A part the screen does not show (hidden by its style) is said with "-" for its hash.
+_HAVE_ITEM = re.compile(r"^([a-z][a-z0-9-]*):([0-9a-f]{12}|-)$")
+UNSEEN = "-"
 
 
 def part(name: str, caller: Callable[[], str]) -> Markup:
@@ -101,7 +105,7 @@ def mark(response: Response) -> Response:
             and set(have[1]) == set(parts):
         response.set_data("".join(_wrapped(name, content, digest, oob=True)
                                   for name, (content, digest) in parts.items()
-                                  if have[1][name] != digest))
+                                  if have[1][name] not in (digest, UNSEEN)))
         response.headers["HX-Reswap"] = "none"
         response.headers[GET_HEADER] = entities.unescape(get.group(1))
         return response

@@ -272,6 +272,11 @@
               shown.at - laptopNow() < QUIET_MS);
   }
 
+  /* For the other parts: how long a count's last stretch has still to run (ms), or 0.
+     A refresh waits it out (static/js/live.js): a slow phone drawing a change then
+     would hold its main thread past the moment, and flip late. */
+  C.countLeft = function () { return quiet() ? Math.max(0, shown.at - laptopNow()) : 0; };
+
   /* The samples that came in a count's last stretch, once it is over. */
   function catchUp() {
     var later = clock.later;
@@ -358,7 +363,15 @@
 
   function begin(at, words, felt) {
     stop();
-    if (at <= laptopNow()) { return; }  /* the moment has passed: the bids show at once */
+    if (at <= laptopNow()) {
+      /* The moment has passed: the bids show at once, and the page says how late (a
+         phone that drew the reveal too slowly for its lead: docs/performance.md). */
+      root().removeAttribute("data-revealing");
+      root().setAttribute("data-reveal-flipped", String(performance.timeOrigin + performance.now()));
+      root().setAttribute("data-reveal-done", String(at));
+      root().setAttribute("data-reveal-late", String(Math.round(laptopNow() - at)));
+      return;
+    }
     var box = document.createElement("p");
     box.className = "reveal-count";
     box.setAttribute("role", "status");

@@ -47,12 +47,13 @@
     "pointerup": ["hold.end", "live.release"],
     "pointercancel": ["hold.end", "live.release"],
     "keyup": ["hold.end"],
-    "focusout": ["hold.end"]
+    "focusout": ["hold.end"],
+    "resize": ["live.unhide"]
   };
   /* Where each event is listened to: the window's own events there, the ends of a hold
      in the capture phase (a release lands wherever the finger went); the rest on the
      document, bubbling, after htmx's own listeners on the elements. */
-  var ON_WINDOW = { load: true, pageshow: true, pagehide: true };
+  var ON_WINDOW = { load: true, pageshow: true, pagehide: true, resize: true };
   var CAPTURE = { pointerup: true, pointercancel: true, keyup: true, focusout: true };
 
   var steps = {};  /* event -> {name: fn} */

@@ -47,13 +47,15 @@
     if (f.xhr.readyState === 4) { flight = null; return; }
     if (Date.now() - f.sent - (busy - f.busy) <= POLL_TIMEOUT_MS || answering(f)) { return; }
     flight = null;
-    offline(true);
+    offline("timeout");
     f.xhr.abort();  /* its promise settles: the next refresh may go */
   }
 
-  function offline(on) {
+  /* ``why``: false (the laptop answered), or what said it cannot be reached: "timeout"
+     (a refresh's network wait), "error" (a refresh refused), "silent" (the stream). */
+  function offline(why) {
     var mark = document.querySelector("[data-offline-mark]");
-    if (!on) {
+    if (!why) {
       if (mark) { mark.remove(); }
       return;
     }
@@ -63,7 +65,7 @@
     if (mark || !text) { return; }
     mark = document.createElement("p");
     mark.className = "offline-mark";
-    mark.setAttribute("data-offline-mark", "");
+    mark.setAttribute("data-offline-mark", why);
     mark.setAttribute("role", "alert");
     mark.textContent = text;
     document.body.appendChild(mark);
@@ -93,7 +95,7 @@
   C.on("htmx:sendError", "live.unreachable", unreachable);
   function unreachable(event) {
     if (C.isWrite(event)) { tell(document.body.dataset.unreachable); }
-    else if (C.isRefresh(event) && !sleptOnItsWay(event)) { offline(true); }
+    else if (C.isRefresh(event) && !sleptOnItsWay(event)) { offline("error"); }
   }
   C.on("htmx:responseError", "live.failed", function (event) {
     if (C.isWrite(event)) { tell(document.body.dataset.failed); }
@@ -117,6 +119,8 @@
   var RETRY_MS = 30000;
   /* A refresh that landed without the version told is asked again after this. */
   var CHASE_MS = 1000;
+  /* A refresh held through a count's last second goes this long after its moment. */
+  var HUSH_AFTER_MS = 50;
   /* The server says "alive" every data-heartbeat seconds (PUSH_HEARTBEAT): a stream
      silent for one and a half of those and a second more means the laptop cannot be
      reached (checked every 400 ms: said within 31.4 s of the last word at 20 s). */
@@ -189,6 +193,9 @@
     /* An answer held through a press is about to be shown: answer() asks after it, if
        the region is still behind. */
     if (lifting) { return; }
+    /* A count's last second is the count's: asked just after it (static/js/clock.js). */
+    var hush = C.countLeft ? C.countLeft() : 0;
+    if (hush > 0) { later(hush + HUSH_AFTER_MS); return; }
     if (onItsWay()) {
       if (why === "woke") { asking.again = true; }
       return;
@@ -197,16 +204,27 @@
     lastRefresh = mine.sent;
     issuing = true;
     try {
-      var done = window.htmx.ajax("GET", el.getAttribute("hx-get"),
+      var url = el.getAttribute("hx-get");
+      /* a part shown again: asked for even when the version is the one shown (which
+         the laptop answers with "nothing changed", 204) */
+      if (why === "unhide") { url = url.replace(/([?&]v=)-?\d+/, "$1-1"); }
+      var done = window.htmx.ajax("GET", url,
                                   { source: el, target: el, swap: "outerHTML",
                                     headers: have(el) });
     } finally {
       issuing = false;
     }
+    /* Behind once it lands: a change told while it was on its way (it could not bring
+       that one) is asked for at once, as a change told to a page with none on its way
+       is; one told before it left and still not shown (a laptop that answered with an
+       older version) is asked again only after CHASE_MS. A slow phone is on its way
+       most of the time while the table bids: waiting CHASE_MS there added a second to
+       every other change it showed (docs/performance.md, "Slow phones"). */
     function landed() {
       if (asking !== mine) { return; }
       asking = null;
-      if (mine.again || behind()) { later(CHASE_MS); }
+      if (mine.again || (behind() && wantedAt >= mine.sent)) { later(Math.random() * spread); }
+      else if (behind()) { later(CHASE_MS); }
     }
     if (done) { done.then(landed, landed); } else { landed(); }
   }
@@ -214,14 +232,44 @@
   /* What the region shows, for an answer that brings only the parts that changed
      (companion/web/parts.py): its frame's hash and each part's. Such an answer swaps
      nothing itself (HX-Reswap: none): its parts go in as out-of-band swaps, and the
-     region's URL, which holds its version, is its X-Live-Get (live.partial, below). */
+     region's URL, which holds its version, is its X-Live-Get (live.partial, below).
+     A part this screen does not show (the wide score table on a phone: skullking.css)
+     is said as "-": it is not sent however it changed, and shown again, as the screen
+     turns or widens, it is asked for (live.unhide, below). */
+  var unseen = [];  /* the parts said as "-" in the latest refresh */
   function have(el) {
     if (!el.dataset.frame) { return {}; }
+    unseen = [];
     var parts = Array.prototype.map.call(el.querySelectorAll("[data-part]"), function (p) {
+      if (hidden(p)) {
+        unseen.push(p.dataset.part);
+        return p.dataset.part + ":-";
+      }
       return p.dataset.part + ":" + p.dataset.partHash;
     });
     return { "X-Live-Have": [el.dataset.frame].concat(parts).join(" ") };
   }
+
+  /* A part is a box of its own (display: contents): hidden when every element in it is
+     (checkVisibility reads the style only, no layout; a browser without it shows all). */
+  function hidden(part) {
+    var kids = part.children;
+    if (!kids.length || typeof kids[0].checkVisibility !== "function") { return false; }
+    return !Array.prototype.some.call(kids, function (k) { return k.checkVisibility(); });
+  }
+
+  var turning = null;
+  C.on("resize", "live.unhide", function () {
+    clearTimeout(turning);
+    turning = setTimeout(function () {
+      var el = region();
+      var back = el && unseen.some(function (name) {
+        var p = el.querySelector('[data-part="' + name + '"]');
+        return p && !hidden(p);
+      });
+      if (back) { refresh("unhide"); }
+    }, 200);
+  });
 
   C.on("htmx:beforeSwap", "live.partial", function (event) {
     var xhr = event.detail.xhr;
@@ -321,7 +369,7 @@
        without a stream (those polls clear the mark when they are answered), and open a
        new stream. */
     if (streaming && Date.now() - heard > silentMs()) {
-      offline(true);
+      offline("silent");
       close();
       mark("retrying");
       retry = setTimeout(connect, 1000);
@@ -359,8 +407,11 @@
      time then (its id); once this screen shows the change and has drawn it (the frame
      after its swap), the time since, by the laptop's clock (static/js/clock.js), is one
      measure. The longest of the latest NEEDS goes to the laptop with the next request,
-     whenever it moved by NEED_STEP_MS or more (a phone that keeps pace sends it once). */
-  var NEEDS = 8;
+     whenever it moved by NEED_STEP_MS or more (a phone that keeps pace sends it once).
+     NEEDS spans about three rounds of a game, so that the latest reveal (a round's
+     biggest change, every player's card at once) and a game's start are among them:
+     the eight of a round's bids alone set leads a slow phone's reveal outran. */
+  var NEEDS = 24;
   var NEED_STEP_MS = 100;
   var told = null;  /* {version, at}: the newest change told and not shown yet */
   var needs = [];
@@ -369,7 +420,9 @@
   function toldOf(event) {
     var at = Number(event.lastEventId);
     var version = Number(event.data);
-    if (at > 0 && version > shown(region())) { told = { version: version, at: at }; }
+    /* (one told in a count's last second waits for the flip: not a measure of drawing) */
+    var hushed = C.countLeft && C.countLeft() > 0;
+    if (at > 0 && version > shown(region()) && !hushed) { told = { version: version, at: at }; }
   }
 
   function drawn() {
