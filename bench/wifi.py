@@ -67,7 +67,8 @@ BEHIND_MS = 5000
 #: In every page: a record of what the page showed and when, in true time.
 RECORD = """(() => {
   const now = () => performance.timeOrigin + performance.now();
-  const rec = window.__wifi = {seen: {}, offline: 0, writes: [], reveals: {}, bids: []};
+  const rec = window.__wifi = {seen: {}, offline: 0, why: [], writes: [], reveals: {},
+                               bids: []};
   let marked = false, bidsOn = false;
   function shown() {
     const el = document.getElementById('live');
@@ -78,8 +79,9 @@ RECORD = """(() => {
     const t = now();
     const v = shown();
     if (v >= 0 && !(v in rec.seen)) { rec.seen[v] = t; }
-    const mark = !!document.querySelector('[data-offline-mark]');
-    if (mark && !marked) { rec.offline += 1; }
+    const el = document.querySelector('[data-offline-mark]');
+    const mark = !!el;
+    if (mark && !marked) { rec.offline += 1; rec.why.push(el.dataset.offlineMark); }
     marked = mark;
     const at = document.querySelector('[data-reveal-at]');
     if (at && !(at.dataset.revealAt in rec.reveals)) {
@@ -94,6 +96,13 @@ RECORD = """(() => {
     if (on && !bidsOn) { rec.bids.push(t); }
     bidsOn = on;
   }
+  // the main thread's long tasks (a phone's busy stretches), for the flips' figures
+  rec.long = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) { rec.long.push([e.startTime, e.duration]); }
+    }).observe({type: 'longtask', buffered: true});
+  } catch (e) { /* a browser without long tasks: none recorded */ }
   new MutationObserver(look).observe(document, {subtree: true, childList: true,
                                                  attributes: true});
   document.addEventListener('htmx:afterRequest', (e) => {
@@ -104,10 +113,25 @@ RECORD = """(() => {
   });
 })();"""
 
-FLIP = """() => { const d = document.documentElement.dataset;
-  return {flipped: Number(d.revealFlipped), done: d.revealDone || null,
+FLIP = """(moment) => { const d = document.documentElement.dataset;
+  const t0 = performance.timeOrigin;
+  const flipped = Number(d.revealFlipped);
+  // what held the main thread in the count's last second, until the flip: the long
+  // tasks (50 ms or more) and the front-end steps (static/js/core.js) that ran then
+  const from = moment - 1000, to = Math.max(moment, flipped || 0);
+  const near = (start, ms) => t0 + start + ms >= from && t0 + start <= to;
+  const busy = [];
+  for (const [start, ms] of (window.__wifi.long || [])) {
+    if (near(start, ms)) { busy.push(['task', Math.round(t0 + start - moment), Math.round(ms)]); }
+  }
+  for (const m of performance.getEntriesByType('measure')) {
+    if (m.name.startsWith('step ') && m.duration >= 5 && near(m.startTime, m.duration)) {
+      busy.push([m.name.slice(5), Math.round(t0 + m.startTime - moment), Math.round(m.duration)]);
+    }
+  }
+  return {flipped: flipped, done: d.revealDone || null,
           late: Number(d.revealLate), rtt: Number(d.clockRtt),
-          samples: Number(d.clockSamples)}; }"""
+          samples: Number(d.clockSamples), busy: busy}; }"""
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -162,11 +186,22 @@ PROFILE = """(() => {
     return (c.verb || '').toLowerCase() === 'get' && elt && elt.id === 'live';
   };
   document.addEventListener('htmx:beforeSend', (e) => {
-    if (isRefresh(e) && e.detail.xhr) { open.set(e.detail.xhr, {sent: performance.now()}); }
+    if (isRefresh(e) && e.detail.xhr) {
+      const path = (e.detail.requestConfig || {}).path || '';
+      open.set(e.detail.xhr, {sent: performance.now(), url: new URL(path, location.href).href});
+    }
   });
   document.addEventListener('htmx:beforeSwap', (e) => {
     const r = e.detail.xhr && open.get(e.detail.xhr);
-    if (r) { r.swap = performance.now(); r.bytes = (e.detail.xhr.responseText || '').length; }
+    if (!r) { return; }
+    r.swap = performance.now();
+    r.bytes = (e.detail.xhr.responseText || '').length;
+    // the network's part, by the browser's own record of the request: when its answer
+    // had come whole (the rest of the wait, to the swap, was the page's main thread)
+    const entries = performance.getEntriesByName(r.url, 'resource')
+      .filter((t) => t.startTime >= r.sent - 1);
+    if (entries.length) { r.arrived = entries[0].responseEnd; }
+    delete r.url;
   });
   document.addEventListener('htmx:afterSettle', (e) => {
     const r = e.detail.xhr && open.get(e.detail.xhr);
@@ -247,7 +282,7 @@ def walk(browser: Any, server_url: str, ports: list[int], rounds: int, phones: i
                 "!document.querySelector('[data-reveal-at]') && "
                 "!!document.querySelector('.sk-bids, .sk-bid-total')", arg=moment,
                 timeout=WAIT)
-            flips.append(page.evaluate(FLIP))
+            flips.append(page.evaluate(FLIP, int(moment)))
         reveals.append({"moment": int(moment), "flips": flips})
         for seat in range(phones):
             trick_chip(host, seat, 1 if seat == 0 else 0).click()
@@ -334,6 +369,8 @@ def step_figures(steps: list[dict[str, Any]]) -> dict[str, Any]:
     front-end steps (static/js/core.js), summed over every phone."""
     refreshes = [r for page in steps for r in page["refreshes"] if "settled" in r]
     wait = [r["swap"] - r["sent"] for r in refreshes if "swap" in r]
+    network = [r["arrived"] - r["sent"] for r in refreshes if r.get("arrived")]
+    queued = [r["swap"] - r["arrived"] for r in refreshes if r.get("arrived") and "swap" in r]
     render = [r["settled"] - r["swap"] for r in refreshes if "swap" in r]
     by: dict[str, dict[str, float]] = {}
     for page in steps:
@@ -344,7 +381,11 @@ def step_figures(steps: list[dict[str, Any]]) -> dict[str, Any]:
             t["max"] = max(t["max"], s["max"])
     n = max(1, len(refreshes))
     return {"refreshes": len(refreshes),
-            "network_wait_ms": lag_figures(wait), "swap_to_settled_ms": lag_figures(render),
+            "network_wait_ms": lag_figures(wait),
+            # of that wait, the request's own (sent → its answer whole, Resource Timing)
+            # and the answer's wait for the page's busy main thread
+            "answer_whole_ms": lag_figures(network), "answer_queued_ms": lag_figures(queued),
+            "swap_to_settled_ms": lag_figures(render),
             "bytes_p50": percentile([r.get("bytes", 0) for r in refreshes], 50),
             "steps_per_refresh_ms": {name: round(t["ms"] / n, 2) for name, t in sorted(
                 by.items(), key=lambda kv: -kv[1]["ms"])},
@@ -370,6 +411,9 @@ def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
             "spare_ms": round(moment - arrived) if arrived is not None else None,
             # bids visible before this screen's own flip (1 ms for the clocks' grain)
             "bids_before_count": bool(counted and shown and shown[0] < flip["flipped"] - 1),
+            # what held the main thread from a second before the moment to the flip: each
+            # (long task or step, its start against the moment, its length), ms
+            "busy": flip.get("busy", []),
         })
     flips = [e["flip_ms"] for e in each if e["flip_ms"] is not None]
     # each page's clock error alone: its flip less the lateness it saw itself (a timer
@@ -429,6 +473,10 @@ def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup:
         "write_to_visible_by_link_ms": {link: lag_figures(each)
                                         for link, each in sorted(by_link.items())},
         "false_banners": sum(r["offline"] for r in records),
+        # what put each up (static/js/live.js, offline): a refresh's network wait ran out
+        # ("timeout"), a refresh was refused ("error"), the stream fell silent ("silent")
+        "false_banners_why": {why: sum(r.get("why", []).count(why) for r in records)
+                              for why in sorted({w for r in records for w in r.get("why", [])})},
         "bids_before_count": sum(1 for s in screens if s["bids_before_count"]),
         "behind_5s": behind,
         "short_spare": sum(1 for s in screens if s["spare_ms"] is None or s["spare_ms"] < SPARE_MS),
@@ -500,6 +548,9 @@ def show(label: str, figures: dict[str, Any]) -> None:
               "lateness, its clock's uncertainty, its samples, spare (ms): "
               + str([(s['flip_ms'], s['own_late_ms'], s['clock_rtt_ms'], s['clock_samples'],
                       s['spare_ms']) for s in r['screens']]), flush=True)
+        for s in r["screens"]:
+            if s["busy"]:
+                print(f"    {s['screen']} busy near the moment: {s['busy']}", flush=True)
 
 
 def label(profile: str, cpu: float) -> str:
