@@ -271,6 +271,7 @@ def walk(browser: Any, server_url: str, ports: list[int], rounds: int, phones: i
             page.locator(".sk-sent").wait_for(timeout=WAIT)
         host.locator(".sk-bids-in", has_text=f"{phones} of {phones} bids in").wait_for(
             timeout=WAIT)
+        pressed = time.time() * 1000  # the laptop's clock is this machine's
         host.locator(".sk-yoho").click()
         moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at",
                                                                  timeout=WAIT)
@@ -283,7 +284,8 @@ def walk(browser: Any, server_url: str, ports: list[int], rounds: int, phones: i
                 "!!document.querySelector('.sk-bids, .sk-bid-total')", arg=moment,
                 timeout=WAIT)
             flips.append(page.evaluate(FLIP, int(moment)))
-        reveals.append({"moment": int(moment), "flips": flips})
+        reveals.append({"moment": int(moment), "flips": flips,
+                        "lead_ms": round(int(moment) - pressed)})
         for seat in range(phones):
             trick_chip(host, seat, 1 if seat == 0 else 0).click()
         host.locator(".sk-score-btn").click()
@@ -420,7 +422,8 @@ def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
     # fired late on a starved processor), which is what is left when the page's estimate
     # of the laptop's time was wrong, and what the page cannot see
     errors = [e["flip_ms"] - e["own_late_ms"] for e in each if e["flip_ms"] is not None]
-    return {"moment": moment, "spread_ms": round(max(flips) - min(flips), 1) if flips else None,
+    return {"moment": moment, "lead_ms": reveal.get("lead_ms"),
+            "spread_ms": round(max(flips) - min(flips), 1) if flips else None,
             "clock_spread_ms": round(max(errors) - min(errors), 1) if errors else None,
             "screens": each}
 
@@ -544,8 +547,9 @@ def show(label: str, figures: dict[str, Any]) -> None:
     print(label, json.dumps({k: v for k, v in figures.items() if k != "each_reveal"}),
           flush=True)
     for r in figures["each_reveal"]:
-        print(f"  reveal: spread {r['spread_ms']} ms; each screen's flip - moment, its own "
-              "lateness, its clock's uncertainty, its samples, spare (ms): "
+        print(f"  reveal: lead {r['lead_ms']} ms, spread {r['spread_ms']} ms; each screen's "
+              "flip - moment, its own lateness, its clock's uncertainty, its samples, "
+              "spare (ms): "
               + str([(s['flip_ms'], s['own_late_ms'], s['clock_rtt_ms'], s['clock_samples'],
                       s['spare_ms']) for s in r['screens']]), flush=True)
         for s in r["screens"]:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from companion import store
-from companion.core.reveal import MARGIN_MS, MOST_MS, lead_ms
+from companion.core.reveal import MARGIN_MS, MOST_MS, STRETCH, lead_ms
 from companion.store.needs import FRESH_S
 from companion.table.push import NEED_HEADER
 from tests.conftest import make_night, pushing_app
@@ -29,8 +29,10 @@ def test_without_a_need_the_lead_is_the_quick_table_s():
     assert lead_ms([], DEFAULT) == DEFAULT
 
 
-def test_the_lead_is_the_slowest_screen_s_need_and_a_margin():
-    assert lead_ms([300, 2100, 900], DEFAULT) == 2100 + MARGIN_MS
+def test_the_lead_is_the_slowest_screen_s_need_stretched_and_a_margin():
+    """(1.5 times 1,500 ms and 400 ms: a reveal is a round's biggest change)"""
+    assert (STRETCH, MARGIN_MS) == (1.5, 400)
+    assert lead_ms([300, 1500, 900], DEFAULT) == 2250 + 400
 
 
 def test_a_quick_table_keeps_the_quick_table_s_lead():
@@ -55,16 +57,16 @@ def needs_of(app, night):
 def test_a_phone_s_need_sets_the_next_reveal_s_moment(app):
     night = make_night(app)
     phones = [night.phone(seat) for seat in range(4)]
-    phones[2].get("/me/live", headers={**HX, NEED_HEADER: "2300"})
+    phones[2].get("/me/live", headers={**HX, NEED_HEADER: "2000"})
     phones[0].get("/me/live", headers={**HX, NEED_HEADER: "700"})
-    assert sorted(needs_of(app, night)) == [700, 2300]
+    assert sorted(needs_of(app, night)) == [700, 2000]
     game = start(night, way="custom", rounds="1")
     bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
     assert reveal(night, game).status_code == 303
     data = reveal_event(app, night)["data"]
-    assert data["lead_ms"] == 2300 + MARGIN_MS
+    assert data["lead_ms"] == 3000 + MARGIN_MS
     html = phones[1].get("/me/live", headers=HX).data.decode()
-    assert MOMENT.search(html).group(1) == str(data["at_ms"] + 2300 + MARGIN_MS)
+    assert MOMENT.search(html).group(1) == str(data["at_ms"] + 3000 + MARGIN_MS)
 
 
 def test_a_need_reported_after_the_reveal_does_not_move_its_moment(app):

@@ -15,17 +15,21 @@ from collections.abc import Iterable
 
 #: The longest lead (ms): no table waits longer for a phone that may be gone.
 MOST_MS = 4000
-#: Beyond the slowest screen's need: its need is the longest of its latest changes, and
-#: a reveal is a change like them, plus the count's own drawing.
+#: The slowest screen's need, stretched: its need is the longest of its latest changes,
+#: and a reveal is a round's biggest (every player's card at once), with the count's own
+#: drawing and a burst of clock samples on top; on café Wi-Fi, the need alone left a slow
+#: phone's reveal late (docs/performance.md, "Slow phones").
+STRETCH = 1.5
+#: And beyond it.
 MARGIN_MS = 400
 
 
 def lead_ms(needs: Iterable[int], least_ms: int, most_ms: int = MOST_MS,
             margin_ms: int = MARGIN_MS) -> int:
-    """The lead for a night whose screens need ``needs`` (ms each): the slowest one's and
-    a margin, at least ``least_ms`` (the app's ``REVEAL_LEAD_MS``: the lead of a table
+    """The lead for a night whose screens need ``needs`` (ms each): the slowest one's,
+    stretched by STRETCH, and a margin, at least ``least_ms`` (the app's ``REVEAL_LEAD_MS``: the lead of a table
     whose screens keep up, and of one where none has said) and at most ``most_ms``,
     unless ``least_ms`` is longer still (a test's long count)."""
     slowest = max(needs, default=None)
-    wanted = least_ms if slowest is None else slowest + margin_ms
+    wanted = least_ms if slowest is None else round(slowest * STRETCH) + margin_ms
     return max(least_ms, min(most_ms, wanted))

@@ -15,8 +15,17 @@
      busy for a second or more drawing a change, and an answer that came meanwhile waits
      in its queue. So the wait is counted from the request's leaving, less the time the
      page was too busy (or asleep) to tick, and a request whose answer began to come
-     (its headers, or the browser's record of it: Resource Timing) is never given up on. */
+     (its headers, or the browser's record of it: Resource Timing) is never given up on.
+     A phone on bad Wi-Fi (far from the access point, in power save) waits longer than a
+     few seconds for some answers whenever the air stalls: it waits TRIP_TIMES its
+     longest recent trip to the laptop's first byte (the browser's own record, which no
+     busy main thread lengthens), up to LONGEST_WAIT_MS, before it says the laptop is
+     gone (docs/performance.md, "Slow phones": three such banners in a café night). */
   var POLL_TIMEOUT_MS = 3000;  /* with a 2 s poll: said within 5 s of the laptop going */
+  var LONGEST_WAIT_MS = 8000;
+  var TRIP_TIMES = 3;
+  var TRIPS = 10;
+  var trips = [];     /* the latest refreshes' trips, ms: sent to the answer's first byte */
   var TICK_MS = 400;
   var busy = 0;       /* ms the page could not tick (busy, or asleep), all told */
   var flight = null;  /* {xhr, sent, busy, since, url}: the refresh on its way */
@@ -39,13 +48,32 @@
     });
   }
 
+  /* How long a refresh may wait on the network with no answer begun. */
+  function patience() {
+    var longest = trips.length ? Math.max.apply(null, trips) : 0;
+    return Math.min(LONGEST_WAIT_MS, Math.max(POLL_TIMEOUT_MS, TRIP_TIMES * longest));
+  }
+
+  /* A refresh answered: its trip, by the browser's record of it. */
+  function tripOf(f) {
+    var entries = performance.getEntriesByName(f.url, "resource");
+    for (var i = entries.length - 1; i >= 0; i--) {
+      var e = entries[i];
+      if (e.startTime >= f.since - 1 && e.responseStart > 0) {
+        trips.push(e.responseStart - e.startTime);
+        if (trips.length > TRIPS) { trips.shift(); }
+        return;
+      }
+    }
+  }
+
   /* Each tick: the refresh on its way, given up once it has waited on the network
-     longer than POLL_TIMEOUT_MS with no answer begun. */
+     longer than patience() with no answer begun. */
   function watch() {
     var f = flight;
     if (!f) { return; }
     if (f.xhr.readyState === 4) { flight = null; return; }
-    if (Date.now() - f.sent - (busy - f.busy) <= POLL_TIMEOUT_MS || answering(f)) { return; }
+    if (Date.now() - f.sent - (busy - f.busy) <= patience() || answering(f)) { return; }
     flight = null;
     offline("timeout");
     f.xhr.abort();  /* its promise settles: the next refresh may go */
@@ -381,7 +409,10 @@
      night, which this phone has left, is never shown: stop asking for it). */
   C.on("htmx:afterRequest", "live.heard", function (event) {
     var xhr = event.detail.xhr;
-    if (flight && flight.xhr === xhr) { flight = null; }
+    if (flight && flight.xhr === xhr) {
+      if (xhr.status > 0) { tripOf(flight); }
+      flight = null;
+    }
     if (xhr && xhr.status > 0) { offline(false); }
     if (xhr && xhr.status === 204 && asking && event.detail.elt === asking.elt &&
         asking.sent >= wantedAt) {
