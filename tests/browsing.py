@@ -2,6 +2,7 @@
 
 import collections
 import io
+import os
 import re
 import time
 import urllib.parse
@@ -96,9 +97,25 @@ def phone(browser, url, *, locale="ko-KR"):
     """A new phone (browser context, 390 px wide) that opens ``url``; a seat's code asks
     "are you …?", and the player answers yes."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    page = context.new_page()
+    page = as_a_phone(context.new_page())
     page.goto(url)
     claim(page)
+    return page
+
+
+#: How many times slower than this box a phone's main thread runs in the browser tests
+#: of a table's phones (Chrome's own CPU throttling, as bench/wifi.py --cpu): 1 unless a
+#: run asks, e.g. ``COMPANION_TEST_PHONE_CPU=4`` for a mid-range Android, 6 an old one.
+PHONE_CPU = float(os.environ.get("COMPANION_TEST_PHONE_CPU") or 1)
+
+
+def as_a_phone(page, cpu=None):
+    """``page``, its main thread slowed ``cpu`` times (PHONE_CPU unless given); the CDP
+    session that holds the throttling is kept on the page, for as long as it lives."""
+    rate = PHONE_CPU if cpu is None else cpu
+    if rate > 1:
+        page.companion_cdp = page.context.new_cdp_session(page)
+        page.companion_cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
     return page
 
 

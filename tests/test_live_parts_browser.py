@@ -5,7 +5,7 @@ the table's."""
 
 import pytest
 
-from tests.browsing import WAIT, claim, create_night, seat_link
+from tests.browsing import WAIT, as_a_phone, claim, create_night, seat_link
 from tests.test_skullking_browser import phone_bids, start_game
 
 pytestmark = pytest.mark.browser
@@ -18,8 +18,8 @@ def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_pr
     served = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
     night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
-    phone = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844}
-                                ).new_page()
+    phone = as_a_phone(browser.new_context(locale="en-US",
+                                           viewport={"width": 390, "height": 844}).new_page())
     phone.goto(seat_link(host, 0))
     claim(phone)
     start_game(host, night_url, way="custom", rounds="1,1")
@@ -55,8 +55,8 @@ def test_a_phone_is_not_sent_the_wide_table_it_hides_and_gets_it_when_it_widens(
     served = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
     night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
-    phone = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844}
-                                ).new_page()
+    phone = as_a_phone(browser.new_context(locale="en-US",
+                                           viewport={"width": 390, "height": 844}).new_page())
     phone.goto(seat_link(host, 0))
     claim(phone)
     start_game(host, night_url, way="custom", rounds="1,1")

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.browsing import WAIT, claim, create_night, seat_link
+from tests.browsing import WAIT, as_a_phone, claim, create_night, seat_link
 from tests.test_skullking_browser import phone_bids, round_title, start_game, trick_chip
 
 pytestmark = pytest.mark.browser
@@ -40,7 +40,7 @@ SKEW = """(() => {
 def skewed_phone(browser, url, skew, locale):
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
     context.add_init_script(SKEW % skew)
-    page = context.new_page()
+    page = as_a_phone(context.new_page())
     page.goto(url)
     claim(page)
     return page

@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from companion.core.reveal import MARGIN_MS, MOST_MS, STRETCH
+from companion.core.reveal import MOST_MS, lead_ms
 from tests.browsing import WAIT, claim, create_night, seat_link
 from tests.test_skullking_browser import phone_bids, start_game
 from tests.test_sleep_wake_browser import watch
@@ -109,6 +109,6 @@ def test_a_slowed_phone_tells_the_laptop_what_it_needs_and_the_reveal_waits_for_
         db.close()
     slowest = max(needs.values())
     assert DEFAULT_LEAD_MS <= data["lead_ms"] <= MOST_MS
-    assert data["lead_ms"] >= min(MOST_MS, max(DEFAULT_LEAD_MS, round(slowest * STRETCH) + MARGIN_MS))
+    assert data["lead_ms"] >= lead_ms([slowest], DEFAULT_LEAD_MS)
     for page in phones:  # and every phone still counts to the moment and opens the bids
         page.locator(".sk-bids").wait_for(timeout=WAIT)

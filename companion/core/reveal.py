@@ -27,9 +27,10 @@ MARGIN_MS = 400
 def lead_ms(needs: Iterable[int], least_ms: int, most_ms: int = MOST_MS,
             margin_ms: int = MARGIN_MS) -> int:
     """The lead for a night whose screens need ``needs`` (ms each): the slowest one's,
-    stretched by STRETCH, and a margin, at least ``least_ms`` (the app's ``REVEAL_LEAD_MS``: the lead of a table
-    whose screens keep up, and of one where none has said) and at most ``most_ms``,
-    unless ``least_ms`` is longer still (a test's long count)."""
+    stretched by STRETCH, and a margin, at least ``least_ms`` (the app's
+    ``REVEAL_LEAD_MS``: the lead of a table whose screens keep up, and of one where none
+    has said) and at most ``most_ms``, unless ``least_ms`` is longer still (a test's
+    long count)."""
     slowest = max(needs, default=None)
     wanted = least_ms if slowest is None else round(slowest * STRETCH) + margin_ms
     return max(least_ms, min(most_ms, wanted))
