@@ -288,6 +288,56 @@ CAPACITY_BUDGETS: tuple[Budget, ...] = (
            shown=(("{} within every budget", quota("250m", "tables")), *_held("250m"))),
 )
 
+
+def _night(figure: str) -> str:
+    """A figure of a Wi-Fi bench night (bench/wifi.py --json), ``{setup}`` its key."""
+    return f"profiles.{{setup}}.{figure}"
+
+
+#: A table's phones (bench/wifi.py: a host and five phones, three reveals a night), judged
+#: on each night of a run: its Wi-Fi and its phones' slowdown, "home@4x" a mid-range
+#: Android's on home Wi-Fi, "cafe" a café's with a bad phone (docs/performance.md, "Slow
+#: phones").
+WIFI_BUDGETS: tuple[Budget, ...] = (
+    *(Budget(f"{what}: every other screen shows a write (p95)",
+             keys=(("{} ms", _night("write_to_visible_ms.p95")),),
+             how="max", op="<=", limit=limit, unit="ms", setup=night,
+             samples=(_night("write_to_visible_ms.n"),),
+             shown=(("p50 {} ms", _night("write_to_visible_ms.p50")),
+                    ("max {} ms", _night("write_to_visible_ms.max"))))
+      for what, night, limit in (
+          ("home Wi-Fi, phones at full speed", "home", 300),
+          ("café Wi-Fi, phones at full speed", "cafe", 600),
+          ("home Wi-Fi, phones 4× slower", "home@4x", 600),
+          ("home Wi-Fi, phones 6× slower", "home@6x", 1000),
+          ("café Wi-Fi, phones 4× slower", "cafe@4x", 1200))),
+    *(Budget(f"{what}: the reveal's flips, their spread (the widest of the night's)",
+             keys=(("{} ms", _night("spread_ms.max")),), how="max", op="<=", limit=limit,
+             unit="ms", setup=night, shown=(("median {} ms", _night("spread_ms.median")),))
+      for what, night, limit in (
+          ("café Wi-Fi, phones at full speed", "cafe", 50),
+          ("home Wi-Fi, phones 4× slower", "home@4x", 50),
+          ("café Wi-Fi, phones 4× slower", "cafe@4x", 80))),
+    *(Budget(f"{what}: every screen holds the moment before it passes (its least time "
+             "to spare)",
+             keys=(("{} ms", _night("spare_ms.min")),), how="max", op=">=", limit=0,
+             unit="ms", setup=night, shown=(("median {} ms", _night("spare_ms.median")),))
+      for what, night in (("home Wi-Fi, phones 4× slower", "home@4x"),
+                          ("café Wi-Fi, phones 4× slower", "cafe@4x"))),
+    *(Budget(f"{what}: flips before the moment",
+             keys=(("{}", _night("early_flips")),), how="max", op="==", limit=0,
+             unit="flips", setup=night)
+      for what, night in (("home Wi-Fi, phones 4× slower", "home@4x"),
+                          ("café Wi-Fi, phones 4× slower", "cafe@4x"))),
+    Budget("café Wi-Fi, phones 4× slower: \"Connection lost\" with the laptop there",
+           keys=(("{}", _night("false_banners")),), how="max", op="==", limit=0,
+           unit="banners", setup="cafe@4x"),
+    Budget("café Wi-Fi, phones 4× slower: a screen more than 5 s behind a write",
+           keys=(("{}", _night("behind_5s")),), how="max", op="==", limit=0,
+           unit="times", setup="cafe@4x"),
+)
+
+
 class NotMeasured(Exception):
     pass
 
@@ -364,8 +414,11 @@ def judge_one(budget: Budget, report: dict[str, Any], setup: str | None = None) 
 def _check_measured(budget: Budget, report: dict[str, Any], setup: str,
                     values: Callable[[str], list[Any]]) -> None:
     """Raise NotMeasured if the setup was not run or the budget's samples sum to nothing."""
-    if setup not in report.get("servers", {}):
+    runs = report.get("servers") or report.get("profiles") or {}
+    if setup not in runs:
         raise NotMeasured(f"{setup} was not run")
+    if "error" in runs[setup]:
+        raise NotMeasured(runs[setup]["error"])
     if budget.samples:
         count = sum(sum(values(path)) for path in budget.samples)
         if count <= 0:
@@ -514,8 +567,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="judge every budget on this setup (default: each on its own)")
     args = parser.parse_args(argv)
     report = json.loads(Path(args.report).read_text())
-    # A capacity report (bench/capacity.py) is judged by its own budgets.
-    chosen = CAPACITY_BUDGETS if report.get("kind") == "capacity" else sets(report)
+    # A capacity report (bench/capacity.py) and a Wi-Fi one (bench/wifi.py) are judged
+    # by their own budgets.
+    chosen = (CAPACITY_BUDGETS if report.get("kind") == "capacity" else
+              WIFI_BUDGETS if "profiles" in report else sets(report))
     print(markdown_table(report, args.setup, source=args.report, budgets=chosen))
     return 0
 
