@@ -43,3 +43,4 @@ def test_the_wifi_bench_walks_a_night_through_its_links_and_reports_it(tmp_path)
     assert all(isinstance(s["busy"], list) for s in screens)
     for key in ("answer_whole_ms", "answer_queued_ms", "swap_to_settled_ms"):
         assert "p95" in night["phones_main_thread"][key]
+
