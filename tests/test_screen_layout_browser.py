@@ -218,9 +218,33 @@ CUT = """() => [...document.querySelectorAll('body *')].filter(el => {
          + (el.textContent || '').trim().slice(0, 40))"""
 
 
+#: Each word of a table's head that is drawn on two lines ("Ma/tch 1", "Hour/s"): a
+#: head may wrap between its words, never inside one. A player's name is not a word
+#: here (a 30-letter name with no space may break, or is cut).
+BROKEN_WORDS = """() => {
+  const found = [];
+  for (const th of document.querySelectorAll('#live thead th')) {
+    if (!th.offsetWidth) continue;
+    const texts = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node; (node = texts.nextNode());) {
+      if (node.parentElement.closest('.player')) continue;
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width)
+          .map(r => Math.round(r.top)));
+        if (lines.size > 1) found.push(`"${word[0]}" of "${th.textContent.trim()}"`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
 @pytest.mark.parametrize("size", [TV, LAPTOP])
 def test_every_game_in_every_phase_fits_a_tv_and_a_laptop(screen, size):
-    cut = []
+    cut, broken = [], []
     for label in ["lobby", *PHASES]:
         for lang in ("en", "ko"):
             page = screen(label, size, lang)
@@ -228,7 +252,9 @@ def test_every_game_in_every_phase_fits_a_tv_and_a_laptop(screen, size):
             overflow = page.evaluate(CUT)
             if seen["height"] > size[1] or seen["width"] > size[0] or overflow:
                 cut.append(f"{label} {lang}: {seen['width']}×{seen['height']} {overflow[-3:]}")
+            broken += [f"{label} {lang}: {word}" for word in page.evaluate(BROKEN_WORDS)]
     assert not cut, "\n".join(cut)
+    assert not broken, "\n".join(broken)  # and no word of a table's head breaks inside
 
 
 #: Each label of the chart: its size on the screen, in px (its font size in the SVG's
