@@ -318,6 +318,66 @@ def test_each_game_tints_the_screen(screen):
     assert len(set(tints.values())) == 4, tints
 
 
+#: A banner's parts that hide some of what they hold (a name cut with "…").
+CLIPPED = """selector => [...document.querySelectorAll(selector + ', ' + selector + ' *')]
+  .filter(e => { const s = getComputedStyle(e);
+    return (s.overflowX !== 'visible' || s.overflowY !== 'visible')
+      && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1); })
+  .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 40))"""
+
+#: Each word of ``selector``'s text that is drawn on two lines.
+WORDS_BROKEN = """selector => {
+  const found = [];
+  for (const box of document.querySelectorAll(selector)) {
+    const texts = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node; (node = texts.nextNode());)
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (new Set([...range.getClientRects()].filter(r => r.width)
+                      .map(r => Math.round(r.top))).size > 1) found.push(word[0]);
+      }
+  }
+  return found;
+}"""
+
+#: Winners with 30-character names: one of words (Crazy Time's winner, seat 0), and the
+#: Kraken's three Skeletons (seats 5 to 7): words, Hangul with no space, and the widest
+#: Latin letter.
+WINNERS = ["Maximiliana Catherine Rosewood", "Mina", "Jo", "Sun", "Ann",
+           "Bartholomew Fitzgerald Smithso", LONG[0], "W" * 30]
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+def test_a_winners_30_letter_name_is_said_whole_in_the_banner(browser, live_server, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    key = make_night(page, live_server.url, WINNERS)
+    device = next(c["value"] for c in context.cookies() if c["name"] == "device")
+    games = {"crazytime-end": WINNERS[:1], "kraken-end": WINNERS[5:],
+             "crazytime-match-over": WINNERS[:1]}
+    problems = []
+    for label, winners in games.items():
+        number = store_game(live_server.app, device, key, PHASES[label]()).number
+        show_on_phones(live_server.app, key, number)
+        for lang in ("en", "ko"):
+            context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
+            page.goto(f"{live_server.url}/n/{key}/screen")
+            page.evaluate("document.fonts.ready")
+            banner = ".screen-hero"
+            said = " ".join(page.locator(banner).inner_text().split())
+            problems += [f"{label} {lang}: {name} not said" for name in winners
+                         if name not in said]
+            problems += [f"{label} {lang}: cut {e}" for e in page.evaluate(CLIPPED, banner)]
+            problems += [f"{label} {lang}: '{w}' broken" for w in
+                         page.evaluate(WORDS_BROKEN, banner)]
+            seen = measure(page)
+            if seen["height"] > size[1] or page.evaluate(CUT):
+                problems.append(f"{label} {lang}: the board no longer fits")
+    assert not problems, "\n".join(problems)
+
+
 def test_a_won_game_has_one_banner_saying_who_won(screen):
     page = screen("kraken-end", TV)
     banner = page.locator(".screen-hero-won")
