@@ -285,6 +285,42 @@ def test_no_page_of_a_night_of_long_names_is_wider_than_its_screen(browser, live
     assert host.locator("svg.tally-chart text.label").count() == 4 * 8 - 1
 
 
+def test_a_phones_own_skull_king_tiles_share_one_row(browser, live_server):
+    """Last round, total and rank side by side at 390 and 320 px (the rank sat alone on a
+    row), with four-character figures ("-100", "-200") held by their tiles."""
+    base = live_server.url
+    host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    key = make_night(host, base, NAMES[:5])
+    device = next(c["value"] for c in host.context.cookies() if c["name"] == "device")
+    events = []
+    for number in (1, 2):  # seat 0 bids all ten tricks and takes none: -100 a round
+        events += [ev("bid", seat=s, round=number, bid=10 if s < 2 else 0) for s in range(5)]
+        events += [ev("reveal_bids", round=number), ev("result", round=number, results={
+            str(s): {"won": 10 if s == 1 else 0} for s in range(5)})]
+    game = store_game(live_server.app, device, key, {"kind": "skullking", "events": events,
+                      "setup": sk.start(list(range(5)), {"way": "custom",
+                                                        "rounds": [10, 10, 10]})})
+    show_on_phones(live_server.app, key, game.number)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(seat_url(live_server.app, base, key, 0))
+    claim(phone)
+    for locale in ("en", "ko"):
+        phone.context.add_cookies([{"name": "lang", "value": locale, "url": base}])
+        phone.goto(base + "/me")
+        assert phone.locator("[data-my-total]").inner_text() == "-200"
+        for width in (390, 320):
+            phone.set_viewport_size({"width": width, "height": 844})
+            phone.evaluate("document.fonts.ready")
+            tops = phone.eval_on_selector_all(
+                ".sk-me > div", "tiles => tiles.map(t => t.getBoundingClientRect().top)")
+            assert len(tops) == 3 and max(tops) - min(tops) < 1, (locale, width, tops)
+            found = phone.evaluate(MEASURE, width)
+            assert not [f for f in found if "stats" in f], (locale, width, found)
+            clipped = phone.eval_on_selector_all(".sk-me dd", """dds => dds.filter(
+                d => d.scrollWidth > d.clientWidth + 1).map(d => d.textContent)""")
+            assert not clipped, (locale, width, clipped)
+
+
 #: Every visible button holds its words: none is wider than the screen, none clips its
 #: label (a Korean label may be far longer than its English).
 BUTTONS = """() => {
