@@ -321,6 +321,41 @@ def test_a_phones_own_skull_king_tiles_share_one_row(browser, live_server):
             assert not clipped, (locale, width, clipped)
 
 
+def drawn_with(page, selector):
+    """The fonts Chromium draws ``selector``'s text with (its families, CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    assert node, selector
+    return {f["familyName"] for f in
+            cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+
+
+def test_the_rabbit_is_drawn_from_the_bundled_emoji_on_the_host_and_the_phone(
+        browser, live_server):
+    """This machine has no emoji font: 🐇 is drawn from the app's Noto Emoji subset on
+    the host's page and on the rabbit's phone, not as an empty box."""
+    base = live_server.url
+    host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    key = make_night(host, base, NAMES)
+    device = next(c["value"] for c in host.context.cookies() if c["name"] == "device")
+    number = store_game(live_server.app, device, key, crazytime([])).number
+    show_on_phones(live_server.app, key, number)
+    host.goto(f"{base}/n/{key}/g/{number}")
+    host.evaluate("document.fonts.ready")
+    assert "🐇" in host.locator("tr[data-seat='6'] th").inner_text()
+    assert "Noto Emoji" in drawn_with(host, "tr[data-seat='6'] th")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(seat_url(live_server.app, base, key, 6))
+    claim(phone)
+    phone.evaluate("document.fonts.ready")
+    rabbit = ".crazytime small"
+    assert "🐇" in phone.locator(rabbit).first.inner_text()
+    assert "Noto Emoji" in drawn_with(phone, rabbit)
+
+
 #: Every visible button holds its words: none is wider than the screen, none clips its
 #: label (a Korean label may be far longer than its English).
 BUTTONS = """() => {
