@@ -6,9 +6,12 @@ Starts the app itself on a temporary database, makes a night of six players (one
 with 30 characters) with a game of each kind in progress and a finished one, and opens
 each page in headless Chromium (/usr/bin/chromium, as tests/conftest.py launches it):
 the start page, the host's table page, each game's host page, a phone's seat page for
-each game at 390 px (and its secret card held), the tally, history and statistics, and
-the room's screen at 1920×1080. Each is saved as ``<page>-<lang>-<theme>.png``, reduced
-to a 256-colour palette so the folder stays small. It also opens each phone page at
+each game at 390 px (its secret card held, and its own Skull King bid shown big at the
+reveal), the tally, history and statistics, and the room's screen at 1920×1080 at every
+game's phases (the lobby; Kraken's round, round over and end; Skull King's bidding,
+reveal, round over and end; Crazy Time's match, law and end). Each is saved as
+``<page>-<lang>-<theme>.png``, reduced to a 256-colour palette so the folder stays
+small. It also opens each phone page at
 320 px and prints what is wider than the screen there (tests/test_layout_browser.py's
 measure): a line per page, "ok" when nothing is.
 
@@ -53,33 +56,82 @@ NAMES[0] = (NAMES[0] * 2)[:30]
 SEATS = list(range(len(NAMES)))
 
 
+def skull_king(rounds: int, bids: int | None = None, reveal: bool = False) -> dict:
+    """Rounds of 1, 2 and 3 cards: ``rounds`` scored (the first ``cards`` seats take a
+    trick each), then the next round's first ``bids`` bids (all of them if None), and
+    revealed if ``reveal``."""
+    events = []
+    for number in range(1, rounds + 1):
+        events += [ev("bid", seat=s, round=number, bid=int(s < number)) for s in SEATS]
+        events += [ev("reveal_bids", round=number),
+                   ev("result", round=number,
+                      results={str(s): {"won": int(s < number)} for s in SEATS})]
+    if rounds < 3:
+        number = rounds + 1
+        events += [ev("bid", seat=s, round=number, bid=(s + 1) % 3)
+                   for s in SEATS[:bids if bids is not None else len(SEATS)]]
+        if reveal:
+            events.append(ev("reveal_bids", round=number))
+    return {"kind": "skullking", "events": events,
+            "setup": sk.start(SEATS, {"way": "custom", "rounds": [1, 2, 3]})}
+
+
+def crazy_time(matches: int, penalties: int = 0) -> dict:
+    """Blue side (6, 8, 10 and 12 tokens): ``matches`` whole matches, each won by the
+    seats that took none (a law made after each of the first three, the winners then
+    back), then ``penalties`` of the next one."""
+    events = [ev("rabbit", seat=5)]
+    for match in range(1, matches + 1):
+        takers = [s for s in SEATS if s != match % len(SEATS)]
+        events += [ev("penalty", seat=takers[i % len(takers)], reason="wrong_call")
+                   for i in range(ct.penalty_tokens(match, "blue"))]
+        if match < 4 and (match < matches or penalties):
+            events += [ev("law", name=f"달빛의 법칙 {match}", when="누군가 6을 내면",
+                          what="모두 손뼉을 칩니다"), ev("next_match")]
+    events += [ev("penalty", seat=2, reason="wrong_call")] * penalties
+    return {"kind": "crazytime", "setup": ct.start(SEATS, {"side": "blue"}), "events": events}
+
+
+def kraken(cards: list[str], seed: int = 3) -> dict:
+    """The marker at seat 0, then each card revealed in front of the next seat along."""
+    return {"kind": "kraken", "setup": kr.start(SEATS, {"series": None},
+                                                 rng=random.Random(seed)),
+            "events": [ev("marker", seat=0)]
+            + [ev("reveal", seat=(i + 1) % len(SEATS), card=card, special=None)
+               for i, card in enumerate(cards)]}
+
+
 def games() -> dict[str, dict]:
-    """The night's games, in the order they are stored: {label: game}."""
-    kraken = kr.start(SEATS, {"series": None}, rng=random.Random(3))
-    round_1 = {seat: int(seat < 2) for seat in SEATS}
-    skull = ([ev("bid", seat=s, round=1, bid=b) for s, b in round_1.items()]
-             + [ev("reveal_bids", round=1),
-                ev("result", round=1, results={str(s): {"won": int(s < 1)} for s in SEATS})]
-             + [ev("bid", seat=s, round=2, bid=s % 3) for s in SEATS]
-             + [ev("reveal_bids", round=2)])
-    crazy = ([ev("rabbit", seat=5)]
-             + [ev("penalty", seat=s, reason="wrong_call") for s in (0, 0, 1, 1, 2, 2)]
-             + [ev("law", name="달빛의 법칙", when="누군가 6을 내면", what="모두 손뼉을 칩니다"),
-                ev("next_match"), ev("penalty", seat=2, reason="wrong_call")])
+    """The night's games, in the order they are stored: {label: game}. The room's
+    screen is shown at each (SCREEN_PHASES); the host's and the phones' pages at the
+    four labels without a phase."""
     return {
-        "kraken-end": {"kind": "kraken", "setup": kr.start(SEATS, {"series": None},
-                                                          rng=random.Random(1)),
-                       "events": [ev("marker", seat=0),
-                                  ev("reveal", seat=1, card="kraken", special=None)]},
-        "kraken": {"kind": "kraken", "setup": kraken,
-                   "events": [ev("marker", seat=0)]
-                   + [ev("reveal", seat=s, card=c, special=None)
-                      for s, c in ((1, "empty"), (2, "treasure"), (3, "empty"))]},
-        "skullking": {"kind": "skullking", "events": skull,
-                      "setup": sk.start(SEATS, {"way": "custom", "rounds": [1, 2, 3]})},
-        "crazytime": {"kind": "crazytime", "setup": ct.start(SEATS, {"side": "blue"}),
-                      "events": crazy},
+        "kraken-end": kraken(["kraken"], seed=1),
+        "kraken-round-over": kraken(["empty", "treasure", "empty", "empty", "treasure",
+                                     "empty"]),
+        "skullking-bidding": skull_king(1, bids=3),
+        "skullking-round-over": skull_king(2, bids=0),
+        "skullking-end": skull_king(3),
+        "crazytime-law": crazy_time(1),
+        "crazytime-end": crazy_time(4),
+        "kraken": kraken(["empty", "treasure", "empty"]),
+        "skullking": skull_king(1, reveal=True),
+        "crazytime": crazy_time(1, penalties=1),
     }
+
+
+#: The room's screen at every game's phases: {picture's name: the game's label}; the
+#: lobby is a night of its own, before its first game.
+SCREEN_PHASES = {
+    "screen-lobby": None,
+    "screen-kraken-round": "kraken", "screen-kraken-round-over": "kraken-round-over",
+    "screen-kraken-end": "kraken-end",
+    "screen-skullking-bidding": "skullking-bidding", "screen-skullking-reveal": "skullking",
+    "screen-skullking-round-over": "skullking-round-over",
+    "screen-skullking-end": "skullking-end",
+    "screen-crazytime-match": "crazytime", "screen-crazytime-law": "crazytime-law",
+    "screen-crazytime-end": "crazytime-end",
+}
 
 
 @contextmanager
@@ -147,6 +199,13 @@ class Night:
         tv.locator("[data-action=screen-code] button").click()
         tv.wait_for_url("**/screen")
         self.screen = tv.context.storage_state()
+        # The lobby: a night of its own before its first game, half its phones in.
+        self.lobby = make_night(page, base, NAMES)
+        for seat in SEATS[::2]:
+            joined = browser.new_context(viewport=PHONE).new_page()
+            joined.goto(seat_url(app, base, self.lobby, seat))
+            claim(joined)
+            joined.context.close()
         for context in (host, phone, tv.context):
             context.close()
 
@@ -155,11 +214,15 @@ class Night:
         show_on_phones(self.app, self.key, self.games[label])
 
 
+#: The games whose host page is pictured (the others are the screen's phases).
+HOST_GAMES = ("kraken-end", "kraken", "skullking", "crazytime")
+
+
 def host_pages(night: Night) -> dict[str, str]:
     """{picture's name: address} of the host's pages."""
     url = f"{night.base}/n/{night.key}"
     pages = {"start": f"{night.base}/", "table": url}
-    pages |= {f"game-{label}": f"{url}/g/{number}" for label, number in night.games.items()}
+    pages |= {f"game-{label}": f"{url}/g/{night.games[label]}" for label in HOST_GAMES}
     pages |= {"tally": f"{url}/tally", "history": f"{night.base}/history",
               "stats": f"{night.base}/stats"}
     return pages
@@ -197,13 +260,26 @@ def shoot(browser, night: Night, out: Path, lang: str, theme: str) -> dict[str, 
             release = held(phone, hold)
             sizes[name(f"phone-{label}-held").name] = save(phone, name(f"phone-{label}-held"))
             release()
+    # Skull King's reveal: the phone's own bid held up big, as the room does.
+    night.current("skullking")
+    phone.goto(f"{night.base}/me")
+    phone.locator("[data-takeover-open=sk-big-bid]").click()
+    phone.locator("#sk-big-bid[data-open]").wait_for()
+    sizes[name("phone-skullking-bid").name] = save(phone, name("phone-skullking-bid"))
     phone.context.close()
 
     tv = context(night.screen, SCREEN).new_page()
-    night.current("skullking")
-    tv.goto(f"{night.base}/n/{night.key}/screen")
-    sizes[name("screen").name] = save(tv, name("screen"))
+    for picture, label in SCREEN_PHASES.items():
+        if label is None:
+            continue
+        night.current(label)
+        tv.goto(f"{night.base}/n/{night.key}/screen")
+        sizes[name(picture).name] = save(tv, name(picture))
     tv.context.close()
+    lobby = context(night.host, SCREEN).new_page()  # a host may look at what the room sees
+    lobby.goto(f"{night.base}/n/{night.lobby}/screen")
+    sizes[name("screen-lobby").name] = save(lobby, name("screen-lobby"))
+    lobby.context.close()
     return sizes
 
 

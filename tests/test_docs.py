@@ -235,3 +235,12 @@ def test_the_readme_repeats_no_measured_milliseconds():
     """Timings live in docs/performance.md beside their report and the machine's speed;
     the README points there instead of copying a figure that the next run changes."""
     assert re.findall(r"\d[\d.,]*\s?ms\b", README.read_text("utf-8")) == []
+
+
+# --- pictures: README.md -----------------------------------------------------------------
+
+def test_every_picture_the_readme_shows_is_in_the_repository():
+    """bench/screenshots.py renames pictures now and then: the README's must exist."""
+    shown = re.findall(r"!\[[^\]]+\]\(([^)]+\.png)\)", README.read_text("utf-8"))
+    assert len(shown) == 3
+    assert [path for path in shown if not (ROOT / path).is_file()] == []

@@ -285,6 +285,106 @@ def test_no_page_of_a_night_of_long_names_is_wider_than_its_screen(browser, live
     assert host.locator("svg.tally-chart text.label").count() == 4 * 8 - 1
 
 
+def test_a_phones_own_skull_king_tiles_share_one_row(browser, live_server):
+    """Last round, total and rank side by side at 390 and 320 px (the rank sat alone on a
+    row), with four-character figures ("-100", "-200") held by their tiles."""
+    base = live_server.url
+    host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    key = make_night(host, base, NAMES[:5])
+    device = next(c["value"] for c in host.context.cookies() if c["name"] == "device")
+    events = []
+    for number in (1, 2):  # seat 0 bids all ten tricks and takes none: -100 a round
+        events += [ev("bid", seat=s, round=number, bid=10 if s < 2 else 0) for s in range(5)]
+        events += [ev("reveal_bids", round=number), ev("result", round=number, results={
+            str(s): {"won": 10 if s == 1 else 0} for s in range(5)})]
+    game = store_game(live_server.app, device, key, {"kind": "skullking", "events": events,
+                      "setup": sk.start(list(range(5)), {"way": "custom",
+                                                        "rounds": [10, 10, 10]})})
+    show_on_phones(live_server.app, key, game.number)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(seat_url(live_server.app, base, key, 0))
+    claim(phone)
+    for locale in ("en", "ko"):
+        phone.context.add_cookies([{"name": "lang", "value": locale, "url": base}])
+        phone.goto(base + "/me")
+        assert phone.locator("[data-my-total]").inner_text() == "-200"
+        for width in (390, 320):
+            phone.set_viewport_size({"width": width, "height": 844})
+            phone.evaluate("document.fonts.ready")
+            tops = phone.eval_on_selector_all(
+                ".sk-me > div", "tiles => tiles.map(t => t.getBoundingClientRect().top)")
+            assert len(tops) == 3 and max(tops) - min(tops) < 1, (locale, width, tops)
+            found = phone.evaluate(MEASURE, width)
+            assert not [f for f in found if "stats" in f], (locale, width, found)
+            clipped = phone.eval_on_selector_all(".sk-me dd", """dds => dds.filter(
+                d => d.scrollWidth > d.clientWidth + 1).map(d => d.textContent)""")
+            assert not clipped, (locale, width, clipped)
+
+
+def drawn_with(page, selector):
+    """The fonts Chromium draws ``selector``'s text with (its families, CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    assert node, selector
+    return {f["familyName"] for f in
+            cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+
+
+def test_the_rabbit_is_drawn_from_the_bundled_emoji_on_the_host_and_the_phone(
+        browser, live_server):
+    """This machine has no emoji font: 🐇 is drawn from the app's Noto Emoji subset on
+    the host's page and on the rabbit's phone, not as an empty box."""
+    base = live_server.url
+    host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    key = make_night(host, base, NAMES)
+    device = next(c["value"] for c in host.context.cookies() if c["name"] == "device")
+    number = store_game(live_server.app, device, key, crazytime([])).number
+    show_on_phones(live_server.app, key, number)
+    host.goto(f"{base}/n/{key}/g/{number}")
+    host.evaluate("document.fonts.ready")
+    assert "🐇" in host.locator("tr[data-seat='6'] th").inner_text()
+    assert "Noto Emoji" in drawn_with(host, "tr[data-seat='6'] th")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(seat_url(live_server.app, base, key, 6))
+    claim(phone)
+    phone.evaluate("document.fonts.ready")
+    rabbit = ".crazytime small"
+    assert "🐇" in phone.locator(rabbit).first.inner_text()
+    assert "Noto Emoji" in drawn_with(phone, rabbit)
+
+
+#: Each word of ``selector``'s text drawn on two lines.
+BROKEN_WORDS = """selector => {
+  const found = [], box = document.querySelector(selector);
+  const texts = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node; (node = texts.nextNode());)
+    for (const word of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      if (new Set([...range.getClientRects()].filter(r => r.width)
+                    .map(r => Math.round(r.top))).size > 1) found.push(word[0]);
+    }
+  return found;
+}"""
+
+
+def test_a_phones_own_name_breaks_only_between_its_words(browser, live_server):
+    base = live_server.url
+    host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    key = make_night(host, base, ["Bartholomew Fitzgerald Smithso", "Mina", "Jo"])
+    phone = browser.new_context(viewport={"width": 320, "height": 640}).new_page()
+    phone.goto(seat_url(live_server.app, base, key, 0))
+    claim(phone)
+    for width in (320, 390):
+        phone.set_viewport_size({"width": width, "height": 640})
+        phone.evaluate("document.fonts.ready")
+        assert phone.evaluate(BROKEN_WORDS, ".seat-head .seat-name") == [], width
+
+
 #: Every visible button holds its words: none is wider than the screen, none clips its
 #: label (a Korean label may be far longer than its English).
 BUTTONS = """() => {

@@ -43,6 +43,23 @@ def test_the_host_page_names_who_has_not_bid_and_never_a_bid(app):
     assert "1" not in text.replace("Round 1", "").replace("1 each", "")
 
 
+def test_a_chip_keeps_its_comma_on_its_line(app):
+    """A line may break after a chip (a box): the comma after it goes with it, never
+    starting the next line (", Mina")."""
+    night = make_night(app, NAMES)
+    url = start(night, "skullking", range(4))
+    # "Mina, Alex, 서연 and Bartholomew …"; "Mina 님, Alex 님, 서연 님, Bartholomew … 님"
+    for lang, comma, count in (("en", ",", 2), ("ko", " 님,", 3)):
+        night.host.set_cookie("lang", lang)
+        step = lxml.html.fromstring(night.host.get(url).data.decode()).find_class(
+            "next-step")[0]
+        kept = step.find_class("list-chip")
+        assert len(kept) == count, lang
+        for chip in kept:
+            assert chip.text_content().replace("\u00a0", " ").endswith(comma), lang
+            assert chip[0].get("class").startswith("player ")
+
+
 def test_the_line_is_at_the_top_of_the_host_page_before_the_games_own_part(app):
     night = make_night(app, NAMES)
     url = start(night, "kraken", range(4))

@@ -267,12 +267,28 @@ def test_static_urls_carry_a_version_and_are_cached_a_year(table):
 
 
 def test_a_seat_page_first_load_is_under_150_kilobytes(table):
+    """The page, its scripts and stylesheets, and the fonts the stylesheets name (the
+    emoji subset a page with the rabbit or a trophy loads)."""
     night, url, phone, version = table
     asked = {"Accept-Encoding": "gzip, deflate, br"}
     page = phone.get("/me", headers=asked)
     total = wire_bytes(page)
+    fonts = set()
     for static in static_urls(gzip.decompress(page.data).decode()):
         response = phone.get(static, headers=asked)
+        total += wire_bytes(response)
+        if static.split("?")[0].endswith(".css"):
+            css = response.data
+            if response.headers.get("Content-Encoding") == "gzip":
+                css = gzip.decompress(css)
+            folder = static.split("?")[0].rsplit("/", 1)[0]
+            fonts |= {f"{folder}/{name}" for name in
+                      re.findall(r'url\("?([^")]+\.woff2)', css.decode())}
+        response.close()
+    assert fonts  # the emoji subset is counted
+    for font in fonts:
+        response = phone.get(font, headers=asked)
+        assert response.status_code == 200, font
         total += wire_bytes(response)
         response.close()
     assert total < 150 * KB

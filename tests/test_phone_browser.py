@@ -302,6 +302,38 @@ def test_a_phone_scrolled_down_sees_the_new_game_start_and_its_result(browser, l
     assert page.locator(".game-panel h2").inner_text() == "Crazy Time"
 
 
+CLOSE_BY_TAP = """() => {
+  const notice = document.querySelector('.game-panel .new-game');
+  if (!notice) return 'never seen';
+  notice.querySelector('span').click();  // a tap on its text, not only on its ×
+  return document.querySelectorAll('.new-game').length;
+}"""
+
+
+def test_a_tap_closes_the_new_game_notice_for_good(browser, live_server):
+    host, url, key, device = table(browser, live_server)
+    page = touch_phone(browser, seat_url(live_server, key, 1))
+    page.locator(".waiting").wait_for(timeout=WAIT)
+    number = store_game(live_server.app, device, key, {
+        "kind": "crazytime", "setup": crazytime_setup(list(range(5))), "events": []}).number
+    with live_server.app.test_request_context():
+        store.set_current_game(store.night_by_key(key)["id"], number)
+    notice = page.locator(".game-panel .new-game")
+    notice.wait_for(timeout=WAIT)
+    # a real button closes it from a keyboard, and says what it does
+    close = notice.locator("button.notice-close")
+    assert close.get_attribute("type") == "button"
+    assert close.get_attribute("aria-label") == "Close this message"
+    # one tap anywhere on it, and it is gone at once (checked in the same task as the tap)
+    assert page.evaluate(CLOSE_BY_TAP) == 0
+    # a refresh within its seconds no longer draws it again
+    page.evaluate("document.addEventListener('htmx:afterSwap', () => window.__swapped = true)")
+    page.evaluate("window.__swapped = false")
+    bump(live_server, key, seat=2)
+    page.wait_for_function("() => window.__swapped === true", timeout=WAIT)
+    assert page.locator(".new-game").count() == 0
+
+
 # --- reaching the table --------------------------------------------------------------------
 
 def test_a_phone_that_cannot_reach_the_laptop_says_so_and_clears_it(browser, server_process):

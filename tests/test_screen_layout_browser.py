@@ -218,9 +218,33 @@ CUT = """() => [...document.querySelectorAll('body *')].filter(el => {
          + (el.textContent || '').trim().slice(0, 40))"""
 
 
+#: Each word of a table's head that is drawn on two lines ("Ma/tch 1", "Hour/s"): a
+#: head may wrap between its words, never inside one. A player's name is not a word
+#: here (a 30-letter name with no space may break, or is cut).
+BROKEN_WORDS = """() => {
+  const found = [];
+  for (const th of document.querySelectorAll('#live thead th')) {
+    if (!th.offsetWidth) continue;
+    const texts = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node; (node = texts.nextNode());) {
+      if (node.parentElement.closest('.player')) continue;
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width)
+          .map(r => Math.round(r.top)));
+        if (lines.size > 1) found.push(`"${word[0]}" of "${th.textContent.trim()}"`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
 @pytest.mark.parametrize("size", [TV, LAPTOP])
 def test_every_game_in_every_phase_fits_a_tv_and_a_laptop(screen, size):
-    cut = []
+    cut, broken = [], []
     for label in ["lobby", *PHASES]:
         for lang in ("en", "ko"):
             page = screen(label, size, lang)
@@ -228,7 +252,9 @@ def test_every_game_in_every_phase_fits_a_tv_and_a_laptop(screen, size):
             overflow = page.evaluate(CUT)
             if seen["height"] > size[1] or seen["width"] > size[0] or overflow:
                 cut.append(f"{label} {lang}: {seen['width']}×{seen['height']} {overflow[-3:]}")
+            broken += [f"{label} {lang}: {word}" for word in page.evaluate(BROKEN_WORDS)]
     assert not cut, "\n".join(cut)
+    assert not broken, "\n".join(broken)  # and no word of a table's head breaks inside
 
 
 #: Each label of the chart: its size on the screen, in px (its font size in the SVG's
@@ -290,6 +316,66 @@ def test_each_game_tints_the_screen(screen):
         "getComputedStyle(document.documentElement).backgroundColor")
         for label in ("lobby", "kraken-mid", "skullking-mid", "crazytime-mid")}
     assert len(set(tints.values())) == 4, tints
+
+
+#: A banner's parts that hide some of what they hold (a name cut with "…").
+CLIPPED = """selector => [...document.querySelectorAll(selector + ', ' + selector + ' *')]
+  .filter(e => { const s = getComputedStyle(e);
+    return (s.overflowX !== 'visible' || s.overflowY !== 'visible')
+      && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1); })
+  .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 40))"""
+
+#: Each word of ``selector``'s text that is drawn on two lines.
+WORDS_BROKEN = """selector => {
+  const found = [];
+  for (const box of document.querySelectorAll(selector)) {
+    const texts = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node; (node = texts.nextNode());)
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (new Set([...range.getClientRects()].filter(r => r.width)
+                      .map(r => Math.round(r.top))).size > 1) found.push(word[0]);
+      }
+  }
+  return found;
+}"""
+
+#: Winners with 30-character names: one of words (Crazy Time's winner, seat 0), and the
+#: Kraken's three Skeletons (seats 5 to 7): words, Hangul with no space, and the widest
+#: Latin letter.
+WINNERS = ["Maximiliana Catherine Rosewood", "Mina", "Jo", "Sun", "Ann",
+           "Bartholomew Fitzgerald Smithso", LONG[0], "W" * 30]
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+def test_a_winners_30_letter_name_is_said_whole_in_the_banner(browser, live_server, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    key = make_night(page, live_server.url, WINNERS)
+    device = next(c["value"] for c in context.cookies() if c["name"] == "device")
+    games = {"crazytime-end": WINNERS[:1], "kraken-end": WINNERS[5:],
+             "crazytime-match-over": WINNERS[:1]}
+    problems = []
+    for label, winners in games.items():
+        number = store_game(live_server.app, device, key, PHASES[label]()).number
+        show_on_phones(live_server.app, key, number)
+        for lang in ("en", "ko"):
+            context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
+            page.goto(f"{live_server.url}/n/{key}/screen")
+            page.evaluate("document.fonts.ready")
+            banner = ".screen-hero"
+            said = " ".join(page.locator(banner).inner_text().split())
+            problems += [f"{label} {lang}: {name} not said" for name in winners
+                         if name not in said]
+            problems += [f"{label} {lang}: cut {e}" for e in page.evaluate(CLIPPED, banner)]
+            problems += [f"{label} {lang}: '{w}' broken" for w in
+                         page.evaluate(WORDS_BROKEN, banner)]
+            seen = measure(page)
+            if seen["height"] > size[1] or page.evaluate(CUT):
+                problems.append(f"{label} {lang}: the board no longer fits")
+    assert not problems, "\n".join(problems)
 
 
 def test_a_won_game_has_one_banner_saying_who_won(screen):

@@ -63,6 +63,24 @@ def test_once_every_phone_joined_the_game_comes_first_and_the_codes_sit_under_mo
     assert html.index('class="running-game') < html.index('id="night-more-title"')
 
 
+def test_once_every_phone_joined_a_latecomer_is_one_tap_under_more(app):
+    night = make_night(app, ["Ann", "Bo", "Cy"])
+    html = page(night)
+    # while phones join, the form is under the codes
+    assert html.index('class="seat-card') < html.index('class="seat-join"') < html.index(
+        'id="night-play-title"')
+    for position in range(3):
+        night.phone(position)
+    html = page(night)
+    more, join, codes = where(html, 'id="night-more-title"', '<details class="seat-join"',
+                              '<details class="night-seats">')
+    # its own fold under "More", not inside the folded codes (which took two taps)
+    assert more < join < codes
+    assert "</details>" in html[join:codes]
+    assert html.count('class="seat-join"') == 1
+    assert "Someone arrived late? Add a player" in html[join:codes]
+
+
 def test_the_table_page_has_its_own_title_and_links_the_statistics(night):
     html = page(night)
     assert "<title>The night's table · Companion</title>" in html

@@ -1,5 +1,6 @@
 """What the templates are given: the shared-fragment cache, colours, names, titles and assets."""
 
+import re
 from typing import Any
 
 from flask import (
@@ -145,7 +146,13 @@ def _players(context: Context, seats: list[int]) -> Markup:
     if len(chips) > 1:
         joined = Markup(_gettext(context, N_("%(names)s and %(name)s"), names=joined,
                                  name=chips[-1]))
-    return joined
+    # A chip keeps the comma after it (and Korean's 님 before that) on its line: a chip
+    # is a box, and a line may break after a box, so a line began with ", Mina".
+    return Markup(_CHIP_COMMA.sub(r'<span class="list-chip">\1,</span>', str(joined)))
+
+
+#: A colour chip, its 님 if any, and the comma after them.
+_CHIP_COMMA = re.compile(r'(<span class="player [^"]*">[^<]*</span>(?: 님)?),')
 
 
 def globals_() -> dict[str, Any]:

@@ -141,6 +141,13 @@
     notices().forEach(function (p) { p.remove(); });
   }
 
+  /* Closed by the player: gone now, and no refresh of the notice's seconds draws it again. */
+  function closeNotice() {
+    if (fading) { clearTimeout(fading); fading = null; }
+    games.told = null;
+    notices().forEach(function (p) { p.remove(); });
+  }
+
   function tellGame(panel) {
     if (!games.told || games.told.game !== panel.dataset.game || Date.now() > games.told.until) {
       games.told = null;
@@ -153,7 +160,16 @@
     var p = document.createElement("p");
     p.className = "notice info new-game";
     p.setAttribute("role", "status");
-    p.textContent = games.told.text;
+    var text = document.createElement("span");
+    text.textContent = games.told.text;
+    /* A tap anywhere on it closes it (it covers what the player looks for); the button is
+       that tap for a keyboard and a screen reader, and says so. */
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "notice-close secondary outline";
+    close.setAttribute("aria-label", panel.dataset.closeNotice || "");
+    p.append(text, close);
+    p.addEventListener("click", closeNotice);
     if (games.told.until - Date.now() <= FADE_MS) { p.classList.add("fading"); }
     /* After the panel's first heading wherever it sits (it may be nested in a part). */
     var heading = panel.querySelector("h2");
