@@ -460,3 +460,20 @@ def test_numbers_a_tv_asks_for_are_bounded_by_address(night):
         assert night.app.test_client().post("/screen").status_code == 303
     refused = night.app.test_client().post("/screen", headers={"HX-Request": "true"})
     assert refused.status_code == 429 and "too many screen numbers" in refused.data.decode()
+
+
+def test_a_won_game_s_banner_names_each_winner_in_their_colour_and_in_korean_each_with_님(
+        night):
+    tv = screen_device(night)
+    play(night, "kraken", lambda state: None)
+    html = tv.get(f"{night.url}/screen").data.decode()
+    banner = re.search(r'<p class="screen-hero screen-hero-won.*?</p>', html, re.S).group(0)
+    chips = re.findall(r"<span class=\"player (pc-[a-z]+)\">([^<]+)</span>", banner)
+    assert len(chips) >= 2, banner  # a Kraken side wins together
+    assert len({hue for hue, _ in chips}) == len(chips)  # each in their own colour
+    assert tv.post("/lang", data={"lang": "ko", "next": "/"}).status_code == 303
+    html = tv.get(f"{night.url}/screen").data.decode()
+    banner = re.search(r'<p class="screen-hero screen-hero-won.*?</p>', html, re.S).group(0)
+    said = re.sub(r"<[^>]+>", "", banner)
+    for _, name in chips:  # "지우 님, 서연 님 승리!", never "지우, 서연 님 승리!"
+        assert re.search(rf"{re.escape(name)}\s님", said), said

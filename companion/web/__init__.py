@@ -50,4 +50,5 @@ def init_app(app: Flask) -> None:
         game_players=templating.game_players,
         game_kinds=registry.kinds, game_assets=templating.game_assets,
         secret=sealed.secret, part=parts.part, new_form_token=new_token, hue=templating.hue,
-        palette=colours.PALETTE, who=templating.who, next_step=templating.next_step)
+        palette=colours.PALETTE, who=templating.who, players=templating.players,
+        next_step=templating.next_step)

@@ -130,6 +130,14 @@ def next_step(context: Context, game: Any) -> Markup | None:
     return Markup(line.replace("</span> 님", "</span>\u00a0님"))
 
 
+@pass_context
+def players(context: Context, seats: Any) -> Markup:
+    """The players of ``seats`` as their colour chips, joined as the language joins a
+    list, for a message that names them all at once (a winner's banner): Korean gives
+    each name but the last its 님, and the message the last."""
+    return _players(context, list(seats))
+
+
 def _players(context: Context, seats: list[int]) -> Markup:
     """Players as their colour chips, joined as the language joins a list ("Ann, Bo and
     Cy"; in Korean each name but the last takes its 님 here, the message gives the
