@@ -109,7 +109,10 @@ RECORD = """(() => {
     const verb = ((e.detail.requestConfig || {}).verb || '').toLowerCase();
     if (verb === 'get' || !e.detail.xhr) { return; }
     const m = /id="live"[^>]*hx-get="[^"]*[?]v=(\\d+)"/.exec(e.detail.xhr.responseText || '');
-    if (m) { rec.writes.push({t: now(), v: Number(m[1])}); }
+    if (m) {
+      const path = ((e.detail.requestConfig || {}).path || '').split('?')[0];
+      rec.writes.push({t: now(), v: Number(m[1]), what: path.split('/').slice(-1)[0]});
+    }
   });
 })();"""
 
@@ -428,11 +431,13 @@ def reveal_figures(reveal: dict[str, Any], records: list[dict[str, Any]],
             "screens": each}
 
 
-def write_figures(records: list[dict[str, Any]], setup: list[str]
+def write_figures(records: list[dict[str, Any]], setup: list[str],
+                  slowest: list[tuple[float, str, int]] | None = None
                   ) -> tuple[dict[str, list[float]], int]:
     """From each write's answer, on the screen that made it, until each other screen shows
     its version: the lags (ms) by the link of the screen that shows it, and the screens
-    still behind after BEHIND_MS."""
+    still behind after BEHIND_MS; each lag also goes into ``slowest`` (lag, the write's
+    form's last path word, the screen that showed it), when given."""
     lags: dict[str, list[float]] = {}
     behind = 0
     for i, rec in enumerate(records):
@@ -446,6 +451,8 @@ def write_figures(records: list[dict[str, Any]], setup: list[str]
                     behind += 1
                 else:
                     lags.setdefault(setup[j], []).append(max(0.0, lag))
+                    if slowest is not None:
+                        slowest.append((round(lag), write.get("what", "?"), j))
     return lags, behind
 
 
@@ -456,7 +463,8 @@ def lag_figures(lags: list[float]) -> dict[str, Any]:
 
 def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup: list[str]
             ) -> dict[str, Any]:
-    by_link, behind = write_figures(records, setup)
+    slowest: list[tuple[float, str, int]] = []
+    by_link, behind = write_figures(records, setup, slowest)
     lags = [lag for each in by_link.values() for lag in each]
     spreads = [r["spread_ms"] for r in reveals if r["spread_ms"] is not None]
     clock = [r["clock_spread_ms"] for r in reveals if r["clock_spread_ms"] is not None]
@@ -475,6 +483,8 @@ def summary(reveals: list[dict[str, Any]], records: list[dict[str, Any]], setup:
         "write_to_visible_ms": lag_figures(lags),
         "write_to_visible_by_link_ms": {link: lag_figures(each)
                                         for link, each in sorted(by_link.items())},
+        # the tail: the slowest tenth of them, each (ms, the write, the screen: 0 the host)
+        "write_to_visible_slowest": sorted(slowest, reverse=True)[:max(1, len(slowest) // 10)],
         "false_banners": sum(r["offline"] for r in records),
         # what put each up (static/js/live.js, offline): a refresh's network wait ran out
         # ("timeout"), a refresh was refused ("error"), the stream fell silent ("silent")
@@ -540,7 +550,9 @@ def attempt(browser: Any, profile: str, rounds: int, phones: int, seed: int,
     except Error as error:
         for context in browser.contexts:  # its pages would go on asking a server gone
             context.close()
-        return {"error": str(error).splitlines()[0], "each_reveal": []}
+        # the first line says what timed out, the call log's lines where it waited
+        said = [line.strip() for line in str(error).splitlines() if line.strip()]
+        return {"error": said[0], "waited_for": said[1:6], "each_reveal": []}
 
 
 def show(label: str, figures: dict[str, Any]) -> None:

@@ -71,3 +71,46 @@ def test_a_phone_is_not_sent_the_wide_table_it_hides_and_gets_it_when_it_widens(
     phone.set_viewport_size({"width": 1100, "height": 844})
     phone.locator(".sk-wide td[data-seat='1'] .sk-bid-done").wait_for(timeout=WAIT)
     assert phone.locator(".sk-wide .sk-bid-done").count() == 1
+
+
+def test_a_refresh_overtaken_by_the_phone_s_own_bid_does_not_bring_its_form_back(
+        browser, server_process):
+    """A refresh leaves, the phone bids, the bid's answer ("Bid sent") lands first and
+    the refresh's after it: its parts are older than the page (on a bad phone's Wi-Fi
+    the phone showed its bid form again, for good: every later refresh was told its
+    version was the laptop's)."""
+    served = server_process.start()
+    host = browser.new_context(locale="en-US").new_page()
+    night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
+    phone = as_a_phone(browser.new_context(locale="en-US",
+                                           viewport={"width": 390, "height": 844}).new_page())
+    phone.goto(seat_link(host, 0))
+    claim(phone)
+    start_game(host, night_url, way="custom", rounds="1,1")
+    phone.locator(".sk-my-bid-form").wait_for(timeout=WAIT)
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:  # the laptop answers now, and the answer is kept on its way
+            held.append((route, route.fetch()))
+
+    phone.route("**/me/live?*", hold_the_first)
+    # another player's bid: the phone's refresh for it leaves, and is held
+    host.locator("form.sk-bid-form[data-seat='1'] button[name=bid][value='0']").click()
+    for _ in range(200):
+        if held:
+            break
+        phone.wait_for_timeout(50)
+    assert held, "the phone did not refresh"
+    phone.locator(".sk-my-bid-form button[name=bid][value='1']").click()
+    phone.locator(".sk-sent").wait_for(timeout=WAIT)
+    phone.evaluate("""() => { window.__oob = new Promise((done) => document.addEventListener(
+      'htmx:oobBeforeSwap', () => setTimeout(done, 100), {once: true})); }""")
+    route, answer = held[0]
+    assert answer.headers.get("hx-reswap") == "none"  # an answer of parts
+    route.fulfill(response=answer)
+    phone.evaluate("() => window.__oob")
+    assert phone.locator(".sk-sent").is_visible()
+    assert phone.locator(".sk-bids-in").inner_text() == "2 of 3 bids in"

@@ -45,6 +45,7 @@ _PART = re.compile(r"<!--part ([a-z][a-z0-9-]*)-->(.*?)<!--/part-->", re.S)
 _LIVE_TAG = re.compile(r'<div id="live"[^>]*>')
 _VERSION = re.compile(r'(hx-get="[^"?]*\?v=)-?\d+"')
 _GET = re.compile(r'hx-get="([^"]*)"')
+_SHOWN = re.compile(r"[?&]v=(-?\d+)$")
 #: What a hash leaves out: the session's CSRF token, the secret markers.
 _NOT_CONTENT = re.compile(r'(?<=name="csrf_token" value=")[^"]*|<!--/?secret-[0-9a-f]+-->')
 #: A part the screen does not show (hidden by its style) is said with "-" for its hash.
@@ -64,8 +65,11 @@ def content_hash(text: str) -> str:
     return hashlib.blake2b(_NOT_CONTENT.sub("", text).encode(), digest_size=6).hexdigest()
 
 
-def _wrapped(name: str, content: str, digest: str, oob: bool = False) -> str:
-    swap = ' hx-swap-oob="true"' if oob else ""
+def _wrapped(name: str, content: str, digest: str, version: str | None = None) -> str:
+    """A part in its wrapper; an out-of-band one (an answer of parts only) says the
+    version it shows: a page that already shows a later one drops it (static/js/live.js:
+    a write's answer can overtake a refresh sent before it, whose parts are older)."""
+    swap = f' data-part-v="{version}" hx-swap-oob="true"' if version is not None else ""
     return (f'<div class="part" id="part-{name}" data-part="{name}" '
             f'data-part-hash="{stored(digest)}"{swap}>{content}</div>')
 
@@ -101,9 +105,10 @@ def mark(response: Response) -> Response:
     frame = content_hash(frame_text)
     have = _have(request.headers.get(HAVE_HEADER, "-"))
     get = _GET.search(tag.group(0)) if tag is not None else None
-    if have is not None and get is not None and have[0] == frame \
+    version = _SHOWN.search(get.group(1)) if get is not None else None
+    if have is not None and version is not None and have[0] == frame \
             and set(have[1]) == set(parts):
-        response.set_data("".join(_wrapped(name, content, digest, oob=True)
+        response.set_data("".join(_wrapped(name, content, digest, version.group(1))
                                   for name, (content, digest) in parts.items()
                                   if have[1][name] not in (digest, UNSEEN)))
         response.headers["HX-Reswap"] = "none"

@@ -24,6 +24,7 @@
     "htmx:beforeRequest": ["live.route", "live.wrote"],
     "htmx:beforeSend": ["live.sent", "clock.sample"],
     "htmx:beforeSwap": ["live.tap", "live.partial", "panels.saveFields"],
+    "htmx:oobBeforeSwap": ["live.stale"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "panels.takeover",
                        "panels.heroes",
                        "hold.wake",

@@ -299,6 +299,19 @@
     }, 200);
   });
 
+  /* A refresh sent before this page's own write whose answer lands after the write's:
+     its region is gone (the write's answer replaced it), and htmx would still swap its
+     parts in, older than what the page shows, under the page's newer version, which
+     every later refresh would then be told is unchanged (a phone showed its bid form
+     again after "Bid sent", for good). Each part of such an answer says its version:
+     one older than the page's is dropped. */
+  C.on("htmx:oobBeforeSwap", "live.stale", function (event) {
+    var fragment = event.detail.fragment;
+    var part = fragment && fragment.firstElementChild;
+    var version = part && part.dataset ? Number(part.dataset.partV) : NaN;
+    if (isFinite(version) && version < shown(region())) { event.detail.shouldSwap = false; }
+  });
+
   C.on("htmx:beforeSwap", "live.partial", function (event) {
     var xhr = event.detail.xhr;
     var url = xhr && C.isRefresh(event) && event.detail.shouldSwap &&

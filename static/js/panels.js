@@ -186,7 +186,12 @@
       games.told = { game: now, until: Date.now() + NOTICE_MS,
                      text: isNew ? panel.dataset.newGame : panel.dataset.backToGame };
       tellGame(panel);
-      if (!C.hold.active()) { panel.scrollIntoView({ block: "start" }); }
+      /* Scrolled to in the next frame, once every step after the swap has written: here
+         it would lay the page out, and the steps after would make that layout stale
+         (a slow phone spent 0.4 s on it: docs/performance.md, "Slow phones"). */
+      window.requestAnimationFrame(function () {
+        if (!C.hold.active() && panel.isConnected) { panel.scrollIntoView({ block: "start" }); }
+      });
     } else if (panel) {
       tellGame(panel);
     }
