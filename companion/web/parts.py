@@ -106,7 +106,7 @@ def mark(response: Response) -> Response:
     have = _have(request.headers.get(HAVE_HEADER, "-"))
     get = _GET.search(tag.group(0)) if tag is not None else None
     version = _SHOWN.search(get.group(1)) if get is not None else None
-    if have is not None and version is not None and have[0] == frame \
+    if have is not None and get is not None and version is not None and have[0] == frame \
             and set(have[1]) == set(parts):
         response.set_data("".join(_wrapped(name, content, digest, version.group(1))
                                   for name, (content, digest) in parts.items()
