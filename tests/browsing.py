@@ -162,3 +162,21 @@ def trail(page, keep=60):
     page.on("requestfailed", lambda request: note(request, request.failure))
     return page
 
+
+#: Each word of the text of every element ``selector`` finds that is drawn on two lines
+#: (a word broken inside itself): a page.evaluate script, given the selector.
+WORDS_BROKEN = """selector => {
+  const found = [];
+  for (const box of document.querySelectorAll(selector)) {
+    const texts = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node; (node = texts.nextNode());)
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (new Set([...range.getClientRects()].filter(r => r.width)
+                      .map(r => Math.round(r.top))).size > 1) found.push(word[0]);
+      }
+  }
+  return found;
+}"""

@@ -13,7 +13,7 @@ import pytest
 from companion import store
 from companion.crazytime import rules as ct
 from companion.skullking import rules as sk
-from tests.browsing import claim
+from tests.browsing import WORDS_BROKEN, claim
 from tests.conftest import store_game
 from tests.test_stats import ev, kraken_setup
 
@@ -356,22 +356,6 @@ def test_the_rabbit_is_drawn_from_the_bundled_emoji_on_the_host_and_the_phone(
     assert "Noto Emoji" in drawn_with(phone, rabbit)
 
 
-#: Each word of ``selector``'s text drawn on two lines.
-BROKEN_WORDS = """selector => {
-  const found = [], box = document.querySelector(selector);
-  const texts = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-  for (let node; (node = texts.nextNode());)
-    for (const word of node.data.matchAll(/\\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, word.index);
-      range.setEnd(node, word.index + word[0].length);
-      if (new Set([...range.getClientRects()].filter(r => r.width)
-                    .map(r => Math.round(r.top))).size > 1) found.push(word[0]);
-    }
-  return found;
-}"""
-
-
 def test_a_phones_own_name_breaks_only_between_its_words(browser, live_server):
     base = live_server.url
     host = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
@@ -382,7 +366,7 @@ def test_a_phones_own_name_breaks_only_between_its_words(browser, live_server):
     for width in (320, 390):
         phone.set_viewport_size({"width": width, "height": 640})
         phone.evaluate("document.fonts.ready")
-        assert phone.evaluate(BROKEN_WORDS, ".seat-head .seat-name") == [], width
+        assert phone.evaluate(WORDS_BROKEN, ".seat-head .seat-name") == [], width
 
 
 #: Every visible button holds its words: none is wider than the screen, none clips its

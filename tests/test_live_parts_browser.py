@@ -14,7 +14,9 @@ SHOWN = """() => Number(/[?&]v=(\\d+)/.exec(
   document.getElementById('live').getAttribute('hx-get'))[1])"""
 
 
-def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_process):
+def bidding(browser, server_process):
+    """The host's screen and Ann's phone (390 px, slowed as PHONE_CPU says) of a night of
+    three, a Skull King game of two one-card rounds begun: the phone can bid."""
     served = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
     night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
@@ -24,6 +26,11 @@ def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_pr
     claim(phone)
     start_game(host, night_url, way="custom", rounds="1,1")
     phone.locator(".sk-my-bid-form").wait_for(timeout=WAIT)
+    return host, phone
+
+
+def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_process):
+    host, phone = bidding(browser, server_process)
     phone_bids(phone, 1)  # (the phone's own write is answered whole)
     phone.evaluate("""() => { for (const name of ['head', 'table-list', 'sk-standings'])
       { document.getElementById('part-' + name).__kept = true; } }""")
@@ -52,15 +59,10 @@ def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_pr
 def test_a_phone_is_not_sent_the_wide_table_it_hides_and_gets_it_when_it_widens(
         browser, server_process):
     """(skullking.css hides the wide score table below a tablet's width; a bid marks it)"""
-    served = server_process.start()
-    host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
-    phone = as_a_phone(browser.new_context(locale="en-US",
-                                           viewport={"width": 390, "height": 844}).new_page())
-    phone.goto(seat_link(host, 0))
-    claim(phone)
-    start_game(host, night_url, way="custom", rounds="1,1")
-    phone.locator(".sk-my-bid-form").wait_for(timeout=WAIT)
+    host, phone = bidding(browser, server_process)
+    # the phone has caught up with the game's start (an answer to a refresh sent before
+    # it is whole, and would show the bid below without an answer of parts)
+    phone.wait_for_function(f"() => ({SHOWN})() >= {host.evaluate(SHOWN)}", timeout=WAIT)
     bodies: list[str] = []
     phone.on("response", lambda r: "/me/live" in r.url and r.status == 200 and
              r.headers.get("hx-reswap") == "none" and bodies.append(r.text()))
@@ -79,15 +81,7 @@ def test_a_refresh_overtaken_by_the_phone_s_own_bid_does_not_bring_its_form_back
     the refresh's after it: its parts are older than the page (on a bad phone's Wi-Fi
     the phone showed its bid form again, for good: every later refresh was told its
     version was the laptop's)."""
-    served = server_process.start()
-    host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
-    phone = as_a_phone(browser.new_context(locale="en-US",
-                                           viewport={"width": 390, "height": 844}).new_page())
-    phone.goto(seat_link(host, 0))
-    claim(phone)
-    start_game(host, night_url, way="custom", rounds="1,1")
-    phone.locator(".sk-my-bid-form").wait_for(timeout=WAIT)
+    host, phone = bidding(browser, server_process)
     held = []
 
     def hold_the_first(route):

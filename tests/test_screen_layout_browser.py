@@ -10,6 +10,7 @@ import os
 import pytest
 
 from companion.skullking import rules as sk
+from tests.browsing import WORDS_BROKEN
 from tests.conftest import store_game
 from tests.test_layout_browser import MATCH, crazytime, kraken, make_night, show_on_phones
 from tests.test_layout_browser import NAMES as LONG
@@ -324,23 +325,6 @@ CLIPPED = """selector => [...document.querySelectorAll(selector + ', ' + selecto
     return (s.overflowX !== 'visible' || s.overflowY !== 'visible')
       && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1); })
   .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 40))"""
-
-#: Each word of ``selector``'s text that is drawn on two lines.
-WORDS_BROKEN = """selector => {
-  const found = [];
-  for (const box of document.querySelectorAll(selector)) {
-    const texts = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-    for (let node; (node = texts.nextNode());)
-      for (const word of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, word.index);
-        range.setEnd(node, word.index + word[0].length);
-        if (new Set([...range.getClientRects()].filter(r => r.width)
-                      .map(r => Math.round(r.top))).size > 1) found.push(word[0]);
-      }
-  }
-  return found;
-}"""
 
 #: Winners with 30-character names: one of words (Crazy Time's winner, seat 0), and the
 #: Kraken's three Skeletons (seats 5 to 7): words, Hangul with no space, and the widest
