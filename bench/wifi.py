@@ -511,8 +511,10 @@ def night(browser: Any, profile: str, rounds: int, phones: int, seed: int,
         carrier, ports = links(port, setup, seed)
         try:
             started = time.monotonic()
+            ticks = cpu_ticks()
             pages, reveals, phone_side = walk(browser, f"http://127.0.0.1:{port}", ports,
                                               rounds, phones, cpu, trace)
+            box_busy = busy(ticks, cpu_ticks())
             records = [page.evaluate("() => window.__wifi") for page in pages]
             for page in pages:
                 page.context.close()
@@ -525,12 +527,32 @@ def night(browser: Any, profile: str, rounds: int, phones: int, seed: int,
     figures = [reveal_figures(r, records, names) for r in reveals]
     return {"links": dict(zip(names, setup, strict=True)), "phone_cpu": cpu,
             "seconds": round(time.monotonic() - started, 1),
+            # the box's cores through the night: the phones' browsers, the host's, the
+            # server and the links share them (a table's phones each have their own)
+            "box_busy": box_busy,
             **summary(figures, records, setup),
             "phones_main_thread": {**step_figures(phone_side["steps"]),
                                    "memory_before": phone_side["memory_before"],
                                    "memory_after": phone_side["memory_after"],
                                    **({"trace": phone_side["trace"]} if trace else {})},
             "each_reveal": figures}
+
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """The box's CPU time so far (idle, all told), in ticks of /proc/stat; None where
+    there is none."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return fields[3] + fields[4], sum(fields)  # idle and iowait, and everything
+
+
+def busy(before: tuple[int, int] | None, after: tuple[int, int] | None) -> float | None:
+    """How busy the box's cores were between two readings of :func:`cpu_ticks` (0 to 1)."""
+    if before is None or after is None or after[1] == before[1]:
+        return None
+    return round(1 - (after[0] - before[0]) / (after[1] - before[1]), 2)
 
 
 def machine() -> dict[str, Any]:

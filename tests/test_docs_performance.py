@@ -81,3 +81,10 @@ def test_the_slow_phones_nights_and_goals_are_one_reports():
     assert block == wifi.table(report(source), source=source)
     assert goals_of(source) == budgets.markdown_table(report(source), source=source,
                                                       budgets=budgets.WIFI_BUDGETS)
+
+
+def test_the_three_phone_goals_are_their_reports():
+    """(the same nights with three phones, each a larger share of this two-core box)"""
+    source = "docs/wifi-slow-phones-2026-12-06-three.json"
+    assert goals_of(source) == budgets.markdown_table(report(source), source=source,
+                                                      budgets=budgets.WIFI_BUDGETS)

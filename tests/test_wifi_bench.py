@@ -38,6 +38,7 @@ def test_the_wifi_bench_walks_a_night_through_its_links_and_reports_it(tmp_path)
         assert key in night["write_to_visible_ms"]
     for key in ("spread_ms", "early_flips", "false_banners", "short_spare", "spare_ms"):
         assert key in night
+    assert night["box_busy"] is None or 0 <= night["box_busy"] <= 1
     # what put each banner up, and what held each screen's main thread near the moment
     assert sum(night["false_banners_why"].values()) == night["false_banners"]
     assert all(isinstance(s["busy"], list) for s in screens)
