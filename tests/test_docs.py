@@ -244,3 +244,39 @@ def test_every_picture_the_readme_shows_is_in_the_repository():
     shown = re.findall(r"!\[[^\]]+\]\(([^)]+\.png)\)", README.read_text("utf-8"))
     assert len(shown) == 3
     assert [path for path in shown if not (ROOT / path).is_file()] == []
+
+
+#: Where a path into the repository may be named: its code, comments, templates, styles,
+#: scripts, docs and packaging (the vendored files and the translations aside).
+NAMING = [*ROOT.glob("companion/**/*.py"), *ROOT.glob("templates/**/*.html"),
+          *ROOT.glob("static/*.css"), *ROOT.glob("static/js/*.js"), *ROOT.glob("static/*.js"),
+          *ROOT.glob("tests/*.py"), *ROOT.glob("bench/*.py"), *ROOT.glob("docs/*.md"),
+          ROOT / "README.md", ROOT / "pyproject.toml", ROOT / ".ci" / "run"]
+#: A path as it is named: from one of the repository's folders, not part of a longer
+#: path or a URL (``/static/…`` is an address, not a file).
+NAMED_PATH = re.compile(r"(?<![\w./-])((?:companion|static|templates|tests|docs|bench)/"
+                        r"[\w./-]*\w)")
+#: Named without being there, on purpose: adding-a-game.md's example game, a test's
+#: made-up script.
+EXAMPLES = re.compile(r"mygame|/mistake\.js$")
+
+
+def dated_table_row(line: str) -> bool:
+    """A row of a table of dated measurements (docs/performance.md keeps what was
+    measured then, with the paths of then)."""
+    return line.startswith("|")
+
+
+def test_every_path_named_in_the_repository_exists():
+    missing = []
+    for file in NAMING:
+        for number, line in enumerate(file.read_text("utf-8").splitlines(), 1):
+            if file.suffix == ".md" and dated_table_row(line):
+                continue
+            for found in NAMED_PATH.finditer(line):
+                path = found.group(1).rstrip(".")
+                if any(c in path for c in "*<{") or EXAMPLES.search(path):
+                    continue
+                if not (ROOT / path).exists():
+                    missing.append(f"{file.relative_to(ROOT)}:{number}: {path}")
+    assert not missing, "\n".join(missing)

@@ -90,8 +90,9 @@ def checkpoint_due(path: str) -> bool:
 def checkpoint(path: str) -> None:
     """Copy the WAL back into the database file.
 
-    Called once a write's answer is sent and the WAL is due (companion/web.py). Left to
-    itself, SQLite does this inside the commit of whichever write crosses the threshold,
+    Called once a write's answer is sent and the WAL is due (companion/web/http.py,
+    ``checkpoint_later``). Left to itself, SQLite does this inside the commit of
+    whichever write crosses the threshold,
     and that write waits for the copy and two fsyncs (5-30 ms here, where a write takes
     7). A passive checkpoint never blocks readers or writers; if another process is
     already at it, this one does nothing, and a later write tries again. It runs on a

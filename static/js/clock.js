@@ -8,7 +8,7 @@
    The laptop's clock, as NTP keeps one. Each exchange with the laptop is a sample: this
    page's times of sending and receiving (the network stack's, from Resource Timing),
    and the laptop's of receiving and answering (its X-Laptop-Clock header,
-   companion/push.py). A sample's middle is off by half the difference between its trip
+   companion/table/push.py). A sample's middle is off by half the difference between its trip
    there and its trip back, which no one can see; but since neither trip takes less than
    nothing, each sample bounds the laptop's clock from both sides. The page keeps the
    best samples of the last minutes and counts by the earliest time they all allow

@@ -130,7 +130,7 @@
   });
 
   /* ---------------------------------------------------------------------------------
-     Live push (companion/push.py): a live region with data-stream opens a Server-Sent
+     Live push (companion/table/push.py): a live region with data-stream opens a Server-Sent
      Events stream of its night, and each "changed" refreshes the region: the stream says
      only that something changed, the refresh fetches what this device may see. While the
      stream is open the region's own timer asks at most once a minute (a safety net);

@@ -8,7 +8,7 @@
      one (the page holds all eight, the others hidden) and puts the cursor in it, until all
      eight show. The button then only adds, never sends: pressing Enter in a name field
      starts the night. Without JavaScript the button sends the form and the page comes back
-     with one more field, every name kept (companion/nights.py). */
+     with one more field, every name kept (companion/table/nights.py). */
   function hiddenSeat(form) { return form.querySelector("[data-roster-seat][hidden]"); }
 
   C.on("click", "roster.addSeat", function (event) {
