@@ -60,19 +60,23 @@ def test_a_phone_is_not_sent_the_wide_table_it_hides_and_gets_it_when_it_widens(
         browser, server_process):
     """(skullking.css hides the wide score table below a tablet's width; a bid marks it)"""
     host, phone = bidding(browser, server_process)
-    # the phone has caught up with the game's start (an answer to a refresh sent before
-    # it is whole, and would show the bid below without an answer of parts)
-    phone.wait_for_function(f"() => ({SHOWN})() >= {host.evaluate(SHOWN)}", timeout=WAIT)
-    bodies: list[str] = []
-    phone.on("response", lambda r: "/me/live" in r.url and r.status == 200 and
-             r.headers.get("hx-reswap") == "none" and bodies.append(r.text()))
+    # a first bid, and the phone caught up with it: a refresh sent before (the game's
+    # start) would come back whole, with the table, on a loaded box
     host.locator("form.sk-bid-form[data-seat='1'] button[name=bid][value='0']").click()
     phone.locator(".sk-bids-in", has_text="1 of 3 bids in").wait_for(timeout=WAIT)
-    assert bodies and all('id="part-sk-wide"' not in b for b in bodies), bodies
-    assert phone.locator(".sk-wide .sk-bid-done").count() == 0  # what it hides is stale
+    phone.wait_for_function(f"() => ({SHOWN})() >= {host.evaluate(SHOWN)}", timeout=WAIT)
+    with phone.expect_response(lambda r: "/me/live" in r.url and r.status == 200,
+                               timeout=WAIT) as got:
+        host.locator("form.sk-bid-form[data-seat='2'] button[name=bid][value='0']").click()
+    answer = got.value
+    assert answer.headers.get("hx-reswap") == "none"  # an answer of parts
+    assert 'id="part-sk-round"' in answer.text() and 'id="part-sk-wide"' not in answer.text()
+    phone.locator(".sk-bids-in", has_text="2 of 3 bids in").wait_for(timeout=WAIT)
+    seat_2 = ".sk-wide td[data-seat='2'] .sk-bid-done"
+    assert phone.locator(seat_2).count() == 0  # what it hides is stale
     phone.set_viewport_size({"width": 1100, "height": 844})
-    phone.locator(".sk-wide td[data-seat='1'] .sk-bid-done").wait_for(timeout=WAIT)
-    assert phone.locator(".sk-wide .sk-bid-done").count() == 1
+    phone.locator(seat_2).wait_for(timeout=WAIT)
+    assert phone.locator(".sk-wide .sk-bid-done").count() == 2
 
 
 def test_a_refresh_overtaken_by_the_phone_s_own_bid_does_not_bring_its_form_back(
