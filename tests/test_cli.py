@@ -186,3 +186,14 @@ def test_the_cafe_setup_stops_on_ctrl_c_with_the_saved_line_and_no_traceback(tmp
     assert process.returncode == 0
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert out.strip() == f"Companion stopped. Every night is saved in {database}"
+
+
+def test_no_token_begins_with_a_dash_so_a_night_s_key_is_never_taken_for_an_option(
+        monkeypatch):
+    """(``--night -abc…`` was "expected one argument": one key in 64)"""
+    from companion.core import tokens
+
+    drawn = iter(["-" + "a" * 42, "-" + "b" * 42, "c" * 43])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert tokens.new_token() == "c" * 43
+    assert cli.build_parser().parse_args(["host-link", "--night", "c" * 43]).night == "c" * 43

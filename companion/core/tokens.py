@@ -7,8 +7,14 @@ from collections.abc import Iterable
 
 
 def new_token() -> str:
-    """A long random token for a URL or a cookie: it cannot be guessed or counted."""
-    return secrets.token_urlsafe(32)
+    """A long random token for a URL or a cookie: it cannot be guessed or counted. Never
+    one that begins with "-": a night's key is typed after an option on the command line
+    (``companion host-link --night KEY``), where such a key reads as another option (one
+    token in 64 did; the six bits the first letter loses leave 250)."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith("-"):
+            return token
 
 
 def device_id(cookie: str) -> str:
