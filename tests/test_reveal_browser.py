@@ -46,6 +46,14 @@ def skewed_phone(browser, url, skew, locale):
     return page
 
 
+def host_bids(host, bid, players=3):
+    """The host's tablet enters the same ``bid`` for each of the first ``players``."""
+    for seat in range(players):
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='{bid}']"
+                     ).click()
+        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+
+
 def opened(page, moment):
     """Wait for the page's flip for ``moment``; its true time (ms since the epoch), the
     words it said, and whether it still holds anything back."""
@@ -136,10 +144,7 @@ def test_a_phone_that_comes_after_the_moment_shows_the_bids_at_once(browser, pus
     night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     late = skewed_phone(browser, seat_link(host, 2), -5000, "en-US")
     start_game(host, night_url, way="custom", rounds="1")
-    for seat in range(3):
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='1']"
-                     ).click()
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    host_bids(host, 1)
     late.context.set_offline(True)  # the phone's Wi-Fi drops just before the reveal
     host.locator(".sk-yoho").click()
     opened(host, host.locator("[data-reveal-at]").get_attribute("data-reveal-at"))
@@ -159,10 +164,7 @@ def test_a_phone_that_comes_during_the_count_joins_it_and_flips_with_the_others(
     night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     late = skewed_phone(browser, seat_link(host, 1), 7000, "en-US")
     start_game(host, night_url, way="custom", rounds="1")
-    for seat in range(3):
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
-                     ).click()
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    host_bids(host, 0)
     late.context.set_offline(True)
     host.locator(".sk-yoho").click()
     moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
@@ -194,10 +196,7 @@ def test_a_page_keeps_sampling_the_laptop_s_clock_through_the_night(browser, pus
     page.on("request", lambda r: asked.append(r.url) if "/clock?" in r.url else None)
     at_load = page.evaluate(samples)
     start_game(host, night_url, way="custom", rounds="1")
-    for seat in range(3):
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
-                     ).click()
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    host_bids(host, 0)
     # the refreshes those bids brought are samples: no ask of /clock for them
     page.wait_for_function(f"n => ({samples})() > n", arg=at_load, timeout=WAIT)
     assert asked == []
@@ -388,10 +387,7 @@ def test_a_refresh_asked_in_the_count_s_last_second_waits_for_the_flip(browser, 
     night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     phone = skewed_phone(browser, seat_link(host, 0), 2500, "en-US")
     start_game(host, night_url, way="custom", rounds="1")
-    for seat in range(3):
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
-                     ).click()
-        host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
+    host_bids(host, 0)
     host.locator(".sk-yoho").click()
     moment = host.locator("[data-reveal-at]").get_attribute("data-reveal-at", timeout=WAIT)
     phone.wait_for_function(
