@@ -2,10 +2,10 @@
 
 ``BUDGETS`` is the only place they are written: the bench's summary judges a run by
 them, and the budget table of docs/performance.md is printed from them and a saved
-report (``bench/bench.py --json``):
+report (``bench/bench.py --json``), by either of these two commands:
 
-    .venv/bin/python -m bench.budgets docs/bench-2026-11-29.json
-    .venv/bin/python bench/bench.py --table docs/bench-2026-11-29.json     # the same
+    .venv/bin/python -m bench.budgets docs/measurements/2026-11-29/bench-2026-11-29.json
+    .venv/bin/python bench/bench.py --table docs/measurements/2026-11-29/bench-2026-11-29.json
 
 Each budget names the figures it reads by their path in the saved report (``{setup}``
 stands for the setup it is judged on), how they make the one value judged, the limit

@@ -16,10 +16,13 @@ Beside it, in the same run and under the same quota, the floor's saturated throu
 quota. Tables held per 1,000 floor requests a second is the figure two boxes compare by
 (docs/performance.md, "Current figures").
 
-    .venv/bin/python -m bench.capacity --json docs/capacity-2026-12-02.json   # all (~45 min)
-    .venv/bin/python -m bench.capacity --servers serve --cpus 0.25             # one search
-    .venv/bin/python -m bench.capacity --table docs/capacity-2026-12-02.json   # its table
-    .venv/bin/python -m bench.capacity --readme docs/capacity-2026-12-02.json  # README's
+    .venv/bin/python -m bench.capacity --json capacity.json         # all (~45 min)
+    .venv/bin/python -m bench.capacity --servers serve --cpus 0.25  # one search
+    .venv/bin/python -m bench.capacity --table capacity.json        # its table
+    .venv/bin/python -m bench.capacity --readme capacity.json       # README's
+
+A report the docs cite is kept as docs/measurements/<YYYY-MM-DD>/capacity-<YYYY-MM-DD>.json
+(the day it was measured), and listed in docs/measurements/README.md.
 
 Needs root and the cgroup cpu controller (bench/quota.py), like ``bench.py --cpus``.
 The search's logic (``over_budget``, ``next_count``, ``capacity``) and the tables made

@@ -250,7 +250,7 @@ def test_every_picture_the_readme_shows_is_in_the_repository():
 #: scripts, docs and packaging (the vendored files and the translations aside).
 NAMING = [*ROOT.glob("companion/**/*.py"), *ROOT.glob("templates/**/*.html"),
           *ROOT.glob("static/*.css"), *ROOT.glob("static/js/*.js"), *ROOT.glob("static/*.js"),
-          *ROOT.glob("tests/*.py"), *ROOT.glob("bench/*.py"), *ROOT.glob("docs/*.md"),
+          *ROOT.glob("tests/*.py"), *ROOT.glob("bench/*.py"), *ROOT.glob("docs/**/*.md"),
           ROOT / "README.md", ROOT / "pyproject.toml", ROOT / ".ci" / "run"]
 #: A path as it is named: from one of the repository's folders, not part of a longer
 #: path or a URL (``/static/…`` is an address, not a file).

@@ -85,6 +85,23 @@ def test_the_slow_phones_nights_and_goals_are_one_reports():
 
 def test_the_three_phone_goals_are_their_reports():
     """(the same nights with three phones, each a larger share of this two-core box)"""
-    source = "docs/wifi-slow-phones-2026-12-06-three.json"
+    source = "docs/measurements/2026-12-06/wifi-slow-phones-2026-12-06-three.json"
     assert goals_of(source) == budgets.markdown_table(report(source), source=source,
                                                       budgets=budgets.WIFI_BUDGETS)
+
+
+MEASUREMENTS = ROOT / "docs" / "measurements"
+
+
+def test_every_saved_report_has_one_line_in_the_index_and_each_line_one_report():
+    """docs/measurements/README.md lists each report once (what it measured, which doc
+    cites it), and names none that is not there."""
+    index = (MEASUREMENTS / "README.md").read_text("utf-8")
+    listed = re.findall(r"^- `(\d{4}-\d\d-\d\d/[\w.-]+\.json)`", index, re.MULTILINE)
+    saved = sorted(str(p.relative_to(MEASUREMENTS)) for p in MEASUREMENTS.rglob("*.json"))
+    assert sorted(listed) == saved
+
+
+def test_each_report_is_kept_under_the_day_in_its_name():
+    for path in MEASUREMENTS.rglob("*.json"):
+        assert path.parent.name in path.name, path
