@@ -724,7 +724,7 @@ class Server:
         self.quota.__exit__()
 
 
-#: The café setup's worker (README.md): gunicorn's gevent_pywsgi with the connection
+#: The café setup's worker (docs/guide.md): gunicorn's gevent_pywsgi with the connection
 #: limits of `companion serve` (companion/serving/cafe.py).
 CAFE_WORKER = "companion.serving.cafe.Worker"
 

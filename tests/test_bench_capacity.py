@@ -1,6 +1,6 @@
 """The capacity search (bench/capacity.py) and its tables, without a server: which level
 is held, which count comes next, what the search finds against a known capacity, and
-the tables docs/performance.md and the README print from a report. Its timings are
+the tables docs/performance.md and docs/guide.md print from a report. Its timings are
 figures for docs/performance.md, never assertions here."""
 
 import copy
@@ -158,8 +158,8 @@ def test_the_current_figures_table_has_a_row_per_setup_and_quota_most_cores_firs
     assert body[3].endswith("| 1: write p99 80.0 ms | ≥ 1 | – |")
 
 
-def test_the_readme_table_repeats_the_tables_held_and_no_timing():
-    table = capacity.readme_table(report(), source="r.json")
+def test_the_guides_table_repeats_the_tables_held_and_no_timing():
+    table = capacity.guide_table(report(), source="r.json")
     assert table.splitlines()[1:] == [
         "| tables held at | 1 cores | 0.25 cores |",
         "|---|---|---|",
@@ -167,7 +167,7 @@ def test_the_readme_table_repeats_the_tables_held_and_no_timing():
         "| one process (`companion serve`), every write seen in time | ≥ 44 | ≥ 5 |",
         "| café (gunicorn -w 2), within every budget | 60 | 0 |",
         "| café (gunicorn -w 2), every write seen in time | ≥ 66 | ≥ 1 |"]
-    assert "ms" not in table.replace("--readme", "")
+    assert "ms" not in table.replace("--guide", "")
 
 
 def test_a_level_too_slow_at_p99_may_still_show_every_write_in_time():

@@ -3,9 +3,10 @@
 - a `GameDef` field or a game's template missing from docs/adding-a-game.md;
 - a setting the code reads missing from docs/settings.md (or one it names that
   nothing reads, or a default that is not the code's);
-- a command or option of `companion` missing from the README;
-- a millisecond figure in the README (those live in docs/performance.md, beside
-  the report they come from).
+- a command or option of `companion` missing from docs/guide.md's table;
+- a millisecond figure in the README or docs/guide.md (those live in
+  docs/performance.md, beside the report they come from);
+- a picture the README or docs/guide.md shows that is not there.
 """
 
 import argparse
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ADDING_A_GAME = ROOT / "docs" / "adding-a-game.md"
 SETTINGS = ROOT / "docs" / "settings.md"
 README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide.md"
 
 
 def section(path: Path, heading: str) -> str:
@@ -192,7 +194,7 @@ def test_every_default_written_as_code_is_the_codes(app_defaults):
     assert checked >= 20
 
 
-# --- the command line: README.md --------------------------------------------------------
+# --- the command line: docs/guide.md ---------------------------------------------------
 
 def commands() -> dict[str, list[str]]:
     """Each subcommand of ``companion``: its option strings, and its positionals'
@@ -210,40 +212,49 @@ def commands() -> dict[str, list[str]]:
     return found
 
 
-def test_every_command_and_each_of_its_options_is_in_the_readme_table():
-    text = README.read_text("utf-8")
+def test_every_command_and_each_of_its_options_is_in_the_guides_table():
+    text = section(GUIDE, "## Every command and option")
     lines = {row[1]: row[0] for row in re.finditer(r"^\| `companion ([\w-]+)`.*$", text,
                                                    re.MULTILINE)}
     found = commands()
-    assert set(found) <= set(lines), "commands not in the README's table"
+    assert set(found) <= set(lines), "commands not in docs/guide.md's table"
     for name, words in found.items():
         missing = [w for w in words if not re.search(rf"`{re.escape(w)}\b", lines[name])]
-        assert missing == [], f"companion {name}: options not in its README row"
+        assert missing == [], f"companion {name}: options not in its row of the table"
 
 
-def test_the_parsers_own_options_are_in_the_readme():
+def test_the_parsers_own_options_are_in_the_guide():
     options = [option for action in build_parser()._actions for option in action.option_strings
                if not isinstance(action, argparse._HelpAction)]
     assert options, "the scan finds --version"
-    text = README.read_text("utf-8")
+    text = section(GUIDE, "## Every command and option")
     assert [o for o in options if f"| `companion {o}" not in text] == [], "not in the table"
 
 
-# --- figures: README.md ------------------------------------------------------------------
+# --- figures: README.md and docs/guide.md ---------------------------------------------
 
-def test_the_readme_repeats_no_measured_milliseconds():
+@pytest.mark.parametrize("doc", [README, GUIDE], ids=["README", "guide"])
+def test_the_readme_and_the_guide_repeat_no_measured_milliseconds(doc):
     """Timings live in docs/performance.md beside their report and the machine's speed;
-    the README points there instead of copying a figure that the next run changes."""
-    assert re.findall(r"\d[\d.,]*\s?ms\b", README.read_text("utf-8")) == []
+    the README and the guide point there instead of copying a figure that the next run
+    changes."""
+    assert re.findall(r"\d[\d.,]*\s?ms\b", doc.read_text("utf-8")) == []
 
 
-# --- pictures: README.md -----------------------------------------------------------------
+# --- pictures: README.md and docs/guide.md ----------------------------------------------
 
-def test_every_picture_the_readme_shows_is_in_the_repository():
-    """bench/screenshots.py renames pictures now and then: the README's must exist."""
-    shown = re.findall(r"!\[[^\]]+\]\(([^)]+\.png)\)", README.read_text("utf-8"))
-    assert len(shown) == 3
-    assert [path for path in shown if not (ROOT / path).is_file()] == []
+def shown(doc: Path) -> list[str]:
+    """The pictures a Markdown file shows, as paths from the repository's root."""
+    found = re.findall(r"!\[[^\]]+\]\(([^)]+\.png)\)", doc.read_text("utf-8"))
+    return [str((doc.parent / path).resolve().relative_to(ROOT)) for path in found]
+
+
+def test_every_picture_the_readme_and_the_guide_show_is_in_the_repository():
+    """bench/screenshots.py renames pictures now and then: those the docs show must
+    exist. The README shows one at most (it is one screen); the guide shows a night in
+    three."""
+    assert len(shown(README)) <= 1 and len(shown(GUIDE)) == 3
+    assert [path for path in shown(README) + shown(GUIDE) if not (ROOT / path).is_file()] == []
 
 
 #: Where a path into the repository may be named: its code, comments, templates, styles,

@@ -1,6 +1,6 @@
-"""docs/performance.md's current figures and the README's come from one saved report:
+"""docs/performance.md's current figures and docs/guide.md's come from one saved report:
 each fails here when a table was edited by hand, made from another report, or when the
-README's tables held differ from docs/performance.md's."""
+guide's tables held differ from docs/performance.md's."""
 
 import json
 import re
@@ -10,7 +10,7 @@ from bench import budgets, capacity, wifi
 
 ROOT = Path(__file__).resolve().parent.parent
 PERFORMANCE = ROOT / "docs" / "performance.md"
-README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide.md"
 
 
 def generated(path: Path, command: str) -> tuple[str, str]:
@@ -56,11 +56,11 @@ def test_the_capacity_budgets_are_the_reports():
                                                       budgets=budgets.CAPACITY_BUDGETS)
 
 
-def test_the_readmes_figures_are_the_same_reports_and_match_the_current_figures():
-    source, block = generated(README, "python -m bench.capacity --readme")
+def test_the_guides_figures_are_the_same_reports_and_match_the_current_figures():
+    source, block = generated(GUIDE, "python -m bench.capacity --guide")
     assert source == generated(PERFORMANCE, "python -m bench.capacity --table")[0]
-    assert block == capacity.readme_table(report(source), source=source)
-    # and each figure the README repeats is the one docs/performance.md shows
+    assert block == capacity.guide_table(report(source), source=source)
+    # and each figure the guide repeats is the one docs/performance.md shows
     _, table = generated(PERFORMANCE, "python -m bench.capacity --table")
     columns = {"within every budget": 2, "every write seen in time": 8}
     shown = {(cells[0], cells[1]): cells for cells in (

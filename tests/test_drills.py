@@ -543,7 +543,7 @@ def test_three_workers_answer_every_poll_with_the_same_version(tmp_path):
         server.stop()
 
 
-#: The café setup's command line (README.md): one worker per core, each running gevent's
+#: The café setup's command line (docs/guide.md): one worker per core, each running gevent's
 #: WSGI server with `companion serve`'s hold on connections (companion/serving/cafe.py), so that
 #: every phone holds its live connection.
 CAFE = ("-k", "companion.serving.cafe.Worker", "--worker-connections", "4000")

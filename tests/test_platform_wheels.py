@@ -151,4 +151,4 @@ def test_the_runtime_installs_from_wheels_alone(platform, python, index_reached,
     assert wheels, f"{platform}, Python {python}: pip downloaded nothing\n{said(done)}"
     assert wheels <= pinned(), (
         f"{platform}, Python {python}: constraints.txt pins no version of "
-        f"{sorted(wheels - pinned())} (refresh it: README.md, \"Reproducible installs\")")
+        f"{sorted(wheels - pinned())} (refresh it: docs/testing.md, \"Reproducible installs\")")

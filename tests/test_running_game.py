@@ -1,7 +1,7 @@
 """The running game is protected: starting another asks first, the host chooses which game
 the phones show and resumes any unfinished one, a Kraken token series goes on across other
 games, and a night or a game is made once per form however often the form is sent
-(docs/rules.md#kraken-series, README "How a night goes")."""
+(docs/rules.md#kraken-series, docs/guide.md, "How a night goes")."""
 
 import re
 import threading

@@ -179,7 +179,7 @@ def test_a_whole_round_on_one_tablet_screen_within_the_tap_budget(browser, live_
     """Six players on a 768 × 1024 tablet, no bonuses. All bids on the tablet: at most 8
     taps (6 bids, "Yo-ho-ho!", score) and no scroll per round. Every phone bids: 2 taps
     when everyone made their bid. Each bonus: at most 2 more taps. The counts are in
-    README.md."""
+    docs/guide.md."""
     host = browser.new_context(viewport=TABLET, locale="en-US").new_page()
     night_url = create_night(host, live_server.url, SIX)
     links = [seat_link(host, position) for position in range(6)]

@@ -18,7 +18,7 @@ The order (:class:`Kind`), and why:
 1. **The laptop's own hotspot** (Windows' Mobile hotspot at 192.168.137.1, macOS Internet
    Sharing's ``bridge*`` at 192.168.2.x, a Linux NetworkManager hotspot at 10.42.x.1):
    it is up only because someone turned it on, and the one reason to turn it on at a
-   table is to join the phones to it (README.md, "Phones can't open it?"). The laptop's
+   table is to join the phones to it (docs/guide.md, "Phones can't open it?"). The laptop's
    other network stays offered as the next address.
 2. **Wi-Fi**, then 3. **Ethernet and other LAN adapters**: the phones are on Wi-Fi; a
    wired laptop is on the same network only when the router joins both, which home

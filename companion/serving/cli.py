@@ -96,7 +96,7 @@ def backup(args: argparse.Namespace) -> int:
     """A consistent copy of the database while the server may be writing to it (SQLite's
     online backup: the copy is the database as of one moment), without the Wi-Fi codes:
     a backup is a file that travels, and no password goes with it. Restoring is putting
-    the copy back as ``companion.sqlite`` while the server is stopped (README.md)."""
+    the copy back as ``companion.sqlite`` while the server is stopped (docs/guide.md)."""
     folder = data_folder(args.data)
     source = Path(os.environ.get("COMPANION_DATABASE") or folder / "companion.sqlite")
     if not source.is_file():
