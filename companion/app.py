@@ -189,7 +189,7 @@ COLLECTOR_THRESHOLDS = (5000, 10, 10)
 
 def create_app(test_config: dict[str, Any] | None = None,
                data: str | os.PathLike[str] | None = None) -> Flask:
-    """The app, keeping its data in ``data`` (else ``places.data_folder``'s choice)."""
+    """The app, keeping its data in ``data`` (else the folder ``data_folder`` chooses)."""
     app = Flask(
         __name__,
         instance_path=str(data_folder(data)),

@@ -1,9 +1,10 @@
 """The games this app knows, each declared once by its own package.
 
-A game package (``companion/<kind>/``) ends its ``__init__.py`` with ``GAME = GameDef(...)``:
-its kind, title, pure rules module, blueprint, and the few functions the core asks of it
-(:class:`GameKind`). The core — the store, the game pages, the tally, statistics, export
-and the base template — reads every game through this module and never names one.
+A game package (``companion/<kind>/``) declares ``GAME = GameDef(...)`` in its ``game.py``
+(the module :data:`INSTALLED` names): its kind, title, pure rules module, blueprint, and
+the few functions the core asks of it (:class:`GameKind`). The core — the store, the
+game pages, the tally, statistics, export and the base template — reads every game
+through this module and never names one.
 
 Adding a game is one folder and one line in :data:`INSTALLED` (docs/adding-a-game.md).
 An app may be made with another list (``create_app({"GAMES": [...]})``): the test suite
