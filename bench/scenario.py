@@ -399,6 +399,14 @@ async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event,
         take_frames(await reader.readexactly(size + 2), wake, screen)
 
 
+def event_data(chunk: bytes, event: str) -> list[int]:
+    """The number each ``event`` frame of a stream's chunk carries, whatever other
+    fields the frame holds between its event and its data (as EventSource reads it: a
+    "changed" carries its ``id:``, companion/table/push.py)."""
+    pattern = rb"event: " + event.encode() + rb"\n(?:[^\n]+\n)*?data: (\d+)"
+    return [int(told) for told in re.findall(pattern, chunk)]
+
+
 def take_frames(chunk: bytes, wake: asyncio.Event, screen: Screen) -> None:
     """What the page does with a stream's frames: keeps its ``retry:``, its spread and
     whether the server said "busy", and sets ``wake`` at a change it does not show."""
@@ -406,16 +414,16 @@ def take_frames(chunk: bytes, wake: asyncio.Event, screen: Screen) -> None:
         screen.run.frames += chunk.count(b"\n\n")
     for told in re.findall(rb"retry: (\d+)", chunk):
         screen.retry_ms = int(told)
-    busy = re.search(rb"event: busy\ndata: (\d+)", chunk)
+    busy = event_data(chunk, "busy")
     if busy:  # not opened: the page polls as slowly as told (the mechanism tried and not kept)
-        screen.slow, screen.streaming = float(busy.group(1)), False
+        screen.slow, screen.streaming = float(busy[0]), False
         screen.run.busy += screen.run.measuring
     elif b"event: spread" in chunk:
         screen.streaming = True
-    for told in re.findall(rb"event: spread\ndata: (\d+)", chunk):
-        screen.spread = min(SPREAD_SECONDS, int(told) / 1000)
-    for version in re.findall(rb"event: changed\ndata: (\d+)", chunk):
-        if int(version) != screen.shown():
+    for told in event_data(chunk, "spread"):
+        screen.spread = min(SPREAD_SECONDS, told / 1000)
+    for version in event_data(chunk, "changed"):
+        if version != screen.shown():
             wake.set()
 
 
