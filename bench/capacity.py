@@ -1,15 +1,15 @@
 """How many tables a setup holds on a slower laptop: the capacity search.
 
 For each setup (`companion serve`, the café) and each CPU quota (bench/quota.py: the
-server held to so many cores, as a slower machine would hold it), it runs bench.py's
-levels of tables (``bench.measure_level``: real tables, every device on its live
-connection, every host writing) at counts it chooses: doubling from a first guess while
-the level holds (halving while it does not), then halving the gap between the largest
-count held and the smallest not held until they are within ``--tolerance`` (10 %). A
-level is *held* when it keeps every budget of a table (``over_budget``): polls,
-fragments, writes and pages p99 under 50 ms, no error, and a write visible on every screen
-of its table within 300 ms (p95). The figure is the largest count held below the smallest
-not held.
+server held to so many cores, as a slower machine would hold it), it runs the load
+bench's levels of tables (bench/levels.py, ``measure_level``: real tables, every device
+on its live connection, every host writing) at counts it chooses: doubling from a first
+guess while the level holds (halving while it does not), then halving the gap between
+the largest count held and the smallest not held until they are within ``--tolerance``
+(10 %). A level is *held* when it keeps every budget of a table (``over_budget``):
+polls, fragments, writes and pages p99 under 50 ms, no error, and a write visible on
+every screen of its table within 300 ms (p95). The figure is the largest count held
+below the smallest not held.
 
 Beside it, in the same run and under the same quota, the floor's saturated throughput
 (bench/floor.py, a bare Flask "hello" served the same way): the box's raw speed under that
@@ -59,7 +59,7 @@ KILO = 1000  # tables per this many floor requests a second
 # --- the search's logic (pure) ---------------------------------------------------------
 
 def over_budget(level: dict[str, Any]) -> list[str]:
-    """Why a level of bench.py (``measure_level``'s figures) is over a table's budgets;
+    """Why a level of the load bench (``measure_level``'s figures) is over a table's budgets;
     empty when it holds. A figure not measured (no answer at all) is over."""
     if "skipped" in level:
         return [f"skipped: {level['skipped']}"]
@@ -269,11 +269,11 @@ def quota_held(server: Any, ns: argparse.Namespace) -> Any:
 async def floor_throughput(kind: str, ns: argparse.Namespace) -> dict[str, Any]:
     """The floor's hello, saturated, under the same quota: ``--floor-runs`` runs, their
     median (the box's raw speed under this quota)."""
-    from bench import bench
+    from bench import levels, servers
 
-    floor = quota_held(bench.floor_server(kind, ns), ns).start()
+    floor = quota_held(servers.floor_server(kind, ns), ns).start()
     try:
-        runs = [await bench.saturate(f"http://127.0.0.1:{floor.port}/", ns.saturate_seconds,
+        runs = [await levels.saturate(f"http://127.0.0.1:{floor.port}/", ns.saturate_seconds,
                                      ns.saturate_connections) for _ in range(ns.floor_runs)]
     finally:
         floor.stop()
@@ -284,9 +284,9 @@ async def floor_throughput(kind: str, ns: argparse.Namespace) -> dict[str, Any]:
 
 async def one_level(server: Any, database: str, count: int, tables: list[Any],
                     ns: argparse.Namespace) -> tuple[list[Any], dict[str, Any]]:
-    """bench.py's level at ``count`` tables (the first ``count`` of ``tables``, more
+    """The load bench's level at ``count`` tables (the first ``count`` of ``tables``, more
     built if needed), with the server's CPU use and the quota's throttling."""
-    from bench import bench
+    from bench import levels
 
     for table in tables[count:]:  # idle tables keep no connection open
         for device in [table.host, table.host_poller, *table.phones]:
@@ -294,8 +294,8 @@ async def one_level(server: Any, database: str, count: int, tables: list[Any],
     pids, cpu0 = server.pids(), server_cpu_seconds(server.pids())
     throttled0, start = server.quota.throttled_ms(), time.monotonic()
     try:
-        used, level = await bench.measure_level(server, database, count, tables[:count], ns)
-    except bench.SetupError as error:
+        used, level = await levels.measure_level(server, database, count, tables[:count], ns)
+    except levels.SetupError as error:
         return tables, {"skipped": str(error)}
     elapsed = time.monotonic() - start
     level["server_cpu_s"] = round(server_cpu_seconds(pids) - cpu0, 1)
@@ -310,17 +310,17 @@ async def one_level(server: Any, database: str, count: int, tables: list[Any],
 async def search(kind: str, cores: float, start: int, args: argparse.Namespace
                  ) -> dict[str, Any]:
     """One setup under one quota: its floor, then levels until ``next_count`` is done."""
-    from bench import bench
+    from bench import machine, servers
 
     ns = bench_args(args, cores)
     print(f"\n== {kind} at {cores} cores (from {start} tables) ==", flush=True)
-    print(f"settled in {bench.settle(args.settle):.0f} s", flush=True)
+    print(f"settled in {machine.settle(args.settle):.0f} s", flush=True)
     result: dict[str, Any] = {"cores": cores, "start": start, "levels": {}, "order": []}
     result["floor"] = await floor_throughput(kind, ns)
     print(f"floor: {result['floor']['rps']} req/s", flush=True)
     workdir = tempfile.mkdtemp(prefix="companion-capacity-")
     database = str(Path(workdir) / "bench.sqlite")
-    server = quota_held(bench.companion_server(kind, database, ns), ns).start()
+    server = quota_held(servers.companion_server(kind, database, ns), ns).start()
     result["argv"] = " ".join(server.argv)
     held: dict[int, bool] = {}
     tables: list[Any] = []
@@ -387,16 +387,16 @@ def bench_args(args: argparse.Namespace, cores: float) -> argparse.Namespace:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Every setup at every quota (fewest cores first: each search starts from the
     figure of the setup's last one), the report saved after each search."""
-    from bench import bench
+    from bench import machine
 
     if args.priority:
         os.setpriority(os.PRIO_PROCESS, 0, args.priority)
     # Every table's host comes from 127.0.0.1: lift the new nights an hour one address
-    # may start (companion/store/quotas.py), as for bench.py's tables; past 30 tables
+    # may start (companion/store/quotas.py), as bench/servers.py does; past 30 tables
     # every level failed on it. The servers' environment is this one's.
     os.environ["COMPANION_NIGHTS_AN_HOUR"] = "1000000"
     report: dict[str, Any] = {
-        "kind": "capacity", "machine": bench.machine(),
+        "kind": "capacity", "machine": machine.machine(),
         "command": " ".join(["python -m bench.capacity", *sys.argv[1:]]),
         "limits": {"p99_ms": P99_MS, "seen_p95_ms": SEEN_P95_MS, "errors": 0},
         "search": {k: getattr(args, k) for k in ("seconds", "warmup", "min_writes",
@@ -422,7 +422,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             found[kind][cores] = result["tables"]
             save(report, args.json)
     report["machine"]["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
-    report["machine"]["cpu_ms_at_end"] = bench.cpu_ms()
+    report["machine"]["cpu_ms_at_end"] = machine.cpu_ms()
     save(rejudge(report), args.json)
     return report
 

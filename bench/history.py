@@ -42,8 +42,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.bench import cpu_ms  # the bench's speed sample (lower is faster)
 from bench.budgets import HISTORY, HISTORY_BUDGETS, judge
+from bench.machine import cpu_ms  # the bench's speed sample (lower is faster)
 from bench.recap import NAMES, ten_rounds
 from companion import store
 from companion.app import create_app

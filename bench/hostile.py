@@ -60,7 +60,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
-from bench.bench import cpu_ms  # noqa: E402
+from bench.machine import cpu_ms  # noqa: E402
 from companion.core import exchange  # noqa: E402
 from companion.kraken import rules as kraken  # noqa: E402
 from companion.serving import connections

@@ -34,7 +34,7 @@ writes as JSON, per profile:
 - screens whose reveal came with less than 500 ms to spare (or after the moment).
 
 Timings here are figures, never assertions (tests/test_wifi_bench.py runs it tiny and
-checks only its shape). The machine's speed sample (bench/bench.py's ``cpu_ms``) and its
+checks only its shape). The machine's speed sample (bench/machine.py's ``cpu_ms``) and its
 load average are in the report.
 """
 
@@ -51,7 +51,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.bench import cpu_ms  # the bench's speed sample (lower is faster)
+from bench.machine import cpu_ms  # the bench's speed sample (lower is faster)
 from tests.browsing import WAIT, claim, create_night, seat_link
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
 from tests.test_reveal_browser import SKEW

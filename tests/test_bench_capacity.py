@@ -12,7 +12,7 @@ from bench import budgets, capacity
 
 def level(p99: float = 20.0, seen: float | None = 180, errors: int = 0, n: int = 50,
           **kinds: float | None) -> dict:
-    """A level of bench.py as ``measure_level`` reports it (every p99 ``p99`` unless a
+    """A level of the load bench as ``measure_level`` reports it (every p99 ``p99`` unless a
     kind says otherwise)."""
     out = {}
     for kind in ("poll", "live", "write", "page", "stream"):

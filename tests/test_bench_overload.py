@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from bench import budgets
-from bench.bench import PLAYERS, Run, unseen_writes
+from bench.levels import unseen_writes
+from bench.scenario import PLAYERS, Run
 
 ROOT = Path(__file__).resolve().parent.parent
 
