@@ -615,9 +615,9 @@ def test_a_seats_view_is_never_handed_to_another_seat(app, table):
     with app.test_request_context():
         board = store.board(store.night_by_key(night.key)["id"])
         game = board.current_game()
-        mine = actions.screen(board, game, 2, lambda: {"view": "seat 2's"})
-        theirs = actions.screen(board, game, 3, lambda: {"view": "seat 3's"})
-        again = actions.screen(board, game, 2, lambda: {"view": "built again"})
+        mine = actions.view_model(board, game, 2, lambda: {"view": "seat 2's"})
+        theirs = actions.view_model(board, game, 3, lambda: {"view": "seat 3's"})
+        again = actions.view_model(board, game, 2, lambda: {"view": "built again"})
     assert (mine["view"], theirs["view"], again["view"]) == ("seat 2's", "seat 3's",
                                                                "seat 2's")
 

@@ -107,12 +107,12 @@ def history(game: store.Game, names: Mapping[int, str], activity: list[store.Row
     return lines
 
 
-#: What a screen shows of a game beyond its page's own parts (the game's view, its
-#: result), by board, game and log position, viewer and language. After a change a
-#: table's screens each ask for the new version within a second; a viewer that asks
+#: The view models of a game: what a viewer sees beyond its page's own parts (the
+#: game's view, its result), by board, game and log position, viewer and language.
+#: After a change a table's screens each ask for the new version within a second; a viewer that asks
 #: again (a reconnect, a second host device) costs no replay, no view, no query.
 #: Pickled and bounded in bytes, as every cache here.
-_screens = Pickled(2048, 32 * 1024 * 1024)
+_view_models = Pickled(2048, 32 * 1024 * 1024)
 
 
 #: A game's history as its host page lists it, by game and log position, names, the
@@ -123,16 +123,16 @@ _screens = Pickled(2048, 32 * 1024 * 1024)
 _histories = Pickled(512, 64 * 1024 * 1024)
 
 
-def screen(board: store.Board, game: store.Game, viewer: str | int,
-           build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def view_model(board: store.Board, game: store.Game, viewer: str | int,
+               build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """``build()``, or what it gave for this board, game position, viewer (``"host"``
     or a seat number: a seat's view may hold its secret) and language. Nothing may
     change what it returns."""
     key = (board.key, game.id, game.length, game.last, viewer, str(get_locale()))
-    model: dict[str, Any] | None = _screens.get(key)
+    model: dict[str, Any] | None = _view_models.get(key)
     if model is None:
         model = build()
-        _screens.put(key, model)
+        _view_models.put(key, model)
     return model
 
 
@@ -158,7 +158,7 @@ def host_context(night: store.Row, game: store.Game, error: str | None = None
     board at most makes the screen ask once more."""
     board = store.board(night["id"], night["version"])
     names = board.names
-    model = screen(board, game, "host", lambda: {
+    model = view_model(board, game, "host", lambda: {
         "view": registry.get(game.kind).host_view(game, names),
         "seen": board.noted(game.id, "seen"),
     })
@@ -231,7 +231,7 @@ def seat_context(seat: store.Row, game: store.Game | None = None, *,
     spec = registry.get(game.kind) if game else None
     model: dict[str, Any] = {"view": None, "result": None}
     if game is not None and spec is not None:
-        model = screen(board, game, seat["position"], lambda: {
+        model = view_model(board, game, seat["position"], lambda: {
             "view": spec.seat_view(game, names, seat["position"]),
             "result": finished_result(game),
         })

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from companion import store
 from companion.core import registry
-from companion.play.actions import Answer, screen, title
+from companion.play.actions import Answer, title, view_model
 from companion.table import qr
 from companion.table.nights import note_arrival, public_url
 from companion.web.errors import error_page
@@ -70,7 +70,7 @@ def screen_context(night: store.Row) -> dict[str, Any]:
                             for s in store.seats(night["id"]) if not s["left"]]
     else:
         spec = registry.get(game.kind)
-        context |= screen(board, game, "screen", lambda: {
+        context |= view_model(board, game, "screen", lambda: {
             "view": spec.host_view(game, names)})
         if game.finished:
             context["winners"] = spec.result(game.setup, game.state)["winners"]
