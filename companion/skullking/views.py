@@ -16,7 +16,7 @@ from companion.core.awards import record
 from companion.core.errors import RuleError
 from companion.core.events import effective
 from companion.play.actions import Answer, host_action, hosted_game, respond, seat_action, title
-from companion.skullking import results, rules, scoring, table
+from companion.skullking import results, rules, score_table, scoring
 from companion.skullking.forms import (
     adjust_data,
     correct_data,
@@ -132,9 +132,9 @@ def skullking_reason_length() -> int:
 @bp.app_template_global()
 def skullking_screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
                            names: Mapping[int, str]) -> dict[str, Any]:
-    """The chart of the totals drawn for the room's screen (table.SCREEN: labels read
+    """The chart of the totals drawn for the room's screen (score_table.SCREEN: labels read
     from the sofa)."""
-    return table.chart(dict(state), setup["players"], dict(names), **table.SCREEN)
+    return score_table.chart(dict(state), setup["players"], dict(names), **score_table.SCREEN)
 
 
 @bp.app_template_global()
@@ -203,7 +203,7 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     change), since it holds no secret (bids only once revealed, docs/rules.md#skull-king)."""
     board = store.board(game.night_id, game.board_version)
     key = ("skullking", game.id, game.length, game.last, tuple(sorted(names.items())))
-    return board.derived(key, lambda: table.score_table(game.state, game.setup, names))
+    return board.derived(key, lambda: score_table.score_table(game.state, game.setup, names))
 
 
 #: The longest lead a reveal's event may say (an older or imported log's own is kept).
