@@ -175,10 +175,10 @@ def respond(night: store.Row, game: store.Game, *, error: str | None = None,
     """The game's live fragment for htmx, the whole page otherwise."""
     context = host_context(night, game, error)
     if is_htmx():
-        return render_template("games/_live.html", **context), status
+        return render_template("play/_live.html", **context), status
     if error is None and request.method == "POST":
-        return redirect(url_for("games.page", key=night["key"], number=game.number), 303)
-    return render_template("games/page.html", **context), status
+        return redirect(url_for("play.page", key=night["key"], number=game.number), 303)
+    return render_template("play/page.html", **context), status
 
 
 #: How a host action answers: the night, the game as it now stands, and an optional
@@ -298,7 +298,7 @@ def confirm_start(night: store.Row, running: store.Game, kind: str, action: str)
     the same form again, saying which game it leaves unfinished."""
     fields = [(name, value) for name, value in request.form.items(multi=True)
               if name not in ("csrf_token", "form_token", "leave")]
-    return render_template("games/confirm_start.html", night=night, running=running,
+    return render_template("play/confirm_start.html", night=night, running=running,
                            title=title(kind), action=action, fields=fields,
                            form_token=form_token()), 409
 
@@ -315,4 +315,4 @@ def start(night: store.Row, kind: str, players: list[int], options: Any, action:
         return confirm_start(night, running.game, kind, action)
     except store.FormUsed:
         return error_page(str(OUT_OF_DATE), 409)
-    return redirect(url_for("games.page", key=night["key"], number=game.number), 303)
+    return redirect(url_for("play.page", key=night["key"], number=game.number), 303)

@@ -21,7 +21,7 @@ from companion.play.actions import (
 from companion.web.errors import keeps_typed
 from companion.web.identity import device, form_token, hosted_night, unchanged
 
-bp = Blueprint("games", __name__)
+bp = Blueprint("play", __name__)
 
 
 @bp.get("/n/<key>/g/<int:number>")
@@ -38,7 +38,7 @@ def live(key: str, number: int) -> Answer:
     game = store.board(night["id"], night["version"]).game(number)
     if game is None:
         abort(404)
-    return render_template("games/_live.html", **host_context(night, game))
+    return render_template("play/_live.html", **host_context(night, game))
 
 
 @bp.post("/n/<key>/g/<int:number>/undo")
@@ -58,7 +58,7 @@ def resume(key: str, number: int) -> Answer:
     night, game = hosted_game(key, number)
     if not game.finished:
         store.set_current_game(night["id"], game.number)
-    return redirect(url_for("games.page", key=key, number=game.number), 303)
+    return redirect(url_for("play.page", key=key, number=game.number), 303)
 
 
 def playing(night: store.Row) -> list[store.Row]:
@@ -74,13 +74,13 @@ def new(key: str, kind: str) -> Answer:
         abort(404)
     try:
         players, options = registry.get(kind).parse_new(request.form, playing(night))
-        return start(night, kind, players, options, url_for("games.new", key=key, kind=kind))
+        return start(night, kind, players, options, url_for("play.new", key=key, kind=kind))
     except RuleError as error:
         return new_form(key, kind, error=message(error, store.names(night["id"])),
                         status=422)
 
 
-@keeps_typed("games.new")
+@keeps_typed("play.new")
 def _start_form_again(message: str) -> Answer | None:
     """A start form refused for its form token comes back as it was filled in (the
     players ticked, the options, a custom list of rounds), with the reason."""

@@ -53,7 +53,7 @@ def remember_box(response: Any) -> Any:
     """A Skull King game started (the start form answered with its page): this device
     remembers the box for its next game."""
     # The form is read only for this one answer: any other request's body stays unread.
-    if (request.endpoint != "games.new" or response.status_code != 303
+    if (request.endpoint != "play.new" or response.status_code != 303
             or (request.view_args or {}).get("kind") != "skullking"):
         return response
     box = request.form.get("edition")
@@ -315,7 +315,7 @@ def correct(key: str, number: int, round_number: int) -> Answer:
     def page(night: store.Row, game: store.Game, *, error: str | None = None,
              status: int = 200) -> Answer:
         if error is None and request.method == "POST":
-            return redirect(url_for("games.page", key=key, number=number), 303)
+            return redirect(url_for("play.page", key=key, number=number), 303)
         if status == 422:
             _fault(game, "correct", lambda: parse(game, request.form))
         typed = request.form if status in (409, 422) else None

@@ -377,7 +377,7 @@ def pass_to(key: str, position: int) -> Answer:
     game = store.current_game(night["id"])
     store.note(night["id"], game.id if game else None, position, "pass")
     # "Done" goes back to the game while one runs, else to the table.
-    done = (url_for("games.page", key=key, number=game.number)
+    done = (url_for("play.page", key=key, number=game.number)
             if game is not None and not game.finished else url_for("nights.night", key=key))
     seen_url = url_for("nights.pass_seen", key=key, position=position)
     return render_template("nights/pass.html", done_url=done,
