@@ -21,7 +21,7 @@ from companion.pictures import views as pictures
 from companion.play import views as play
 from companion.serving.paths import asset_folder, data_folder
 from companion.table import hosting, nights, phones, push, screens, wifi_code
-from companion.tally import files, statistics
+from companion.tally import exchange, statistics
 from companion.tally import views as tally
 from companion.web import i18n
 
@@ -258,7 +258,7 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.register_blueprint(play.bp)
     app.register_blueprint(tally.bp)
     app.register_blueprint(statistics.bp)
-    app.register_blueprint(files.bp)
+    app.register_blueprint(exchange.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(push.bp)
     app.register_blueprint(screens.bp)

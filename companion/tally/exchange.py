@@ -22,7 +22,7 @@ from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night
 from companion.web.offload import beside_the_loop, costly
 
-bp = Blueprint("files", __name__)
+bp = Blueprint("exchange", __name__)
 
 
 def export_document(night: store.Row) -> dict[str, Any]:
