@@ -27,7 +27,7 @@ from companion.pictures import drawing
 from companion.play.actions import Answer
 from companion.web.i18n import gettext as _
 from companion.web.i18n import local_date, ngettext
-from companion.web.identity import hosted_night, my_night
+from companion.web.identity import hosted_night_or_404, my_night_or_404
 from companion.web.offload import costly
 
 bp = Blueprint("pictures", __name__)
@@ -84,23 +84,23 @@ def game_picture(night: store.Row, number: int) -> Response:
 @bp.get("/n/<key>/recap.png")
 @costly
 def night_png(key: str) -> Answer:
-    return night_picture(hosted_night(key))
+    return night_picture(hosted_night_or_404(key))
 
 
 @bp.get("/n/<key>/g/<int:number>/recap.png")
 @costly
 def game_png(key: str, number: int) -> Answer:
-    return game_picture(hosted_night(key), number)
+    return game_picture(hosted_night_or_404(key), number)
 
 
 @bp.get("/me/recap.png")
 @costly
 def my_night_png() -> Answer:
     """The night's picture on a phone that holds a seat in it."""
-    return night_picture(my_night())
+    return night_picture(my_night_or_404())
 
 
 @bp.get("/me/g/<int:number>/recap.png")
 @costly
 def my_game_png(number: int) -> Answer:
-    return game_picture(my_night(), number)
+    return game_picture(my_night_or_404(), number)

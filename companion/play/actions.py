@@ -19,7 +19,7 @@ from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, form_token, hosted_night, is_htmx, my_seat
+from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, my_seat
 from companion.web.templating import bdi
 
 STALE = _l("The table moved on: here is the latest. Check it and try again.")
@@ -70,7 +70,7 @@ def hosted_game(key: str, number: int, kind: str | None = None
                 ) -> tuple[store.Row, store.Game]:
     """The night and game if this device hosts the night (and the game is of ``kind``
     when given); a plain 404 otherwise."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     game = store.game(night["id"], number)
     if game is None or (kind is not None and game.kind != kind):
         abort(404)

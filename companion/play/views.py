@@ -19,7 +19,7 @@ from companion.play.actions import (
     title,
 )
 from companion.web.errors import keeps_typed
-from companion.web.identity import device, form_token, hosted_night, unchanged
+from companion.web.identity import device, form_token, hosted_night_or_404, unchanged
 
 bp = Blueprint("play", __name__)
 
@@ -32,7 +32,7 @@ def page(key: str, number: int) -> Answer:
 
 @bp.get("/n/<key>/g/<int:number>/live")
 def live(key: str, number: int) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if unchanged(night["version"]):
         return "", 204
     game = store.board(night["id"], night["version"]).game(number)
@@ -69,7 +69,7 @@ def playing(night: store.Row) -> list[store.Row]:
 @bp.post("/n/<key>/new/<kind>")
 def new(key: str, kind: str) -> Answer:
     """Start a game: the kind's package turns the form into players and options."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if kind not in registry.games():
         abort(404)
     try:
@@ -94,7 +94,7 @@ def _start_form_again(message: str) -> Answer | None:
 @bp.get("/n/<key>/new/<kind>")
 def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -> Answer:
     """The form that starts a game of ``kind`` (refilled after a refusal)."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if kind not in registry.games():
         abort(404)
     games, seats = store.games(night["id"]), playing(night)

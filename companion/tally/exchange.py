@@ -19,7 +19,7 @@ from companion.tally.statistics import history
 from companion.tally.views import _exports, _games
 from companion.web.downloads import attachment, cell, csv_file
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night
+from companion.web.identity import device, hosted_night_or_404
 from companion.web.offload import beside_the_loop, costly
 
 bp = Blueprint("exchange", __name__)
@@ -38,7 +38,7 @@ def _file_name(night: store.Row, extension: str) -> str:
 @bp.get("/n/<key>/export.json")
 @costly
 def export_json(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     cached = (current_app.config["DATABASE"], night["id"], night["version"])
     body: bytes | None = _exports.get(cached)
     if body is None:
@@ -56,7 +56,7 @@ def export_csv(key: str) -> Answer:
     Skull King total or the Crazy Time final score (hours minus match-4 penalties);
     Kraken has none. The place is the game's result's, by the one ranking rule (1, 1, 3:
     docs/rules.md#ranking)."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     names = store.names(night["id"])
     rows = [[_("game"), _("kind"), _("date"), _("player"), _("result"), _("score"),
              _("place")]]

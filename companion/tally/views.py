@@ -23,7 +23,7 @@ from companion.play.actions import Answer
 from companion.table import qr
 from companion.web.http import cacheable
 from companion.web.i18n import gettext as _
-from companion.web.identity import hosted_night, my_night, my_seat, unchanged
+from companion.web.identity import hosted_night_or_404, my_night_or_404, my_seat, unchanged
 from companion.web.offload import costly
 
 bp = Blueprint("tally", __name__)
@@ -96,14 +96,14 @@ def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str,
 @bp.get("/n/<key>/tally")
 @costly
 def tally(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     return render_template("tally/tally.html", live_url=url_for("tally.tally_live", key=key),
                            phone=False, **tally_context(night))
 
 
 @bp.get("/n/<key>/tally/live")
 def tally_live(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if unchanged(night["version"]):
         return "", 204
     return _tally_region(night, url_for("tally.tally_live", key=key), phone=False)
@@ -176,22 +176,22 @@ def _bgstats_code(night: store.Row, number: int) -> Answer:
 
 @bp.get("/n/<key>/g/<int:number>/bgstats.svg")
 def bgstats_svg(key: str, number: int) -> Answer:
-    return _bgstats_code(hosted_night(key), number)
+    return _bgstats_code(hosted_night_or_404(key), number)
 
 
 @bp.get("/me/g/<int:number>/bgstats.svg")
 def my_bgstats_svg(number: int) -> Answer:
     """The same code on a phone of the night (fetched when the phone opens it)."""
-    return _bgstats_code(my_night(), number)
+    return _bgstats_code(my_night_or_404(), number)
 
 
 @bp.get("/n/<key>/g/<int:number>/bgstats.json")
 def bgstats_json(key: str, number: int) -> Answer:
     """One finished game's BG Stats play as a file (for a link too long for a QR code)."""
-    return _bgstats_file(hosted_night(key), number)
+    return _bgstats_file(hosted_night_or_404(key), number)
 
 
 @bp.get("/me/g/<int:number>/bgstats.json")
 def my_bgstats_json(number: int) -> Answer:
     """The same file on a phone of the night."""
-    return _bgstats_file(my_night(), number)
+    return _bgstats_file(my_night_or_404(), number)
