@@ -53,6 +53,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from companion.core.errors import N_, RuleError
+from companion.core.events import REDO, UNDO
 from companion.core.ranking import competition_ranks
 from companion.core.registry import replayed
 from companion.skullking.scoring import (
@@ -139,7 +140,7 @@ SEAT_EVENTS = frozenset({"bid"})
 
 #: Events after which a bid or "Yo-ho-ho!" made from an older screen is stale: each one
 #: moves the round on (or takes something back). Undo and redo are the log's own.
-MOVES = frozenset({"reveal_bids", "result", "correct", "undo", "redo"})
+MOVES = frozenset({"reveal_bids", "result", "correct", UNDO, REDO})
 
 
 #: The setup ``start`` returns, the state ``replay`` folds, one event of the log: JSON.
