@@ -25,6 +25,7 @@ from companion.skullking.forms import (
     result_data,
     reveal_data,
 )
+from companion.skullking.setup import house_rules
 from companion.table.push import enabled as live_push
 from companion.table.push import now_ms
 from companion.web.http import YEAR
@@ -113,8 +114,8 @@ def skullking_labels() -> dict[str, Any]:
 
 @bp.app_template_global()
 def skullking_house_rules(setup: Mapping[str, Any]) -> list[str]:
-    """The house rules this game is played with (rules.house_rules)."""
-    return rules.house_rules(setup)
+    """The house rules this game is played with (setup.py's house_rules)."""
+    return house_rules(setup)
 
 
 @bp.app_template_global()
@@ -140,7 +141,7 @@ def skullking_screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
 @bp.app_template_global()
 def skullking_signed(amount: int) -> str:
     """Points with their sign, as the score table shows them (+10, −20)."""
-    return rules.signed(amount)
+    return score_table.signed(amount)
 
 
 @bp.app_template_global()
