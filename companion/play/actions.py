@@ -13,10 +13,11 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import store
-from companion.core import registry, stats
+from companion.core import stats
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
+from companion.web import known
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, my_seat
@@ -44,7 +45,7 @@ Parse = Callable[[store.Game, Mapping[str, Any]], dict[str, Any]]
 def title(kind: str) -> str:
     """A game's title in the request's language (looked up once: a page shows it up to
     four times, and each use of the lazy string looked its catalog up again)."""
-    return str(registry.get(kind).title)
+    return str(known.game(kind).title)
 
 
 def message(error: RuleError, names: Mapping[int, str] | None = None) -> str:
@@ -159,7 +160,7 @@ def host_context(night: store.Row, game: store.Game, error: str | None = None
     board = store.board(night["id"], night["version"])
     names = board.names
     model = view_model(board, game, "host", lambda: {
-        "view": registry.get(game.kind).host_view(game, names),
+        "view": known.game(game.kind).host_view(game, names),
         "seen": board.noted(game.id, "seen"),
     })
     return {
@@ -228,7 +229,7 @@ def seat_context(seat: store.Row, game: store.Game | None = None, *,
     board = store.board(seat["night_id"], seat.get("night_version"))
     game = game if game is not None else board.current_game()
     names = board.names
-    spec = registry.get(game.kind) if game else None
+    spec = known.game(game.kind) if game else None
     model: dict[str, Any] = {"view": None, "result": None}
     if game is not None and spec is not None:
         model = view_model(board, game, seat["position"], lambda: {
@@ -250,7 +251,7 @@ def finished_result(game: store.Game | None) -> dict[str, Any] | None:
     secrets, and it has no result yet)."""
     if game is None or not game.state.get("finished"):
         return None
-    return stats.game_result(game.kind, game.setup, game.state)
+    return stats.game_result(game.kind, game.setup, game.state, known.games())
 
 
 def seat_response(seat: store.Row, *, error: str | None = None, status: int = 200

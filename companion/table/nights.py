@@ -20,10 +20,11 @@ from flask import (
 )
 
 from companion import store
-from companion.core import colours, registry, stats
+from companion.core import colours, stats
 from companion.laptop import doctor
 from companion.play.actions import Answer, seat_context
 from companion.table import qr
+from companion.web import known
 from companion.web.errors import keeps_typed
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, unchanged
@@ -217,9 +218,9 @@ def night_context(night: store.Row) -> dict[str, Any]:
         "shown": shown, "joined": joined, "wanted": wanted, "seating": joined < wanted,
         # the game on the phones, while it runs: the page's big card
         "running": shown if shown is not None and not shown.finished else None,
-        "standing": (stats.standing(shown.kind, shown.setup, shown.state)
+        "standing": (stats.standing(shown.kind, shown.setup, shown.state, known.games())
                      if shown is not None and not shown.finished else None),
-        "games_known": registry.games(), "hosts": store.hosts(night["id"]),
+        "games_known": known.games(), "hosts": store.hosts(night["id"]),
         "screens": screens, "reach": reach_context(night, seats, screens),
         "this_device": device(), "max_players": MAX_PLAYERS, "name_length": NAME_LENGTH,
         "wifi": store.night_wifi(night["id"]),  # never its password (wifi_code.py)

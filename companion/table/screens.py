@@ -16,10 +16,10 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from companion import store
-from companion.core import registry
 from companion.play.actions import Answer, title, view_model
 from companion.table import qr
 from companion.table.nights import note_arrival, public_url
+from companion.web import known
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night_or_404, is_htmx, unchanged
@@ -69,7 +69,7 @@ def screen_context(night: store.Row) -> dict[str, Any]:
                              "joined": bool(s["device"] or s["tablet"])}
                             for s in store.seats(night["id"]) if not s["left"]]
     else:
-        spec = registry.get(game.kind)
+        spec = known.game(game.kind)
         context |= view_model(board, game, "screen", lambda: {
             "view": spec.host_view(game, names)})
         if game.finished:

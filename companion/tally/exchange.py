@@ -13,10 +13,11 @@ from flask import (
 )
 
 from companion import store
-from companion.core import exchange, registry, stats
+from companion.core import exchange, stats
 from companion.play.actions import Answer
 from companion.tally.statistics import history
 from companion.tally.views import _exports, _games
+from companion.web import known
 from companion.web.downloads import attachment, cell, csv_file
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night_or_404
@@ -28,7 +29,8 @@ bp = Blueprint("exchange", __name__)
 def export_document(night: store.Row) -> dict[str, Any]:
     seats = store.seats(night["id"])
     return exchange.export_document(night["created"], [s["name"] for s in seats],
-                                    _games(night["id"]), [s["colour"] for s in seats])
+                                    _games(night["id"]), [s["colour"] for s in seats],
+                                    known.games())
 
 
 def _file_name(night: store.Row, extension: str) -> str:
@@ -61,14 +63,14 @@ def export_csv(key: str) -> Answer:
     rows = [[_("game"), _("kind"), _("date"), _("player"), _("result"), _("score"),
              _("place")]]
     for game in _games(night["id"]):
-        result = stats.game_result(game["kind"], game["setup"], game["state"])
+        result = stats.game_result(game["kind"], game["setup"], game["state"], known.games())
         for seat in result["players"]:
             if not result["finished"]:
                 outcome, score = _("unfinished"), ""
             else:
                 outcome = _("won") if seat in result["winners"] else _("lost")
                 score = result["scores"].get(seat, "")
-            rows.append([game["number"], str(registry.get(game["kind"]).title),
+            rows.append([game["number"], str(known.game(game["kind"]).title),
                          game["created"][:10], cell(names.get(seat, "?")), outcome, score,
                          result["places"].get(seat, "")])
     return csv_file(rows, _file_name(night, "csv"))
@@ -91,7 +93,7 @@ def import_night() -> Answer:
                        status=422)
     raw = upload.read(exchange.MAX_BYTES + 1)
     try:
-        document = beside_the_loop(exchange.parse_import, raw)
+        document = beside_the_loop(exchange.parse_import, raw, None, known.games())
     except exchange.BadFile as error:
         return history(error=import_message(error), status=422)
     copies = store.nights_like(document["created"], document["players"])
