@@ -21,7 +21,7 @@ from companion.pictures import views as pictures
 from companion.play import views as play
 from companion.serving.paths import asset_folder, data_folder
 from companion.table import hosting, nights, phones, push, screens, wifi_code
-from companion.tally import files, statistics
+from companion.tally import exchange, statistics
 from companion.tally import views as tally
 from companion.web import i18n
 
@@ -247,6 +247,8 @@ def create_app(test_config: dict[str, Any] | None = None,
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
+    # The games this app knows, read by its pages and its store (companion/web/known.py).
+    app.extensions[registry.APP_KEY] = registry.load(tuple(app.config["GAMES"]))
     store.migrate(app.config["DATABASE"])
     app.teardown_appcontext(store.end_request)
     babel.init_app(app, locale_selector=i18n.select_locale)
@@ -258,12 +260,12 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.register_blueprint(play.bp)
     app.register_blueprint(tally.bp)
     app.register_blueprint(statistics.bp)
-    app.register_blueprint(files.bp)
+    app.register_blueprint(exchange.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(push.bp)
     app.register_blueprint(screens.bp)
     app.register_blueprint(wifi_code.bp)
     app.jinja_env.globals["live_push"] = push.enabled
-    for game in registry.load(tuple(app.config["GAMES"])).values():
+    for game in app.extensions[registry.APP_KEY].values():
         app.register_blueprint(game.blueprint)
     return app

@@ -4,8 +4,7 @@ still running gives none."""
 
 from fractions import Fraction
 
-from companion.core import awards as figures
-from companion.core import stats
+from companion.core import awards, stats
 from tests.test_stats import (
     CT_MATCHES,
     crazytime_game,
@@ -189,18 +188,18 @@ def test_a_night_of_running_games_has_no_award():
 # --- the shared rules of an award -------------------------------------------------------
 
 def test_leaders_share_a_tie_and_give_nothing_when_most_of_the_table_ties():
-    assert figures.leaders({0: 3, 1: 3, 2: 1, 3: 0}) == [0, 1]  # half: a tie shares
-    assert figures.leaders({0: 3, 1: 3, 2: 1}) == []  # 2 of 3: most of the table
-    assert figures.leaders({0: 3, 1: 3, 2: 3, 3: 1, 4: 0}) == []  # 3 of 5
-    assert figures.leaders({0: 3, 1: 3, 2: 1, 3: 0, 4: 0}) == [0, 1]  # 2 of 5
-    assert figures.leaders({0: 2, 1: 2}) == []
-    assert figures.leaders({0: 2, 1: 1}) == [0]
-    assert figures.leaders({0: 2}) == [0]  # a player alone stands out alone
-    assert figures.leaders({0: Fraction(1, 2), 1: 1}, most=False) == [0]
-    assert figures.leaders({0: 1, 1: 0}, at_least=2) == []
-    assert figures.leaders({}) == []
+    assert awards.leaders({0: 3, 1: 3, 2: 1, 3: 0}) == [0, 1]  # half: a tie shares
+    assert awards.leaders({0: 3, 1: 3, 2: 1}) == []  # 2 of 3: most of the table
+    assert awards.leaders({0: 3, 1: 3, 2: 3, 3: 1, 4: 0}) == []  # 3 of 5
+    assert awards.leaders({0: 3, 1: 3, 2: 1, 3: 0, 4: 0}) == [0, 1]  # 2 of 5
+    assert awards.leaders({0: 2, 1: 2}) == []
+    assert awards.leaders({0: 2, 1: 1}) == [0]
+    assert awards.leaders({0: 2}) == [0]  # a player alone stands out alone
+    assert awards.leaders({0: Fraction(1, 2), 1: 1}, most=False) == [0]
+    assert awards.leaders({0: 1, 1: 0}, at_least=2) == []
+    assert awards.leaders({}) == []
 
 
 def test_a_rate_per_game_is_shown_to_one_decimal_halves_up():
-    assert [figures.decimal(v) for v in (2, Fraction(3, 2), Fraction(4, 3), Fraction(1, 4))] \
+    assert [awards.decimal(v) for v in (2, Fraction(3, 2), Fraction(4, 3), Fraction(1, 4))] \
         == ["2", "1.5", "1.3", "0.3"]

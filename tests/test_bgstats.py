@@ -45,9 +45,9 @@ def timed(game, start="2024-05-01T19:30:00Z", end="2024-05-01T20:12:20Z"):
     return {**game, "created": start, "events": events}
 
 
-def make_play(game, names=NAMES, gettext=english):
-    result = stats.game_result(game["kind"], game["setup"], game["state"])
-    return bgstats.play(NIGHT, game, result, names, TITLES[game["kind"]], gettext)
+def make_play(game, names=NAMES, gettext=english, known=None):
+    result = stats.game_result(game["kind"], game["setup"], game["state"], known)
+    return bgstats.play(NIGHT, game, result, names, TITLES[game["kind"]], gettext, known)
 
 
 def by_name(found):
@@ -302,14 +302,14 @@ def test_a_game_still_running_has_no_play(game):
     assert make_play(timed(game)) is None
 
 
-def test_a_kind_without_bgstats_has_no_play(monkeypatch):
+def test_a_kind_without_bgstats_has_no_play():
     from dataclasses import replace
 
     from companion.core import registry
 
-    real = registry.get("skullking")
-    monkeypatch.setattr(registry, "get", lambda kind: replace(real, bgstats=None))
-    assert make_play(timed(skullking_hand(1))) is None
+    known = dict(registry.installed())
+    known["skullking"] = replace(known["skullking"], bgstats=None)
+    assert make_play(timed(skullking_hand(1)), known=known) is None
 
 
 # --- QR codes: a link too long for a dependable one -----------------------------------

@@ -3,7 +3,7 @@ there, else above each bar on up to two lines, cut with "…" only past that. (T
 test, tests/test_layout_browser.py, checks the drawn words lie inside the picture.)"""
 
 from companion.core import charts
-from companion.skullking import table
+from companion.skullking import score_table
 
 LONG = "김민준" * 10
 PIRATE = "🏴\u200d☠️"  # one drawn emoji of four code points
@@ -61,8 +61,8 @@ def test_wide_letters_are_measured_wide():
 def test_skull_kings_line_ends_are_cut_to_their_room_in_the_same_measure():
     state = {"rounds": [{"totals": {str(s): 10 * s for s in range(8)}}],
              "leader": [7]}
-    chart = table.chart(state, list(range(8)), {s: "W" * 30 for s in range(8)})
+    chart = score_table.chart(state, list(range(8)), {s: "W" * 30 for s in range(8)})
     for line in chart["lines"]:
         label = line["label"]
         assert label["text"].endswith("…")
-        assert label["x"] + charts.text_width(label["text"], table.FONT) <= table.WIDTH
+        assert label["x"] + charts.text_width(label["text"], score_table.FONT) <= score_table.WIDTH

@@ -86,7 +86,7 @@ def test_the_statistics_read_kept_results_not_the_logs(history, monkeypatch):
         raise AssertionError("a log was read")
 
     monkeypatch.setattr(log, "load", refuse)
-    for kind in registry.games().values():
+    for kind in registry.installed().values():
         monkeypatch.setattr(kind.rules, "replay", refuse)
     store.states.clear()
     store.logs.clear()

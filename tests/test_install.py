@@ -13,8 +13,7 @@ import pytest
 
 from companion import store
 from companion.app import create_app
-from companion.serving import cli
-from companion.serving import paths as places
+from companion.serving import cli, paths
 from tests.conftest import ServerProcess, make_night
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -24,24 +23,24 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 def test_a_checkout_keeps_its_data_in_instance(monkeypatch):
     monkeypatch.delenv("COMPANION_DATA", raising=False)
-    assert places.from_checkout()
-    assert places.data_folder() == places.CHECKOUT / "instance"
+    assert paths.from_checkout()
+    assert paths.data_folder() == paths.CHECKOUT / "instance"
 
 
 def test_an_installed_app_keeps_its_data_in_the_users_data_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("COMPANION_DATA", raising=False)
-    monkeypatch.setattr(places, "from_checkout", lambda: False)
+    monkeypatch.setattr(paths, "from_checkout", lambda: False)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
-    folder = places.data_folder()
+    folder = paths.data_folder()
     assert folder == tmp_path / "share" / "companion"
-    assert places.PACKAGE not in folder.parents  # never inside the installed package
+    assert paths.PACKAGE not in folder.parents  # never inside the installed package
 
 
 def test_data_and_companion_data_choose_another_folder(monkeypatch, tmp_path):
     monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "env"))
-    assert places.data_folder() == tmp_path / "env"
-    assert places.data_folder(str(tmp_path / "flag")) == tmp_path / "flag"  # --data wins
+    assert paths.data_folder() == tmp_path / "env"
+    assert paths.data_folder(str(tmp_path / "flag")) == tmp_path / "flag"  # --data wins
 
 
 def test_the_app_keeps_its_secret_key_in_the_chosen_folder(tmp_path):

@@ -19,7 +19,7 @@ FOLDERS = {"core": "pure", "laptop": "laptop", "store": "storage", "web": "web",
            "table": "web", "play": "web", "tally": "web", "pictures": "web",
            "serving": "serving"}
 #: A game's pure modules; its ``game`` (the declaration) and ``views``/``forms`` are web.
-GAME_PURE = ("rules", "results", "recap", "scoring", "table")
+GAME_PURE = ("rules", "setup", "round_checks", "results", "recap", "scoring", "score_table")
 #: The pure modules must also load no such library at import (checked in a fresh
 #: interpreter, since an import line can hide behind a package's ``__init__``).
 NOT_IN_PURE = ("flask", "flask_babel", "werkzeug", "jinja2", "gevent", "sqlite_utils",

@@ -54,7 +54,7 @@ def walk(app):
     ]
     for viewer, url in before:
         yield from visit(clients, viewer, url)
-    for kind in registry.kinds():
+    for kind in registry.installed():
         game_url = night.start(kind, **FIVE)
         for viewer, url in (("host", game_url), ("host", f"{game_url}/live"),
                             ("phone", "/me"), ("phone", "/me/live"),

@@ -21,7 +21,7 @@ from companion.core.lru import LRU, Pickled
 from companion.kraken import rules as kraken_rules
 from companion.kraken import views as kraken_views
 from companion.play import actions
-from companion.skullking import table as skullking_table
+from companion.skullking import score_table
 from companion.store import connection as db
 from companion.store import log, played
 from companion.web import http, offload, templating
@@ -583,8 +583,8 @@ def test_the_skull_king_table_is_worked_out_once_per_board_for_every_screen(nigh
     phones = [night.phone(i) for i in range(4)]
     pos = night.pos(url)
     worked = []
-    real = skullking_table.score_table
-    monkeypatch.setattr(skullking_table, "score_table",
+    real = score_table.score_table
+    monkeypatch.setattr(score_table, "score_table",
                         lambda *a: worked.append(1) or real(*a))
     night.host.post(f"{url}/skullking/bid",
                     data={"round": 1, "seat": 0, "bid": 1, "pos": pos})
@@ -615,9 +615,9 @@ def test_a_seats_view_is_never_handed_to_another_seat(app, table):
     with app.test_request_context():
         board = store.board(store.night_by_key(night.key)["id"])
         game = board.current_game()
-        mine = actions.screen(board, game, 2, lambda: {"view": "seat 2's"})
-        theirs = actions.screen(board, game, 3, lambda: {"view": "seat 3's"})
-        again = actions.screen(board, game, 2, lambda: {"view": "built again"})
+        mine = actions.view_model(board, game, 2, lambda: {"view": "seat 2's"})
+        theirs = actions.view_model(board, game, 3, lambda: {"view": "seat 3's"})
+        again = actions.view_model(board, game, 2, lambda: {"view": "built again"})
     assert (mine["view"], theirs["view"], again["view"]) == ("seat 2's", "seat 3's",
                                                                "seat 2's")
 

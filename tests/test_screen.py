@@ -295,7 +295,7 @@ def test_a_screen_device_cannot_record_host_or_take_a_seat(night, kind):
     values = {"key": night.key, "number": number, "position": 0, "host_id": 1,
               "screen_id": 1, "kind": kind, "round_number": 1}
     tokens = {"hosting.become_host": invite, "phones.claim": night.tokens[2],
-              "files.import_choice": "A" * 43, "screens.pair_token": "A" * 43}
+              "exchange.import_choice": "A" * 43, "screens.pair_token": "A" * 43}
     before = dump(night)
     tried = 0
     for rule in night.app.url_map.iter_rules():

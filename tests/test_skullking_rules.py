@@ -10,6 +10,7 @@ import pytest
 from companion.core.errors import RuleError
 from companion.skullking import rules
 from companion.skullking.rules import round_score
+from companion.skullking.setup import WAYS, deck_size, house_rules, max_cards
 from tests.refusing import refuses
 
 AB = {"abilities": True}
@@ -206,15 +207,15 @@ def test_round_score_refuses_impossible_input(kwargs, message):
 
 
 def test_ways_to_play_in_order():
-    assert list(rules.WAYS) == ["standard", "even_keeled", "skip_to_the_brawl",
+    assert list(WAYS) == ["standard", "even_keeled", "skip_to_the_brawl",
                                 "swift_n_salty", "broadside", "whirlpool", "past_your_bedtime"]
-    assert rules.WAYS["standard"] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-    assert rules.WAYS["even_keeled"] == [2, 2, 4, 4, 6, 6, 8, 8, 10, 10]
-    assert rules.WAYS["skip_to_the_brawl"] == [6, 7, 8, 9, 10]
-    assert rules.WAYS["swift_n_salty"] == [5, 5, 5, 5, 5]
-    assert rules.WAYS["broadside"] == [10] * 10
-    assert rules.WAYS["whirlpool"] == [9, 9, 7, 7, 5, 5, 3, 3, 1, 1]
-    assert rules.WAYS["past_your_bedtime"] == [1]
+    assert WAYS["standard"] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    assert WAYS["even_keeled"] == [2, 2, 4, 4, 6, 6, 8, 8, 10, 10]
+    assert WAYS["skip_to_the_brawl"] == [6, 7, 8, 9, 10]
+    assert WAYS["swift_n_salty"] == [5, 5, 5, 5, 5]
+    assert WAYS["broadside"] == [10] * 10
+    assert WAYS["whirlpool"] == [9, 9, 7, 7, 5, 5, 3, 3, 1, 1]
+    assert WAYS["past_your_bedtime"] == [1]
 
 
 @pytest.mark.parametrize(
@@ -222,7 +223,7 @@ def test_ways_to_play_in_order():
     [(8, "2021", 8), (7, "2021", 10), (6, "classic", 10), (2, "2021", 10), (4, "classic", 10)],
 )
 def test_the_deck_caps_the_cards_a_round_deals(players, edition, most):
-    assert rules.max_cards(players, edition) == most
+    assert max_cards(players, edition) == most
 
 
 def test_eight_players_get_at_most_eight_cards_and_the_setup_says_so():
@@ -859,9 +860,9 @@ def test_an_adjustment_out_of_range_or_not_whole_is_refused(adjustment):
 def test_house_rules_are_off_by_default_and_left_out_of_the_setup():
     setup = game([0, 1, 2])
     assert "missed_bonuses" not in setup and "adjustments" not in setup
-    assert rules.house_rules(setup) == []
+    assert house_rules(setup) == []
     setup = game([0, 1, 2], missed_bonuses=True, adjustments=True)
-    assert rules.house_rules(setup) == ["missed_bonuses", "adjustments"]
+    assert house_rules(setup) == ["missed_bonuses", "adjustments"]
     assert game([0, 1, 2], missed_bonuses=False) == game([0, 1, 2])
     with pytest.raises(RuleError, match="yes or no"):
         game([0, 1, 2], adjustments="yes")
@@ -965,8 +966,8 @@ def test_the_history_names_the_adjustment_and_its_reason():
     ({"loot": True, "kraken": True, "white_whale": True, "abilities": True}, 74),
 ])
 def test_the_advanced_cards_are_dealt_from_the_deck(options, deck):
-    assert rules.deck_size("2021", options) == deck
-    assert rules.deck_size("classic") == 66
+    assert deck_size("2021", options) == deck
+    assert deck_size("classic") == 66
 
 
 @pytest.mark.parametrize("players, deck, most", [
@@ -975,7 +976,7 @@ def test_the_advanced_cards_are_dealt_from_the_deck(options, deck):
 ])
 def test_the_cards_a_round_deals_count_the_whole_deck(players, deck, most):
     edition = "classic" if deck == 66 else "2021"
-    assert rules.max_cards(players, edition, deck) == most
+    assert max_cards(players, edition, deck) == most
 
 
 ALL_ADVANCED = {"loot": True, "kraken": True, "white_whale": True}

@@ -236,8 +236,8 @@ def test_a_merge_that_turns_a_pair_turns_its_head_to_head(roomy):
         history.look(0)
 
 
-def upgrade(monkeypatch, points, version):
-    """The app as a release that pays ``points`` × bid for an exact Skull King bid
+def upgrade(app, monkeypatch, points, version):
+    """``app`` as a release that pays ``points`` × bid for an exact Skull King bid
     would be, its Skull King ``rules_version`` at ``version``: a new process (no
     cached states) on the same database."""
     from companion.core import registry
@@ -249,9 +249,9 @@ def upgrade(monkeypatch, points, version):
         return (10 * cards if bid == 0 else points * bid) + bonus
 
     monkeypatch.setattr(scoring, "_skull_king_points", paid)
-    games = dict(registry.load(registry.INSTALLED))
+    games = dict(app.extensions[registry.APP_KEY])
     games["skullking"] = dataclasses.replace(games["skullking"], rules_version=version)
-    monkeypatch.setattr(registry, "load", lambda _modules: MappingProxyType(games))
+    monkeypatch.setitem(app.extensions, registry.APP_KEY, MappingProxyType(games))
     store.states.clear()
     store.logs.clear()
 
@@ -275,9 +275,9 @@ def test_an_upgrade_that_changes_the_scoring_shows_the_new_figures(roomy, monkey
         key = store.night(history.nights[0])["key"]
         tally = history.client.get(f"/n/{key}/tally").data.decode()
         assert ann(history.client) == "10"
-        upgrade(monkeypatch, 50, 1)  # the scoring changed, the version not: nothing
+        upgrade(roomy, monkeypatch, 50, 1)  # the scoring changed, the version not: nothing
         assert ann(history.client) == "10"  # notices (what a release must not do)
-        upgrade(monkeypatch, 50, 2)
+        upgrade(roomy, monkeypatch, 50, 2)
         assert ann(history.client) == "40"
         upgraded = history.client.get(f"/n/{key}/tally").data.decode()
         assert ">40<" in upgraded and ">40<" not in tally

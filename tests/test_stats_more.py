@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from companion.core import awards as figures
-from companion.core import stats
+from companion.core import awards, stats
 from companion.kraken import views as kraken_views
 from companion.skullking import views as skullking_views
 from tests.conftest import make_night
@@ -31,10 +30,10 @@ def cells(columns, player):
 # --- rates ------------------------------------------------------------------------------
 
 def test_a_rate_is_a_whole_percentage_with_halves_rounded_up():
-    assert [figures.percent(h, t) for h, t in ((1, 8), (2, 3), (1, 3), (0, 5), (3, 3))] \
+    assert [awards.percent(h, t) for h, t in ((1, 8), (2, 3), (1, 3), (0, 5), (3, 3))] \
         == [13, 67, 33, 0, 100]
-    assert figures.percent(0, 0) is None
-    assert figures.record(7, 10) == "7 / 10 (70%)" and figures.record(0, 0) == "—"
+    assert awards.percent(0, 0) is None
+    assert awards.record(7, 10) == "7 / 10 (70%)" and awards.record(0, 0) == "—"
 
 
 # --- Skull King -------------------------------------------------------------------------

@@ -69,18 +69,20 @@ def _clean_event(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def mask_game(kind: str, setup: dict[str, Any], events: list[dict[str, Any]],
-              state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
+              state: dict[str, Any], known: registry.Games | None = None
+              ) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
     """(setup, events, secrets_removed) as a game may leave the machine: whole once
     finished, through its kind's ``mask`` while it runs."""
     events = [_clean_event(e) for e in events]
     if state.get("finished"):
         return json.loads(json.dumps(setup)), json.loads(json.dumps(events)), False
-    setup, events = registry.get(kind).mask(setup, events, state)
+    setup, events = registry.or_installed(known)[kind].mask(setup, events, state)
     return setup, events, True
 
 
 def export_document(night_created: str, players: Iterable[str], games: list[dict[str, Any]],
-                    colours: Iterable[str] | None = None) -> dict[str, Any]:
+                    colours: Iterable[str] | None = None,
+                    known: registry.Games | None = None) -> dict[str, Any]:
     """The export of a night: ``players`` the names in seat order (``colours`` their
     colours, companion/core/colours.py; left out, an import gives the palette in order),
     ``games`` dicts with
@@ -89,7 +91,7 @@ def export_document(night_created: str, players: Iterable[str], games: list[dict
     out = []
     for game in games:
         setup, events, masked = mask_game(game["kind"], game["setup"], game["events"],
-                                          game["state"])
+                                          game["state"], known)
         out.append({
             "number": game["number"], "kind": game["kind"], "created": game["created"],
             "finished": bool(game["state"].get("finished")), "secrets_removed": masked,
@@ -125,7 +127,7 @@ def _is_time(value: Any) -> bool:
 
 
 def _canonical_setup(kind: str, setup: Any, players_in_night: int,
-                     rng: random.Random) -> dict[str, Any]:
+                     rng: random.Random, known: registry.Games) -> dict[str, Any]:
     """The setup the rules would make for the file's setup (its kind's ``restore``), or
     BadFile."""
     if not isinstance(setup, dict):
@@ -135,7 +137,7 @@ def _canonical_setup(kind: str, setup: Any, players_in_night: int,
             _is_int(s) and 0 <= s < players_in_night for s in players):
         raise BadFile(N_("A game names a seat that is not at this night's table."))
     try:
-        return registry.get(kind).restore(setup, players, rng)
+        return known[kind].restore(setup, players, rng)
     except registry.SetupMismatch as error:
         raise BadFile(error.message) from None
 
@@ -178,8 +180,9 @@ def _is_event_record(index: int, event: Any) -> bool:
             and _is_time(event["created"]))
 
 
-def _check_events(kind: str, events: Any, seats: int) -> list[dict[str, Any]]:
-    rules = registry.get(kind).rules
+def _check_events(kind: str, events: Any, seats: int, known: registry.Games
+                  ) -> list[dict[str, Any]]:
+    rules = known[kind].rules
     if not isinstance(events, list):
         raise BadFile(N_("A game's event log is not readable."))
     if len(events) > MAX_EVENTS:
@@ -206,8 +209,8 @@ def _check_events(kind: str, events: Any, seats: int) -> list[dict[str, Any]]:
 CHECKPOINT_EVERY = 32
 
 
-def _replay_each(kind: str, setup: dict[str, Any], log: list[dict[str, Any]]
-                 ) -> dict[str, Any]:
+def _replay_each(kind: str, setup: dict[str, Any], log: list[dict[str, Any]],
+                 known: registry.Games | None = None) -> dict[str, Any]:
     """Replay the log as it was recorded: after every event, the log so far must be one
     the rules allow (as the app checked when it recorded it). Returns the final state.
 
@@ -221,7 +224,7 @@ def _replay_each(kind: str, setup: dict[str, Any], log: list[dict[str, Any]]
     events after it again. Replaying each such log from the start instead cost the square
     of the log's length (18 s of CPU for one 1.4 MB file of marker moves and undos).
     """
-    rules = registry.get(kind).rules
+    rules = registry.or_installed(known)[kind].rules
     kept: list[tuple[int, dict[str, Any]]] = [(0, rules.begin(setup))]
     state = copy.deepcopy(kept[0][1])
     grown = False  # a new event since the last check
@@ -291,8 +294,8 @@ def _read_document(raw: Any) -> dict[str, Any]:
     return document
 
 
-def _check_game(number: int, game: Any, players: list[str], rng: random.Random
-                ) -> dict[str, Any]:
+def _check_game(number: int, game: Any, players: list[str], rng: random.Random,
+                known: registry.Games) -> dict[str, Any]:
     """Game ``number`` of the file, replayed and checked, ready to store."""
     if not isinstance(game, dict) or set(game) != _GAME_KEYS \
             or game["number"] != number or not _is_int(game["number"]) \
@@ -301,12 +304,12 @@ def _check_game(number: int, game: Any, players: list[str], rng: random.Random
             or not isinstance(game["secrets_removed"], bool):
         raise BadFile(N_("This game is not readable."), game=number)
     kind = game["kind"]
-    if not isinstance(kind, str) or kind not in registry.games():
+    if not isinstance(kind, str) or kind not in known:
         raise BadFile(N_("This companion does not know that kind of game."), game=number)
     try:
-        setup = _canonical_setup(kind, game["setup"], len(players), rng)
-        events = _check_events(kind, game["events"], len(players))
-        state = _replay_each(kind, setup, events)
+        setup = _canonical_setup(kind, game["setup"], len(players), rng, known)
+        events = _check_events(kind, game["events"], len(players), known)
+        state = _replay_each(kind, setup, events, known)
     except BadFile as error:
         raise BadFile(error.message, **error.params, game=number) from None
     except (RuleError, TypeError, ValueError, KeyError, AttributeError,
@@ -318,7 +321,8 @@ def _check_game(number: int, game: Any, players: list[str], rng: random.Random
             "setup": setup, "events": events, "state": state}
 
 
-def parse_import(raw: Any, rng: random.Random | None = None) -> dict[str, Any]:
+def parse_import(raw: Any, rng: random.Random | None = None,
+                 known: registry.Games | None = None) -> dict[str, Any]:
     """Read an exported night from ``raw`` bytes and check every part of it.
 
     Returns ``{"created", "players", "colours", "games": [{"number", "kind", "created", "setup",
@@ -332,7 +336,8 @@ def parse_import(raw: Any, rng: random.Random | None = None) -> dict[str, Any]:
     players = _check_names(night["players"])
     colours = _check_colours(night.get("colours"), players)
     rng = rng if rng is not None else random.SystemRandom()
-    games = [_check_game(index + 1, game, players, rng)
+    known = registry.or_installed(known)
+    games = [_check_game(index + 1, game, players, rng, known)
              for index, game in enumerate(document["games"])]
     return {"created": night["created"], "players": players, "colours": colours,
             "games": games}

@@ -88,9 +88,9 @@ def default_blocks(result: dict[str, Any], names: dict[int, str], words: Words
 
 
 def game_section(game: dict[str, Any], result: dict[str, Any], names: dict[int, str],
-                 words: Words) -> Section:
+                 words: Words, known: registry.Games | None = None) -> Section:
     """A finished game's card: "Title · game #n", then its kind's blocks."""
-    kind = registry.get(game["kind"])
+    kind = registry.or_installed(known)[game["kind"]]
     heading = " · ".join((str(kind.title),
                           words.gettext(N_("game #%(number)s"), number=game["number"])))
     blocks = (kind.recap(game["setup"], game["state"], result, names, words.gettext)
@@ -136,19 +136,20 @@ def _awards_section(tally: dict[str, Any], names: dict[int, str], words: Words
 
 
 def night(created: str, names: dict[int, str], games: list[dict[str, Any]],
-          words: Words) -> dict[str, Any] | None:
+          words: Words, known: registry.Games | None = None) -> dict[str, Any] | None:
     """The night's picture: the winners, the awards, each kind's night part (the token
     series), then each finished game in order. None before a game has finished."""
-    tally = stats.night_tally(names, games)
+    known = registry.or_installed(known)
+    tally = stats.night_tally(names, games, known)
     if not tally["finished"]:
         return None
     sections = [_winners_section(tally, names, words), *_awards_section(tally, names, words)]
     for kind, view in tally["kinds"].items():
-        part = registry.get(kind).recap_night
+        part = known[kind].recap_night
         if part is not None:
             sections += part(view, names, words.gettext)
     by_number = {g["number"]: g for g in games}
-    sections += [game_section(by_number[r["number"]], r, names, words)
+    sections += [game_section(by_number[r["number"]], r, names, words, known)
                  for r in tally["games"] if r["finished"]]
     subtitle = " · ".join((words.date(created), words.ngettext(
         "%(num)s game finished", "%(num)s games finished", tally["finished"])))
@@ -156,13 +157,13 @@ def night(created: str, names: dict[int, str], games: list[dict[str, Any]],
             "sections": sections, "more": _more(words)}
 
 
-def game(created: str, names: dict[int, str], one: dict[str, Any], words: Words
-         ) -> dict[str, Any] | None:
+def game(created: str, names: dict[int, str], one: dict[str, Any], words: Words,
+         known: registry.Games | None = None) -> dict[str, Any] | None:
     """One finished game's picture (None while it runs)."""
-    result = stats.game_result(one["kind"], one["setup"], one["state"])
+    result = stats.game_result(one["kind"], one["setup"], one["state"], known)
     if not result["finished"]:
         return None
-    section = game_section(one, result, names, words)
+    section = game_section(one, result, names, words, known)
     return {"title": section["heading"], "subtitle": words.date(str(one.get("created") or created)),
             "sections": [{"heading": "", "blocks": section["blocks"]}],
             "more": _more(words)}

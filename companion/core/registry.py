@@ -8,14 +8,15 @@ through this module and never names one.
 
 Adding a game is one folder and one line in :data:`INSTALLED` (docs/adding-a-game.md).
 An app may be made with another list (``create_app({"GAMES": [...]})``): the test suite
-registers a minimal fourth game that way.
+registers a minimal fourth game that way. ``create_app`` keeps its games on the app
+(:data:`APP_KEY`); the code that reads them passes them on, so nothing here asks which
+app is running.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from random import Random
@@ -288,22 +289,22 @@ def load(modules: tuple[str, ...]) -> Mapping[str, GameKind]:
     return MappingProxyType(games)
 
 
-def games() -> Mapping[str, GameKind]:
-    """The current app's games (its ``GAMES`` setting), or the installed ones outside an
-    app (the pure tallies and tests)."""
-    # Flask is asked only once something has loaded it: the registry is pure, and
-    # importing it (with a game's rules, or the statistics) loads no Flask.
-    flask = sys.modules.get("flask")
-    names: Sequence[str] = INSTALLED
-    if flask is not None and flask.has_app_context():
-        names = flask.current_app.config["GAMES"]
-    return load(tuple(names))
+#: The games an app knows, by kind, in its menu's order.
+Games = Mapping[str, GameKind]
 
 
-def get(kind: str) -> GameKind:
-    """The game of this kind; KeyError for a kind the app does not know."""
-    return games()[kind]
+#: Where ``create_app`` keeps the games of its ``GAMES`` setting (``app.extensions``): the
+#: web layer (companion/web/known.py) and the store read them from there, and pass them to
+#: the pure code that asks.
+APP_KEY = "companion.games"
 
 
-def kinds() -> tuple[str, ...]:
-    return tuple(games())
+def installed() -> Games:
+    """The installed games (:data:`INSTALLED`): the games of code that runs with no app's
+    games to hand (a pure tally called on its own, a test, the docs' checks)."""
+    return load(INSTALLED)
+
+
+def or_installed(known: Games | None) -> Games:
+    """``known``, or the installed games when a caller gave none (see :func:`installed`)."""
+    return installed() if known is None else known

@@ -6,6 +6,9 @@ its setup and the state ``rules.replay(setup, effective events)`` gives. A game 
 What a kind of game adds to its result, tally and statistics comes from its package
 (companion/core/registry.py): nothing here names a game.
 
+Where a function asks a kind of game, it takes ``known``: the app's games (the web layer
+and the store pass them, companion/web/known.py); without it, the installed ones.
+
 A game left unfinished is never a result: it is listed as unfinished, with no winner and
 no score, and it counts in no total, series or statistic.
 
@@ -37,8 +40,9 @@ from companion.core.ranking import competition_ranks
 Game = dict[str, Any]
 
 
-def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
-    """What one game came to.
+def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any],
+                known: registry.Games | None = None) -> dict[str, Any]:
+    """What one game came to (``known``: the app's games, else the installed ones).
 
     Returns ``{"kind", "finished", "players", "winners", "scores", "places"}`` plus the
     details its kind adds (``registry.GameKind.result``): Kraken ``outcome``, ``reason``,
@@ -47,7 +51,7 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict
     An unfinished game has ``finished`` False, no winners, scores or places, and none of
     the kind's details: its running state is not a result (and may hold secrets).
     """
-    game = registry.get(kind)
+    game = registry.or_installed(known)[kind]
     result = {"kind": kind, "finished": bool(state.get("finished")),
               "players": list(setup["players"]), "winners": [], "scores": {}, "places": {}}
     if result["finished"]:
@@ -55,8 +59,8 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict
     return result
 
 
-def standing(kind: str, setup: dict[str, Any], state: dict[str, Any]
-             ) -> dict[str, Any] | None:
+def standing(kind: str, setup: dict[str, Any], state: dict[str, Any],
+             known: registry.Games | None = None) -> dict[str, Any] | None:
     """A running game's standing as every screen may show it (docs/rules.md#standings),
     from its kind's ``standings`` and its live state: ``{"progress", "label", "rows"}``,
     ``rows`` each ``{"seat", "value", "place"}`` best first (places by the game's own
@@ -65,7 +69,7 @@ def standing(kind: str, setup: dict[str, Any], state: dict[str, Any]
     nothing to say."""
     if state.get("finished"):
         return None
-    found = registry.get(kind).standings(setup, state)
+    found = registry.or_installed(known)[kind].standings(setup, state)
     if found is None:
         return None
     scores = found.get("scores") or {}
@@ -88,19 +92,21 @@ BEST = "score"
 RUNNING: dict[str, Any] = {"finished": False}
 
 
-def kept(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+def kept(kind: str, setup: dict[str, Any], state: dict[str, Any],
+         known: registry.Games | None = None) -> dict[str, Any]:
     """What of a game is kept beside its log: ``finished``, and for a finished game its
     ``result`` (:func:`game_result`) and the ``state`` the tallies, statistics, awards,
     BG Stats and pictures read (its kind's ``kept_state``: all of it by default). A
     running game keeps neither: ``result`` and ``state`` are None."""
     if not state.get("finished"):
         return {"finished": False, "result": None, "state": None}
-    part = registry.get(kind).kept_state
-    return {"finished": True, "result": game_result(kind, setup, state),
+    part = registry.or_installed(known)[kind].kept_state
+    return {"finished": True, "result": game_result(kind, setup, state, known),
             "state": part(setup, state) if part is not None else state}
 
 
-def night_tally(names: dict[int, str], games: list[Game]) -> dict[str, Any]:
+def night_tally(names: dict[int, str], games: list[Game], known: registry.Games | None = None
+                ) -> dict[str, Any]:
     """Tonight's tally, from the night's names {seat: name} and its games in order.
 
     Returns a dict:
@@ -115,10 +121,11 @@ def night_tally(names: dict[int, str], games: list[Game]) -> dict[str, Any]:
     - ``awards``: tonight's awards (:func:`night_awards`);
     - ``finished``, ``unfinished``: how many games ended / did not.
     """
-    results = [game_result(g["kind"], g["setup"], g["state"]) | {"number": g["number"]}
+    known = registry.or_installed(known)
+    results = [game_result(g["kind"], g["setup"], g["state"], known) | {"number": g["number"]}
                for g in games]
     kinds: dict[str, Any] = {}
-    for kind, game in registry.games().items():
+    for kind, game in known.items():
         mine = [g for g in games if g["kind"] == kind]
         view = game.night_tally(mine, [r for r in results if r["kind"] == kind], names)
         if view is not None:
@@ -132,26 +139,27 @@ def night_tally(names: dict[int, str], games: list[Game]) -> dict[str, Any]:
             "won": sum(1 for r in mine if r["finished"] and seat in r["winners"]),
             "unfinished": sum(1 for r in mine if not r["finished"]),
         }
-        for kind, game in registry.games().items():
+        for kind, game in known.items():
             row.update(game.player_night(seat, kinds.get(kind)))
         players.append(row)
     return {
         "games": results,
         "kinds": kinds,
         "players": players,
-        "awards": night_awards(names, games),
+        "awards": night_awards(names, games, known),
         "finished": sum(1 for r in results if r["finished"]),
         "unfinished": sum(1 for r in results if not r["finished"]),
     }
 
 
-def night_awards(names: dict[int, str], games: list[Game]) -> list[dict[str, Any]]:
+def night_awards(names: dict[int, str], games: list[Game], known: registry.Games | None = None
+                 ) -> list[dict[str, Any]]:
     """Tonight's awards (docs/rules.md#awards): each kind's own (its ``awards``), from its
     finished games only — a game still running gives none, since its secrets (roles,
     bids) are not out yet. In the registry's order of kinds, each award with its
     ``kind``."""
     found: list[dict[str, Any]] = []
-    for kind, game in registry.games().items():
+    for kind, game in registry.or_installed(known).items():
         done = [g for g in games if g["kind"] == kind and g["state"].get("finished")]
         if done:
             found += [{**one, "kind": kind} for one in game.awards(done, names)]
@@ -186,19 +194,19 @@ def resolve(key: str, aliases: dict[str, str]) -> str:
     return key
 
 
-def _new_player(key: str) -> dict[str, Any]:
-    kinds = registry.kinds()
+def _new_player(key: str, known: registry.Games) -> dict[str, Any]:
+    kinds = tuple(known)
     entry: dict[str, Any] = {"key": key, "name": None, "spellings": [], "nights": 0,
              "games": dict.fromkeys(kinds, 0), "wins": dict.fromkeys(kinds, 0),
              "best": dict.fromkeys(kinds), "unfinished": 0,
              "plays": {kind: [] for kind in kinds}}
-    for game in registry.games().values():
+    for game in known.values():
         entry.update({k: v for k, v in game.player_night(0, None).items()})
     return entry
 
 
-def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
-                 ) -> list[dict[str, Any]]:
+def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None,
+                 known: registry.Games | None = None) -> list[dict[str, Any]]:
     """Statistics per player across ``nights`` (oldest first), players matched by name.
 
     ``nights``: ``[{"names": {seat: name}, "games": [game, ...]}]``. ``aliases``: {folded
@@ -215,6 +223,7 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
     ``series_won``, Crazy Time ``ct_matches_won``.
     """
     aliases = aliases or {}
+    known = registry.or_installed(known)
     players: dict[str, dict[str, Any]] = {}
     display: dict[str, str] = {}
 
@@ -223,7 +232,7 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
         key = resolve(own, aliases)
         entry = players.get(key)
         if entry is None:  # (not setdefault: it would make a new entry for every name)
-            entry = players[key] = _new_player(key)
+            entry = players[key] = _new_player(key, known)
         if name not in entry["spellings"]:
             entry["spellings"].append(name)
         if own == key or key not in display:
@@ -231,11 +240,11 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
         return entry
 
     for night in nights:
-        _count_night(night, player)
+        _count_night(night, player, known)
     for key, entry in players.items():
         entry["name"] = display[key]
         for kind, plays in entry.pop("plays").items():
-            game = registry.get(kind)
+            game = known[kind]
             summed = parts.over(game.stat_parts, plays)
             entry.update(game.stat_figures(summed))
             entry["best"][kind] = summed["max"].get(BEST)
@@ -244,14 +253,15 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
     return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))
 
 
-def leaderboards(players: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def leaderboards(players: list[dict[str, Any]], known: registry.Games | None = None
+                 ) -> dict[str, list[dict[str, Any]]]:
     """Per kind of game, its leaderboard across nights (docs/rules.md#stat-leaderboards):
     every player with a finished game of it, most wins first, then the better win
     rate, then more games played, then by name. Each row ``{"key", "name", "wins",
     "games", "rate" (a whole percentage), "best" (the best score, or None)}``; a kind
     nobody finished has an empty board."""
     boards: dict[str, list[dict[str, Any]]] = {}
-    for kind in registry.kinds():
+    for kind in registry.or_installed(known):
         rows = [{"key": p["key"], "name": p["name"], "wins": p["wins"][kind],
                  "games": p["games"][kind], "rate": awards.percent(p["wins"][kind],
                                                                   p["games"][kind]),
@@ -263,10 +273,10 @@ def leaderboards(players: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]
     return boards
 
 
-def _count_night(night: dict[str, Any], player: Any) -> None:
+def _count_night(night: dict[str, Any], player: Any, known: registry.Games) -> None:
     """Add one night's games to each of its players' entries."""
     names = night["names"]
-    tally = night_tally(names, night["games"])
+    tally = night_tally(names, night["games"], known)
     for row in tally["players"]:
         entry = player(names[row["seat"]])
         entry["nights"] += 1
@@ -293,8 +303,8 @@ def _empty_meeting() -> dict[str, Any]:
     return {"games": 0, "wins": [0, 0], "ahead": [0, 0], "level": 0, "kinds": {}}
 
 
-def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
-             ) -> dict[tuple[str, str], dict[str, Any]]:
+def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None,
+             known: registry.Games | None = None) -> dict[tuple[str, str], dict[str, Any]]:
     """Every pair of players who met in a finished game, across ``nights``
     (docs/rules.md#stat-head-to-head): by the pair's folded keys (after the host's
     merges) in sorted order, what :func:`head_to_head` gives for that order."""
@@ -302,7 +312,8 @@ def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for night in nights:
         keys = {seat: resolve(fold(name), aliases) for seat, name in night["names"].items()}
-        count_meetings(found, keys, [game_result(game["kind"], game["setup"], game["state"])
+        count_meetings(found, keys, [game_result(game["kind"], game["setup"], game["state"],
+                                                 known)
                                      for game in night["games"]])
     return found
 
@@ -323,7 +334,7 @@ def count_meetings(found: dict[tuple[str, str], dict[str, Any]], keys: dict[int,
 
 
 def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,
-                 first: str, second: str) -> dict[str, Any]:
+                 first: str, second: str, known: registry.Games | None = None) -> dict[str, Any]:
     """Two players (folded keys, after the host's merges) across ``nights``, over the
     finished games both played (docs/rules.md#stat-head-to-head).
 
@@ -332,7 +343,7 @@ def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,
     each won (both may win one: a Kraken team, a shared first place), ``ahead`` the games
     each finished in a better place than the other, ``level`` those in the same place.
     """
-    return between(meetings(nights, aliases), first, second)
+    return between(meetings(nights, aliases, known), first, second)
 
 
 def between(found: dict[tuple[str, str], dict[str, Any]], first: str, second: str

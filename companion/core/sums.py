@@ -36,10 +36,10 @@ SUMS_VERSION = 1
 _ROW_KEYS = ("seat", "name", "played", "won", "unfinished")
 
 
-def versions() -> dict[str, int]:
+def versions(known: registry.Games | None = None) -> dict[str, int]:
     """The versions kept totals are worked out under: each kind's ``rules_version`` and
     :data:`SUMS_VERSION`. Totals kept under others are stale."""
-    found = {kind: game.rules_version for kind, game in registry.games().items()}
+    found = {kind: game.rules_version for kind, game in registry.or_installed(known).items()}
     return found | {"": SUMS_VERSION}
 
 
@@ -85,14 +85,16 @@ def total(nights: Iterable[dict[str, Any]]) -> dict[str, Any]:
 # --- one night's part --------------------------------------------------------------------
 
 
-def night_parts(night: dict[str, Any], when: list[Any]) -> dict[str, Any]:
+def night_parts(night: dict[str, Any], when: list[Any], known: registry.Games | None = None
+                ) -> dict[str, Any]:
     """What one night adds to its host's totals: per player (by the folded name of a
     seat, before any merge) and per pair of players who met. ``night`` is as
     :func:`companion.core.stats.player_stats` reads it; ``when`` places it among the
     host's nights (its ``[created, id]``: the statistics name a player by the latest
     spelling of their name)."""
+    known = registry.or_installed(known)
     names = night["names"]
-    tally = stats.night_tally(names, night["games"])
+    tally = stats.night_tally(names, night["games"], known)
     players: dict[str, Part] = {}
     for row in tally["players"]:
         spelling = names[row["seat"]]
@@ -105,7 +107,7 @@ def night_parts(night: dict[str, Any], when: list[Any]) -> dict[str, Any]:
         if result["finished"]:
             for seat in result["players"]:
                 if seat in names:
-                    _count_play(players[stats.fold(names[seat])], seat, game, result)
+                    _count_play(players[stats.fold(names[seat])], seat, game, result, known)
     met: dict[tuple[str, str], dict[str, Any]] = {}
     stats.count_meetings(met, {seat: stats.fold(name) for seat, name in names.items()},
                          tally["games"])
@@ -113,13 +115,13 @@ def night_parts(night: dict[str, Any], when: list[Any]) -> dict[str, Any]:
             "meetings": {f"{first}\n{second}": one for (first, second), one in met.items()}}
 
 
-def _count_play(part: Part, seat: int, game: dict[str, Any], result: dict[str, Any]) -> None:
+def _count_play(part: Part, seat: int, game: dict[str, Any], result: dict[str, Any],
+                known: registry.Games) -> None:
     kind, won = result["kind"], seat in result["winners"]
     sums = part["sums"]
     sums.setdefault("games", {})[kind] = sums.get("games", {}).get(kind, 0) + 1
     sums.setdefault("wins", {})[kind] = sums.get("wins", {}).get(kind, 0) + won
-    one = registry.get(kind).stat_parts({"seat": seat, "game": game, "result": result,
-                                         "won": won})
+    one = known[kind].stat_parts({"seat": seat, "game": game, "result": result, "won": won})
     kinds = sums.setdefault("kinds", {})
     kinds[kind] = parts.add_sums(kinds.get(kind), one.get("sums", {}), 1) or {}
     part["max"] = parts.extremes(part["max"], {f"{kind}:{name}": [value, 1] for name, value
@@ -129,19 +131,22 @@ def _count_play(part: Part, seat: int, game: dict[str, Any], result: dict[str, A
 # --- the figures -------------------------------------------------------------------------
 
 
-def figures(totals: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+def figures(totals: dict[str, Any], aliases: dict[str, str],
+            known: registry.Games | None = None) -> dict[str, Any]:
     """What the statistics page shows, from a host's totals and merges: ``{"players":
     player_stats(...), "meetings": [[first, second, meetings(...)[pair]], ...]}``
     (companion/core/stats.py), the same figures those give from every night."""
     groups: dict[str, list[tuple[str, Part]]] = {}
     for own, part in totals.get("players", {}).items():
         groups.setdefault(stats.resolve(own, aliases), []).append((own, part))
-    players = [_player(key, members) for key, members in groups.items()]
+    players = [_player(key, members, registry.or_installed(known))
+               for key, members in groups.items()]
     players.sort(key=lambda e: (stats.fold(e["name"]), e["key"]))
     return {"players": players, "meetings": _meetings(totals.get("meetings", {}), aliases)}
 
 
-def _player(key: str, members: list[tuple[str, Part]]) -> dict[str, Any]:
+def _player(key: str, members: list[tuple[str, Part]], known: registry.Games
+            ) -> dict[str, Any]:
     """One player's figures from the parts of the folded names merged into ``key``."""
     part: Part = {}
     for _own, one in members:
@@ -150,17 +155,17 @@ def _player(key: str, members: list[tuple[str, Part]]) -> dict[str, Any]:
     spellings = sorted(sums.get("spellings", {}), key=lambda s: lows[f"first:{s}"][0])
     own = dict(members).get(key)
     name = own["max"]["last"][0][-1] if own else spellings[0]
-    kinds = registry.kinds()
+    kinds = tuple(known)
     entry: dict[str, Any] = {
         "key": key, "name": name, "spellings": spellings, "nights": sums.get("nights", 0),
         "games": {kind: sums.get("games", {}).get(kind, 0) for kind in kinds},
         "wins": {kind: sums.get("wins", {}).get(kind, 0) for kind in kinds},
         "unfinished": sums.get("unfinished", 0)}
     nightly = sums.get("night", {})
-    for game in registry.games().values():
+    for game in known.values():
         entry.update({k: v + nightly.get(k, 0) for k, v in game.player_night(0, None).items()})
     entry["best"] = {}
-    for kind, game in registry.games().items():
+    for kind, game in known.items():
         mine = parts.bare({"sums": sums.get("kinds", {}).get(kind, {}),
                            "max": {name.split(":", 1)[1]: value for name, value
                                    in part.get("max", {}).items()

@@ -200,7 +200,7 @@ def next_game(key: str, number: int) -> Answer:
     later = _later(game, games)
     if later is not None:
         # The next game was started already (a double tap, another host device).
-        return redirect(url_for("games.page", key=key, number=later), 303)
+        return redirect(url_for("play.page", key=key, number=later), 303)
     if not game.finished:
         return respond(night, game, error=message(RuleError(
             N_("Finish this game before starting the next one."))), status=422)

@@ -25,9 +25,10 @@ from companion.core import colours, recap
 from companion.core.lru import LRU
 from companion.pictures import drawing
 from companion.play.actions import Answer
+from companion.web import known
 from companion.web.i18n import gettext as _
 from companion.web.i18n import local_date, ngettext
-from companion.web.identity import hosted_night, my_night
+from companion.web.identity import hosted_night_or_404, my_night_or_404
 from companion.web.offload import costly
 
 bp = Blueprint("pictures", __name__)
@@ -69,7 +70,7 @@ def _answer(png: bytes, name: str) -> Response:
 
 def night_picture(night: store.Row) -> Response:
     names = store.names(night["id"])
-    content = recap.night(night["created"], names, _games(night["id"]), WORDS)
+    content = recap.night(night["created"], names, _games(night["id"]), WORDS, known.games())
     return _answer(_png(night, content), f"night-{night['created'][:10]}")
 
 
@@ -77,30 +78,30 @@ def game_picture(night: store.Row, number: int) -> Response:
     """One finished game's picture; 404 for a game that runs or is not there."""
     game = next((g for g in _games(night["id"]) if g["number"] == number), None)
     content = None if game is None else recap.game(
-        night["created"], store.names(night["id"]), game, WORDS)
+        night["created"], store.names(night["id"]), game, WORDS, known.games())
     return _answer(_png(night, content), f"night-{night['created'][:10]}-game-{number}")
 
 
 @bp.get("/n/<key>/recap.png")
 @costly
 def night_png(key: str) -> Answer:
-    return night_picture(hosted_night(key))
+    return night_picture(hosted_night_or_404(key))
 
 
 @bp.get("/n/<key>/g/<int:number>/recap.png")
 @costly
 def game_png(key: str, number: int) -> Answer:
-    return game_picture(hosted_night(key), number)
+    return game_picture(hosted_night_or_404(key), number)
 
 
 @bp.get("/me/recap.png")
 @costly
 def my_night_png() -> Answer:
     """The night's picture on a phone that holds a seat in it."""
-    return night_picture(my_night())
+    return night_picture(my_night_or_404())
 
 
 @bp.get("/me/g/<int:number>/recap.png")
 @costly
 def my_game_png(number: int) -> Answer:
-    return game_picture(my_night(), number)
+    return game_picture(my_night_or_404(), number)

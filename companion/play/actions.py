@@ -13,13 +13,14 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import store
-from companion.core import registry, stats
+from companion.core import stats
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
+from companion.web import known
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, form_token, hosted_night, is_htmx, my_seat
+from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, my_seat
 from companion.web.templating import bdi
 
 STALE = _l("The table moved on: here is the latest. Check it and try again.")
@@ -44,7 +45,7 @@ Parse = Callable[[store.Game, Mapping[str, Any]], dict[str, Any]]
 def title(kind: str) -> str:
     """A game's title in the request's language (looked up once: a page shows it up to
     four times, and each use of the lazy string looked its catalog up again)."""
-    return str(registry.get(kind).title)
+    return str(known.game(kind).title)
 
 
 def message(error: RuleError, names: Mapping[int, str] | None = None) -> str:
@@ -70,7 +71,7 @@ def hosted_game(key: str, number: int, kind: str | None = None
                 ) -> tuple[store.Row, store.Game]:
     """The night and game if this device hosts the night (and the game is of ``kind``
     when given); a plain 404 otherwise."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     game = store.game(night["id"], number)
     if game is None or (kind is not None and game.kind != kind):
         abort(404)
@@ -107,12 +108,12 @@ def history(game: store.Game, names: Mapping[int, str], activity: list[store.Row
     return lines
 
 
-#: What a screen shows of a game beyond its page's own parts (the game's view, its
-#: result), by board, game and log position, viewer and language. After a change a
-#: table's screens each ask for the new version within a second; a viewer that asks
+#: The view models of a game: what a viewer sees beyond its page's own parts (the
+#: game's view, its result), by board, game and log position, viewer and language.
+#: After a change a table's screens each ask for the new version within a second; a viewer that asks
 #: again (a reconnect, a second host device) costs no replay, no view, no query.
 #: Pickled and bounded in bytes, as every cache here.
-_screens = Pickled(2048, 32 * 1024 * 1024)
+_view_models = Pickled(2048, 32 * 1024 * 1024)
 
 
 #: A game's history as its host page lists it, by game and log position, names, the
@@ -123,16 +124,16 @@ _screens = Pickled(2048, 32 * 1024 * 1024)
 _histories = Pickled(512, 64 * 1024 * 1024)
 
 
-def screen(board: store.Board, game: store.Game, viewer: str | int,
-           build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def view_model(board: store.Board, game: store.Game, viewer: str | int,
+               build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """``build()``, or what it gave for this board, game position, viewer (``"host"``
     or a seat number: a seat's view may hold its secret) and language. Nothing may
     change what it returns."""
     key = (board.key, game.id, game.length, game.last, viewer, str(get_locale()))
-    model: dict[str, Any] | None = _screens.get(key)
+    model: dict[str, Any] | None = _view_models.get(key)
     if model is None:
         model = build()
-        _screens.put(key, model)
+        _view_models.put(key, model)
     return model
 
 
@@ -158,8 +159,8 @@ def host_context(night: store.Row, game: store.Game, error: str | None = None
     board at most makes the screen ask once more."""
     board = store.board(night["id"], night["version"])
     names = board.names
-    model = screen(board, game, "host", lambda: {
-        "view": registry.get(game.kind).host_view(game, names),
+    model = view_model(board, game, "host", lambda: {
+        "view": known.game(game.kind).host_view(game, names),
         "seen": board.noted(game.id, "seen"),
     })
     return {
@@ -175,10 +176,10 @@ def respond(night: store.Row, game: store.Game, *, error: str | None = None,
     """The game's live fragment for htmx, the whole page otherwise."""
     context = host_context(night, game, error)
     if is_htmx():
-        return render_template("games/_live.html", **context), status
+        return render_template("play/_live.html", **context), status
     if error is None and request.method == "POST":
-        return redirect(url_for("games.page", key=night["key"], number=game.number), 303)
-    return render_template("games/page.html", **context), status
+        return redirect(url_for("play.page", key=night["key"], number=game.number), 303)
+    return render_template("play/page.html", **context), status
 
 
 #: How a host action answers: the night, the game as it now stands, and an optional
@@ -228,10 +229,10 @@ def seat_context(seat: store.Row, game: store.Game | None = None, *,
     board = store.board(seat["night_id"], seat.get("night_version"))
     game = game if game is not None else board.current_game()
     names = board.names
-    spec = registry.get(game.kind) if game else None
+    spec = known.game(game.kind) if game else None
     model: dict[str, Any] = {"view": None, "result": None}
     if game is not None and spec is not None:
-        model = screen(board, game, seat["position"], lambda: {
+        model = view_model(board, game, seat["position"], lambda: {
             "view": spec.seat_view(game, names, seat["position"]),
             "result": finished_result(game),
         })
@@ -250,7 +251,7 @@ def finished_result(game: store.Game | None) -> dict[str, Any] | None:
     secrets, and it has no result yet)."""
     if game is None or not game.state.get("finished"):
         return None
-    return stats.game_result(game.kind, game.setup, game.state)
+    return stats.game_result(game.kind, game.setup, game.state, known.games())
 
 
 def seat_response(seat: store.Row, *, error: str | None = None, status: int = 200
@@ -298,7 +299,7 @@ def confirm_start(night: store.Row, running: store.Game, kind: str, action: str)
     the same form again, saying which game it leaves unfinished."""
     fields = [(name, value) for name, value in request.form.items(multi=True)
               if name not in ("csrf_token", "form_token", "leave")]
-    return render_template("games/confirm_start.html", night=night, running=running,
+    return render_template("play/confirm_start.html", night=night, running=running,
                            title=title(kind), action=action, fields=fields,
                            form_token=form_token()), 409
 
@@ -315,4 +316,4 @@ def start(night: store.Row, kind: str, players: list[int], options: Any, action:
         return confirm_start(night, running.game, kind, action)
     except store.FormUsed:
         return error_page(str(OUT_OF_DATE), 409)
-    return redirect(url_for("games.page", key=night["key"], number=game.number), 303)
+    return redirect(url_for("play.page", key=night["key"], number=game.number), 303)

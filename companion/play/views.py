@@ -4,7 +4,6 @@ and starting a game of any kind (its form and the question when another is runni
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from companion import store
-from companion.core import registry
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.play.actions import (
@@ -18,10 +17,11 @@ from companion.play.actions import (
     start,
     title,
 )
+from companion.web import known
 from companion.web.errors import keeps_typed
-from companion.web.identity import device, form_token, hosted_night, unchanged
+from companion.web.identity import device, form_token, hosted_night_or_404, unchanged
 
-bp = Blueprint("games", __name__)
+bp = Blueprint("play", __name__)
 
 
 @bp.get("/n/<key>/g/<int:number>")
@@ -32,13 +32,13 @@ def page(key: str, number: int) -> Answer:
 
 @bp.get("/n/<key>/g/<int:number>/live")
 def live(key: str, number: int) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if unchanged(night["version"]):
         return "", 204
     game = store.board(night["id"], night["version"]).game(number)
     if game is None:
         abort(404)
-    return render_template("games/_live.html", **host_context(night, game))
+    return render_template("play/_live.html", **host_context(night, game))
 
 
 @bp.post("/n/<key>/g/<int:number>/undo")
@@ -58,7 +58,7 @@ def resume(key: str, number: int) -> Answer:
     night, game = hosted_game(key, number)
     if not game.finished:
         store.set_current_game(night["id"], game.number)
-    return redirect(url_for("games.page", key=key, number=game.number), 303)
+    return redirect(url_for("play.page", key=key, number=game.number), 303)
 
 
 def playing(night: store.Row) -> list[store.Row]:
@@ -69,24 +69,24 @@ def playing(night: store.Row) -> list[store.Row]:
 @bp.post("/n/<key>/new/<kind>")
 def new(key: str, kind: str) -> Answer:
     """Start a game: the kind's package turns the form into players and options."""
-    night = hosted_night(key)
-    if kind not in registry.games():
+    night = hosted_night_or_404(key)
+    if kind not in known.games():
         abort(404)
     try:
-        players, options = registry.get(kind).parse_new(request.form, playing(night))
-        return start(night, kind, players, options, url_for("games.new", key=key, kind=kind))
+        players, options = known.game(kind).parse_new(request.form, playing(night))
+        return start(night, kind, players, options, url_for("play.new", key=key, kind=kind))
     except RuleError as error:
         return new_form(key, kind, error=message(error, store.names(night["id"])),
                         status=422)
 
 
-@keeps_typed("games.new")
+@keeps_typed("play.new")
 def _start_form_again(message: str) -> Answer | None:
     """A start form refused for its form token comes back as it was filled in (the
     players ticked, the options, a custom list of rounds), with the reason."""
     args = request.view_args or {}
     key, kind = str(args.get("key", "")), str(args.get("kind", ""))
-    if store.hosted_night(key, device()) is None or kind not in registry.games():
+    if store.hosted_night(key, device()) is None or kind not in known.games():
         return None
     return new_form(key, kind, error=message, status=400)
 
@@ -94,8 +94,8 @@ def _start_form_again(message: str) -> Answer | None:
 @bp.get("/n/<key>/new/<kind>")
 def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -> Answer:
     """The form that starts a game of ``kind`` (refilled after a refusal)."""
-    night = hosted_night(key)
-    if kind not in registry.games():
+    night = hosted_night_or_404(key)
+    if kind not in known.games():
         abort(404)
     games, seats = store.games(night["id"]), playing(night)
     return render_template(
@@ -103,5 +103,5 @@ def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -
         # A link may fill the form in (a Skull King game started again in the other box).
         games=games, error=error, form=request.form if request.method == "POST" else request.args,
         form_token=form_token(),
-        view=registry.get(kind).new_view(games, seats),
+        view=known.game(kind).new_view(games, seats),
     ), status

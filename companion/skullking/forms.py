@@ -9,6 +9,7 @@ from companion import store
 from companion.core.errors import N_, RuleError
 from companion.core.forms import whole_number
 from companion.skullking import rules, scoring
+from companion.skullking.setup import ADVANCED, CUSTOM, HOUSE_RULES
 from companion.table.push import now_ms, reveal_lead_ms
 
 
@@ -34,9 +35,9 @@ def parse_new(form: Mapping[str, Any], seats: list[store.Row]) -> tuple[list[int
         "scoring": form.get("scoring") or "skull_king",
         "way": form.get("way") or "standard",
     }
-    for name in (*rules.ADVANCED, *rules.HOUSE_RULES):
+    for name in (*ADVANCED, *HOUSE_RULES):
         options[name] = bool(form.get(name))
-    if options["way"] == rules.CUSTOM:
+    if options["way"] == CUSTOM:
         text = (form.get("rounds") or "").replace(" ", ",")
         parts = [part for part in text.split(",") if part]
         if not parts or any(not (part.isascii() and part.isdigit()) or len(part) > 3

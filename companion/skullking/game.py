@@ -6,14 +6,15 @@ from flask_babel import lazy_gettext as _l
 
 from companion.core.registry import GameDef
 from companion.skullking import forms, recap, results, rules, views
+from companion.skullking.setup import PLAYERS
 
 GAME = GameDef(
     kind="skullking",
     title=_l("Skull King"),
     rules=rules,
     next_step=rules.next_step,
-    players=(min(low for low, _ in rules.PLAYERS.values()),
-             max(high for _, high in rules.PLAYERS.values())),
+    players=(min(low for low, _ in PLAYERS.values()),
+             max(high for _, high in PLAYERS.values())),
     blueprint=views.bp,
     parse_new=forms.parse_new,
     new_view=views.new_view,

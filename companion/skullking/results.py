@@ -9,11 +9,11 @@ from companion.core.awards import Award, award, leaders
 from companion.core.charts import score_bars
 from companion.core.errors import N_
 from companion.core.registry import SetupMismatch
-from companion.skullking import rules
+from companion.skullking.setup import CUSTOM, HOUSE_RULES, house_rules, start
 
 #: The options a setup was started with (read back from it for an import).
 OPTION_KEYS = ("edition", "scoring", "way", "loot", "kraken", "white_whale", "abilities",
-               "first_dealer", *rules.HOUSE_RULES)
+               "first_dealer", *HOUSE_RULES)
 #: Skull King on BoardGameGeek: boardgamegeek.com/boardgame/150145 (docs/bgstats.md).
 BGG_ID = 150145
 EDITION_LABELS = {"classic": N_("Classic edition"), "2021": N_("2021 edition")}
@@ -149,7 +149,7 @@ def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, A
 
 def options(setup: dict[str, Any]) -> dict[str, Any]:
     found = {key: setup.get(key) for key in OPTION_KEYS}
-    if setup.get("way") == rules.CUSTOM:
+    if setup.get("way") == CUSTOM:
         found["rounds"] = setup.get("rounds")
     return found
 
@@ -162,7 +162,7 @@ def restore(setup: dict[str, Any], players: list[int], rng: Any) -> dict[str, An
     was played. Anything else is refused (registry.SetupMismatch)."""
     del rng  # nothing in a Skull King setup is random
     for counted in (True, False):
-        fresh = rules.start(players, options(setup), advanced_in_deck=counted)
+        fresh = start(players, options(setup), advanced_in_deck=counted)
         if fresh == setup:
             return fresh
     raise SetupMismatch()
@@ -181,7 +181,7 @@ def bgstats(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any]
     board = " · ".join((gettext(EDITION_LABELS[setup["edition"]]),
                         gettext(SCORING_LABELS[setup["scoring"]]),
                         *(gettext(HOUSE_RULE_LABELS[name])
-                          for name in rules.house_rules(setup))))
+                          for name in house_rules(setup))))
     lead = state["rounds"][0]["lead"] if state["rounds"] else None
     return {"game": {"bggId": BGG_ID, "highestWins": True, "noPoints": False},
             "board": board,

@@ -1,4 +1,7 @@
 """Skull King as the scorekeeper's tablet knows it: pure functions, no Flask, no SQL.
+This module holds the event handlers, the replay and the history's lines; the options a
+game starts with are in companion/skullking/setup.py, and the checks of a round's
+results in companion/skullking/round_checks.py.
 
 Authority: docs/rules.md#skull-king (the seed's classic edition, scored as
 docs/rules.md#skull-king-scoring says, and the 2021 edition, docs/rules.md#skull-king-2021).
@@ -47,45 +50,27 @@ House rules, chosen when the game starts, both off by default
   number of points for one player (−200 to +200) with a short reason; one per player and
   round, a later one replacing it, 0 taking it back. It is added after the scoring."""
 
-import random
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from companion.core.errors import N_, RuleError
+from companion.core.events import REDO, UNDO
 from companion.core.ranking import competition_ranks
 from companion.core.registry import replayed
+from companion.skullking.round_checks import Bids, check_wager, parse_results, seat_key
+from companion.skullking.score_table import signed
 from companion.skullking.scoring import (
-    DECK,
-    EDITIONS,
-    MOST,
     MOST_ADJUSTMENT,
-    SCORINGS,
     SHOTS,
-    TOO_MANY,
-    WAGERS,
-    count_of,
     is_int,
-    loot_paid,
     round_score,
 )
+from companion.skullking.setup import Setup, house_rules
 
-#: The 2021 advanced cards shuffled into the deck when in play, and how many of each:
-#: with all of them the deck is 74 cards (docs/rules.md#skull-king-deck-rulings).
-ADVANCED_CARDS = {"loot": 2, "kraken": 1, "white_whale": 1}
-
-
-#: Players per edition: classic 2–6 (the seed), 2021 2–8.
-PLAYERS = {"classic": (2, 6), "2021": (2, 8)}
-
-
-#: No official way to play deals more than 10 cards a round.
-MOST_CARDS = 10
-
-
-#: A custom sequence has at least 1 and at most this many rounds.
-MOST_ROUNDS = 20
-
+# The game contract (companion/core/registry.py, Rules) asks a rules module for ``start``:
+# it lives with the options in setup.py, and is named here for the registry.
+from companion.skullking.setup import start as start
 
 # Bids one seat may record in a round (the first and its changes): the forms refuse more,
 # so a log stays within what an export carries (companion/core/exchange.py MAX_EVENTS) at 8
@@ -93,42 +78,7 @@ MOST_ROUNDS = 20
 MOST_BIDS = 21
 
 
-#: Ways to play, in the order a menu shows them: name -> cards dealt per round
-#: (docs/rules.md#skull-king-2021, "Ways to play"; the 10-round Even Keeled and Whirlpool).
-WAYS = {
-    "standard": list(range(1, 11)),
-    "even_keeled": [2, 2, 4, 4, 6, 6, 8, 8, 10, 10],
-    "skip_to_the_brawl": [6, 7, 8, 9, 10],
-    "swift_n_salty": [5, 5, 5, 5, 5],
-    "broadside": [10] * 10,
-    "whirlpool": [9, 9, 7, 7, 5, 5, 3, 3, 1, 1],
-    "past_your_bedtime": [1],
-}
-
-
-CUSTOM = "custom"
-
-
-COUNTERS = tuple(MOST)
-
-
-ADVANCED = ("loot", "kraken", "white_whale", "abilities")
-
-
-#: The house rules a game may be started with (docs/rules.md#skull-king-house-rules).
-#: A setup holds each only when it is on, so a game started before they existed has
-#: the very setup it had.
-HOUSE_RULES = ("missed_bonuses", "adjustments")
-
-
 REASON_LENGTH = 40
-
-
-OPTIONS = ("edition", "scoring", "way", "rounds", "loot", "kraken", "white_whale",
-           "abilities", "first_dealer", *HOUSE_RULES)
-
-
-RESULT_KEYS = ("won", *COUNTERS, "harry", "wager")
 
 
 HOST_EVENTS = frozenset({"bid", "reveal_bids", "result", "correct", "adjust"})
@@ -139,13 +89,10 @@ SEAT_EVENTS = frozenset({"bid"})
 
 #: Events after which a bid or "Yo-ho-ho!" made from an older screen is stale: each one
 #: moves the round on (or takes something back). Undo and redo are the log's own.
-MOVES = frozenset({"reveal_bids", "result", "correct", "undo", "redo"})
+MOVES = frozenset({"reveal_bids", "result", "correct", UNDO, REDO})
 
 
-#: The setup ``start`` returns, the state ``replay`` folds, one event of the log: JSON.
-Setup = dict[str, Any]
-
-
+#: The state ``replay`` folds, one event of the log: JSON.
 State = dict[str, Any]
 
 
@@ -154,10 +101,6 @@ Event = Mapping[str, Any]
 
 #: Applies one event to the state (``replay`` looks them up in :data:`HANDLERS`).
 Handler = Callable[[Setup, State, Event], None]
-
-
-#: A seat's bid, shot and wager: {str(seat): (bid, shot, wager)}.
-Bids = dict[str, tuple[int, str | None, int | None]]
 
 
 def conflicts(later: Sequence[Event], event: Event) -> bool:
@@ -194,180 +137,6 @@ def _same_seat_round(event: Event, kind: str, data: Mapping[str, Any]) -> bool:
     other = event.get("data") or {}
     return (event.get("type") == kind and other.get("seat") == data.get("seat")
             and other.get("round") == data.get("round"))
-
-
-def deck_size(edition: str, options: Mapping[str, Any] | None = None) -> int:
-    """The cards shuffled and dealt from: the edition's deck (classic 66, 2021 70) plus the
-    2021 advanced cards in play, 2 Loot, the Kraken and the White Whale (74 with all of
-    them; the blank cards are never dealt) (docs/rules.md#skull-king-deck-rulings)."""
-    if edition not in EDITIONS:
-        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
-    options = options or {}
-    return DECK[edition] + sum(count for name, count in ADVANCED_CARDS.items()
-                               if options.get(name) is True)
-
-
-def max_cards(players: int | Sequence[int], edition: str, deck: int | None = None) -> int:
-    """The most cards a round may deal to each hand at this table
-    (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-deck-rulings).
-
-    ``players`` is a count (or the list of seats); ``deck`` the cards dealt from
-    (:func:`deck_size`; the edition's deck without advanced cards when None). Every hand
-    gets as many cards, Graybeard's ghost's included in a 2-player 2021 game, and no
-    official way deals more than 10. So 7 players get 10 cards a round; 8 players 8 from
-    the 70-card deck (or 71 with only the Kraken or the White Whale), and 9 when the
-    deck holds 72 or more (both Loot, or the Kraken and the White Whale: 74 with all).
-    """
-    count = players if is_int(players) else len(cast("Sequence[int]", players))
-    if edition not in EDITIONS:
-        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
-    hands = count + 1 if _has_ghost(count, edition) else count
-    cards = DECK[edition] if deck is None else deck
-    return min(MOST_CARDS, cards // max(hands, 1))
-
-
-def _has_ghost(count: int, edition: str) -> bool:
-    """Two players in the 2021 edition deal a third hand to Graybeard's ghost."""
-    return edition == "2021" and count == 2
-
-
-def start(players: Iterable[int], options: Mapping[str, Any] | None,
-          rng: random.Random | None = None, *, advanced_in_deck: bool = True) -> Setup:
-    """Validate the options and return the game's setup (docs/rules.md#skull-king).
-
-    ``options``: ``edition`` ("2021" by default, or "classic"), ``scoring``
-    ("skull_king" or "rascal", 2021 only), ``way`` (a key of :data:`WAYS` or "custom"
-    with ``rounds`` a list of 1..:data:`MOST_ROUNDS` card counts each within
-    :func:`max_cards`), the 2021 advanced cards ``loot``, ``kraken``, ``white_whale`` and
-    ``abilities`` (Rascal of Roatan and Harry the Giant) as bools, and ``first_dealer`` (a
-    seat; default the first player), and the house rules ``missed_bonuses`` and
-    ``adjustments`` as bools (docs/rules.md#skull-king-house-rules; off by default, and
-    then not in the setup). A named way that deals more than the deck allows at this
-    table is capped, and ``capped`` says so; the cap counts the advanced cards in the
-    deck (:func:`max_cards`, docs/rules.md#skull-king-deck-rulings), which setups made
-    before that ruling did not: ``advanced_in_deck=False`` makes such a setup again (an
-    import of an older export). An option given as None takes its default. ``rng`` is
-    unused (nothing is random).
-    """
-    del rng  # the real deck is shuffled on the table; nothing here is random
-    options = dict(options or {})
-    stray = sorted(set(options) - set(OPTIONS))
-    if stray:
-        raise RuleError(N_("Unknown option: %(option)s."), option=stray[0])
-    options = {key: value for key, value in options.items() if value is not None}
-    edition = options.get("edition", "2021")
-    scoring = options.get("scoring", "skull_king")
-    _check_edition(edition, scoring)
-    players = _check_players(players, edition)
-    advanced = _advanced(options, edition)
-    cap = max_cards(len(players), edition,
-                    deck_size(edition, advanced if advanced_in_deck else None))
-    way = options.get("way", "standard")
-    rounds, capped = _rounds(options, way, cap)
-    first_dealer = options.get("first_dealer", players[0])
-    if first_dealer not in players or not is_int(first_dealer):
-        raise RuleError(N_("The first dealer must be one of the players."))
-    house = _house_rules(options, scoring)
-
-    return {
-        "players": players,
-        "edition": edition,
-        "scoring": scoring,
-        "way": way,
-        "rounds": list(rounds),
-        "capped": capped,
-        "max_cards": cap,
-        "ghost": _has_ghost(len(players), edition),
-        "first_dealer": first_dealer,
-        **advanced,
-        **house,
-    }
-
-
-def _house_rules(options: Mapping[str, Any], scoring: str) -> dict[str, bool]:
-    """The house rules that are on, as ``{name: True}`` (docs/rules.md#skull-king-house-rules):
-    each yes or no; bonuses on a missed bid only with Skull King scoring. A rule that is
-    off is left out of the setup, so an older game's setup is made again unchanged."""
-    house: dict[str, bool] = {}
-    for name in HOUSE_RULES:
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise RuleError(N_("The house rules are yes or no."), option=name)
-        if value:
-            house[name] = True
-    if house.get("missed_bonuses") and scoring != "skull_king":
-        raise RuleError(N_("“Bonuses count on a missed bid” is a house rule of Skull King "
-                           "scoring: Rascal's scoring has its own rule for bonuses."),
-                        option="missed_bonuses")
-    return house
-
-
-def house_rules(setup: Mapping[str, Any]) -> list[str]:
-    """The house rules a game is played with, in :data:`HOUSE_RULES` order (none for a
-    game started without them, or before they existed)."""
-    return [name for name in HOUSE_RULES if setup.get(name)]
-
-
-def _check_edition(edition: object, scoring: object) -> None:
-    """The edition and scoring exist, and Rascal's scoring is played with the 2021
-    edition only (docs/rules.md#skull-king-2021)."""
-    if edition not in EDITIONS:
-        raise RuleError(N_("Unknown edition: %(edition)s."), edition=str(edition))
-    if scoring not in SCORINGS:
-        raise RuleError(N_("Unknown scoring: %(scoring)s."), scoring=str(scoring))
-    if scoring == "rascal" and edition == "classic":
-        raise RuleError(N_("Rascal's scoring belongs to the 2021 edition."))
-
-
-def _check_players(players: Iterable[int], edition: str) -> list[int]:
-    """The players as a list: distinct seat numbers, as many as the edition allows
-    (classic 2–6, docs/rules.md#skull-king; 2021 2–8, docs/rules.md#skull-king-2021)."""
-    players = list(players)
-    if not all(is_int(seat) and seat >= 0 for seat in players):
-        raise RuleError(N_("Players are seat numbers."))
-    if len(set(players)) != len(players):
-        raise RuleError(N_("A seat can play only once."))
-    low, high = PLAYERS[edition]
-    if not low <= len(players) <= high:
-        raise RuleError(N_("This edition is for %(low)s to %(high)s players."),
-                        low=low, high=high)
-    return players
-
-
-def _advanced(options: Mapping[str, Any], edition: str) -> dict[str, bool]:
-    """The 2021 advanced options (Loot, Kraken, White Whale, pirate abilities) as bools,
-    off by default; the classic edition has none of them (docs/rules.md#skull-king-2021)."""
-    advanced: dict[str, bool] = {}
-    for name in ADVANCED:
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise RuleError(N_("The advanced options are yes or no."), option=name)
-        if value and edition == "classic":
-            raise RuleError(N_("Loot, Kraken, White Whale and the pirate abilities belong "
-                               "to the 2021 edition."), option=name)
-        advanced[name] = value
-    return advanced
-
-
-def _rounds(options: Mapping[str, Any], way: object, cap: int) -> tuple[list[int], bool]:
-    """(cards dealt per round, capped) for the way to play (docs/rules.md#skull-king-2021,
-    "Ways to play"): a named way's rounds capped at ``cap`` cards, or a custom list of
-    1..MOST_ROUNDS rounds within the cap (docs/rules.md#skull-king-decisions)."""
-    if way == CUSTOM:
-        rounds = options.get("rounds")
-        if not isinstance(rounds, list) or not 1 <= len(rounds) <= MOST_ROUNDS:
-            raise RuleError(N_("A custom game has 1 to %(most)s rounds."), most=MOST_ROUNDS)
-        for cards in rounds:
-            if not is_int(cards) or not 1 <= cards <= cap:
-                raise RuleError(N_("Each round deals 1 to %(cap)s cards at this table."),
-                                cap=cap)
-        return rounds, False
-    if way in WAYS:
-        if "rounds" in options:
-            raise RuleError(N_("Only a custom game takes a list of rounds."))
-        rounds = [min(cards, cap) for cards in WAYS[way]]
-        return rounds, rounds != WAYS[way]
-    raise RuleError(N_("Unknown way to play: %(way)s."), way=str(way))
 
 
 def _new_round(setup: Setup, index: int) -> dict[str, Any]:
@@ -411,15 +180,6 @@ def _round_for(state: State, data: Mapping[str, Any]) -> dict[str, Any]:
     return rnd
 
 
-def _seat_key(setup: Setup, key: object) -> int:
-    """A results/bids key: ``str(seat)`` of a player in this game."""
-    if isinstance(key, str) and key.lstrip("-").isdigit() and int(key) in setup["players"]:
-        return int(key)
-    if is_int(key) and key in setup["players"]:
-        return key
-    raise RuleError(N_("That seat is not in this game."))
-
-
 def _check_bid(setup: Setup, rnd: Mapping[str, Any], seat: int, bid: object, shot: object,
                wager: object) -> tuple[int, str | None, int | None]:
     """A bid is 0..cards; a shot only under Rascal's scoring; a wager only with the
@@ -432,19 +192,7 @@ def _check_bid(setup: Setup, rnd: Mapping[str, Any], seat: int, bid: object, sho
         raise RuleError(N_("Unknown shot: %(shot)s."), shot=str(shot), seat=seat)
     if shot is not None and setup["scoring"] != "rascal":
         raise RuleError(N_("Grapeshot and Cannonball belong to Rascal's scoring."), seat=seat)
-    return bid, shot, _check_wager(setup, wager, seat)
-
-
-def _check_wager(setup: Setup, wager: object, seat: int) -> int | None:
-    """A wager is None, or 0, 10 or 20 with the pirate abilities (Rascal of Roatan,
-    docs/rules.md#skull-king-2021)."""
-    if wager is None:
-        return None
-    if not setup["abilities"]:
-        raise RuleError(N_("A wager needs the pirate abilities."), seat=seat, at="wager")
-    if not is_int(wager) or wager not in WAGERS:
-        raise RuleError(N_("A wager is 0, 10 or 20."), seat=seat, at="wager")
-    return wager
+    return bid, shot, check_wager(setup, wager, seat)
 
 
 def _on_bid(setup: Setup, state: State, event: Event) -> None:
@@ -508,236 +256,6 @@ def _on_reveal(setup: Setup, state: State, event: Event) -> None:
     rnd["bid_total"] = sum(rnd["bids"].values())
 
 
-def _parse_results(setup: Setup, rnd: Mapping[str, Any], data: Mapping[str, Any],
-                   bids: Bids) -> dict[str, Any]:
-    """Validate a round's results across the table (docs/rules.md#skull-king-2021, "Checks
-    a scorekeeper needs", and the table checks of docs/rules.md#skull-king-decisions) and
-    return what the round then holds: ``results`` (normalised rows), ``final_bids``,
-    ``points``, ``discarded`` and ``loot`` (the Loot pairs).
-
-    Each player's tricks are 0..cards and the tricks add up to the cards dealt minus the
-    tricks Kraken/White Whale discarded (one each, only when in play); with Graybeard's
-    ghost (2 players, 2021) the players' tricks may add up to less. At most 3 standard
-    14s, 1 black 14, 2 Mermaids (taken by Pirates or taking the Skull King), 1 Skull King
-    taken; only one player captures with the Skull King, never in a round where it is
-    taken by a Mermaid, and its one trick holds at most (players − 1) other cards. No
-    capture without a trick won. Loot only with the Loot cards, as pairs (who played it,
-    who captured it; :func:`_check_loot`); Harry's ±1 and the Rascal of Roatan's wager
-    only with the abilities, one player each (a wager of 0 counts); Harry's changed bid
-    stays within 0..cards (the original bid stays on record).
-
-    A refusal names where it is: ``seat`` (the player's row) and ``at`` (the field:
-    "won", "harry", "wager", "loot", "discarded") or ``counter`` (a bonus counter).
-    """
-    cards = rnd["cards"]
-    pairs_given = "loot" in data
-    parsed = _parse_rows(setup, cards, data.get("results"), pairs_given)
-    discarded = _check_discarded(setup, cards, data.get("discarded", 0))
-    _check_tricks(setup, parsed, cards - discarded)
-    pairs = _check_loot(setup, parsed, data["loot"]) if pairs_given else []
-    _check_table_counters(setup, parsed)
-    final_bids = _final_bids(cards, parsed, bids)
-    paid = loot_paid(pairs, parsed, final_bids, bool(setup.get("missed_bonuses")))
-    points, inputs = _score_rows(setup, cards, parsed, bids, final_bids, paid,
-                                 rnd.get("adjust", {}))
-    return {"results": parsed, "final_bids": final_bids, "points": points,
-            "inputs": inputs, "discarded": discarded,
-            "loot": [list(pair) for pair in pairs]}
-
-
-def _parse_rows(setup: Setup, cards: int, results: object, pairs_given: bool
-                ) -> dict[str, dict[str, Any]]:
-    """Every player's results, each checked on its own: {str(seat): row}."""
-    if not isinstance(results, dict):
-        raise RuleError(N_("Results are missing."))
-    parsed = {}
-    for key, entry in results.items():
-        seat = _seat_key(setup, key)
-        parsed[str(seat)] = _parse_row(setup, cards, seat, entry, pairs_given)
-    if len(parsed) != len(setup["players"]):
-        raise RuleError(N_("Every player needs a result."))
-    return parsed
-
-
-def _parse_row(setup: Setup, cards: int, seat: int, entry: object, pairs_given: bool
-               ) -> dict[str, Any]:
-    """One player's results: tricks won 0..cards, whole counters, Harry's −1/0/+1 and the
-    Rascal of Roatan's wager only with the pirate abilities (docs/rules.md#skull-king-2021).
-    A Loot count in a row is what older logs hold; a result that names its Loot pairs
-    takes none."""
-    if not isinstance(entry, dict):
-        raise RuleError(N_("Results are missing."), seat=seat)
-    stray = sorted(set(entry) - set(RESULT_KEYS))
-    if stray:
-        raise RuleError(N_("Unknown field: %(field)s."), field=stray[0], seat=seat)
-    won = entry.get("won")
-    if not is_int(won) or not 0 <= won <= cards:
-        raise RuleError(N_("Tricks won must be between 0 and %(cards)s."), cards=cards,
-                        seat=seat, at="won")
-    row: dict[str, Any] = {"won": won}
-    for name in COUNTERS:
-        row[name] = count_of(entry.get(name, 0), name, seat=seat)
-    row["harry"] = _check_harry(setup, entry.get("harry", 0), seat)
-    if "wager" in entry:
-        row["wager"] = _check_wager(setup, entry["wager"], seat)
-    if row["loot"] and pairs_given:
-        raise RuleError(N_("Loot is recorded as pairs: who played it and who captured it."),
-                        seat=seat, at="loot")
-    if row["loot"] and not setup["loot"]:
-        raise RuleError(N_("Loot is not in play."), seat=seat, at="loot")
-    return row
-
-
-def _check_harry(setup: Setup, harry: object, seat: int) -> int:
-    """Harry the Giant moves his player's bid by −1, 0 or +1, only with the pirate
-    abilities (docs/rules.md#skull-king-2021)."""
-    if not is_int(harry) or harry not in (-1, 0, 1):
-        raise RuleError(N_("Harry the Giant changes a bid by −1, 0 or +1."), seat=seat,
-                        at="harry")
-    if harry and not setup["abilities"]:
-        raise RuleError(N_("Harry the Giant needs the pirate abilities."), seat=seat,
-                        at="harry")
-    return harry
-
-
-def _check_loot(setup: Setup, parsed: Mapping[str, Mapping[str, Any]], loot: object
-                ) -> list[tuple[int, int]]:
-    """The round's Loot as pairs (who played it, who captured it)
-    (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-decisions): only when Loot is
-    in play, at most 2 (two Loot cards), each pair of two players of this game, and the
-    captor won a trick (a Loot is captured in a trick won). A pair of one player with
-    themselves is recorded and pays nothing."""
-    if not isinstance(loot, list):
-        raise RuleError(N_("Loot is recorded as pairs: who played it and who captured it."),
-                        at="loot")
-    if loot and not setup["loot"]:
-        raise RuleError(N_("Loot is not in play."), at="loot")
-    if len(loot) > MOST["loot"]:
-        raise RuleError(TOO_MANY["loot"], at="loot")
-    pairs = []
-    for pair in loot:
-        if not isinstance(pair, (list, tuple)) or len(pair) != 2 or None in pair:
-            raise RuleError(N_("A Loot needs both who played it and who captured it."),
-                            at="loot")
-        player, captor = _seat_key(setup, pair[0]), _seat_key(setup, pair[1])
-        if parsed[str(captor)]["won"] == 0:
-            raise RuleError(N_("Whoever captured a Loot won the trick it was in: this "
-                               "player won no trick."), seat=captor, at="loot")
-        pairs.append((player, captor))
-    return pairs
-
-
-def _check_discarded(setup: Setup, cards: int, discarded: object) -> int:
-    """Tricks discarded by the Kraken and the White Whale (docs/rules.md#skull-king-2021):
-    one each, only when in play (docs/rules.md#skull-king-decisions), never more than the
-    cards dealt. Returns the count."""
-    if not is_int(discarded) or discarded < 0:
-        raise RuleError(N_("Discarded tricks cannot be negative."), at="discarded")
-    most_discarded = int(setup["kraken"]) + int(setup["white_whale"])
-    if discarded > most_discarded:
-        if most_discarded == 0:
-            raise RuleError(N_("Only the Kraken or the White Whale can discard a trick."),
-                            at="discarded")
-        raise RuleError(N_("Too many discarded tricks: at most %(most)s."),
-                        most=most_discarded, at="discarded")
-    if discarded > cards:
-        raise RuleError(N_("Too many discarded tricks: at most %(most)s."), most=cards,
-                        at="discarded")
-    return discarded
-
-
-def _check_tricks(setup: Setup, parsed: Mapping[str, Mapping[str, Any]], played: int) -> None:
-    """The tricks won add up to the tricks ``played`` (at most that with Graybeard's
-    ghost, who may win some) (docs/rules.md#skull-king-2021)."""
-    tricks = sum(row["won"] for row in parsed.values())
-    if setup["ghost"]:
-        if tricks > played:
-            raise RuleError(N_("The tricks won add up to %(tricks)s, more than %(played)s."),
-                            tricks=tricks, played=played, at="won")
-    elif tricks != played:
-        raise RuleError(N_("The tricks won add up to %(tricks)s, not %(played)s."),
-                        tricks=tricks, played=played, at="won")
-
-
-def _check_table_counters(setup: Setup, parsed: Mapping[str, Mapping[str, Any]]) -> None:
-    """The counters across the table fit the deck: 3 standard 14s, 1 black 14, 2 Mermaids,
-    1 Skull King (captured, or capturing for one player only and at most one card of
-    every other hand), 2 Loot cards paying at most 4 players (older logs' Loot counts),
-    one Harry the Giant (docs/rules.md#skull-king-2021, docs/rules.md#skull-king-decisions)."""
-
-    def total(name: str) -> int:
-        return sum(row[name] for row in parsed.values())
-
-    for name in ("fourteens", "black_fourteen", "skull_king_by_mermaid"):
-        if total(name) > MOST[name]:
-            raise RuleError(TOO_MANY[name], counter=name)
-    if total("mermaids_by_pirate") + total("skull_king_by_mermaid") > 2:
-        raise RuleError(TOO_MANY["mermaids_by_pirate"], counter="mermaids_by_pirate")
-    if total("loot") > 4:
-        raise RuleError(N_("Two Loot cards pay at most 4 players."), at="loot")
-    captors = [key for key, row in parsed.items() if row["pirates_by_skull_king"]]
-    if len(captors) > 1:
-        raise RuleError(N_("Only one player can capture with the one Skull King."),
-                        counter="pirates_by_skull_king", seat=int(captors[-1]))
-    if captors and total("skull_king_by_mermaid"):
-        raise RuleError(N_("There is one Skull King: it cannot both capture and be captured."),
-                        counter="skull_king_by_mermaid")
-    others = len(setup["players"]) - 1 + int(setup["ghost"])
-    if captors and parsed[captors[0]]["pirates_by_skull_king"] > others:
-        raise RuleError(N_("The Skull King's trick holds at most %(most)s Pirates here."),
-                        most=others, counter="pirates_by_skull_king", seat=int(captors[0]))
-    harrys = [key for key, row in parsed.items() if row["harry"]]
-    if len(harrys) > 1:
-        raise RuleError(N_("Only one player can play Harry the Giant."), seat=int(harrys[-1]),
-                        at="harry")
-
-
-def _final_bids(cards: int, parsed: Mapping[str, Mapping[str, Any]], bids: Bids
-                ) -> dict[str, int]:
-    """Each bid as scored: moved by Harry the Giant, within 0..cards
-    (docs/rules.md#skull-king-2021)."""
-    final_bids = {}
-    for key, row in parsed.items():
-        final = bids[key][0] + row["harry"]
-        if not 0 <= final <= cards:
-            raise RuleError(N_("Harry the Giant cannot move a bid outside 0 to %(cards)s."),
-                            cards=cards, seat=int(key), at="harry")
-        final_bids[key] = final
-    return final_bids
-
-
-def _score_rows(setup: Setup, cards: int, parsed: Mapping[str, Mapping[str, Any]],
-                bids: Bids, final_bids: Mapping[str, int], paid: Mapping[str, int],
-                adjust: Mapping[str, Mapping[str, Any]]
-                ) -> tuple[dict[str, int], dict[str, dict[str, Any]]]:
-    """Each player's points by :func:`round_score`, with the Loot alliances that paid,
-    the round's one Rascal of Roatan wager (recorded with the results, or with the bid in
-    older logs; a wager of 0 is a wager) (docs/rules.md#skull-king-2021), and the house
-    rules: bonuses on a missed bid, and the player's adjustment of this round
-    (docs/rules.md#skull-king-house-rules). Returns (points, the scorer's arguments per
-    player but the adjustment), so a later adjustment scores the round again."""
-    wagers = {key: row.get("wager", bids[key][2]) for key, row in parsed.items()}
-    wagering = [int(key) for key, wager in wagers.items() if wager is not None]
-    if len(wagering) > 1:
-        raise RuleError(N_("Only one player can wager with the Rascal of Roatan."),
-                        seat=wagering[-1], at="wager")
-    points = {}
-    inputs = {}
-    for key, row in parsed.items():
-        counts = {name: row[name] for name in COUNTERS}
-        counts["loot"] += paid[key]
-        inputs[key] = {"cards": cards, "bid": final_bids[key], "won": row["won"],
-                       "edition": setup["edition"], "scoring": setup["scoring"],
-                       "shot": bids[key][1], "wager": wagers[key],
-                       "missed_bonuses": bool(setup.get("missed_bonuses")), **counts}
-        amount = adjust[key]["amount"] if key in adjust else 0
-        try:
-            points[key] = round_score(**inputs[key], adjustment=amount)
-        except RuleError as err:
-            raise RuleError(err.message, **{**err.params, "seat": int(key)}) from None
-    return points, inputs
-
-
 def _on_result(setup: Setup, state: State, event: Event) -> None:
     """The tricks and bonuses of the current round, only after the reveal; the round is
     scored (docs/rules.md#skull-king-scoring, docs/rules.md#skull-king-2021) and the next
@@ -754,7 +272,7 @@ def _on_result(setup: Setup, state: State, event: Event) -> None:
         raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
     bids = {key: (rnd["bids"][key], rnd["shots"][key], rnd["wagers"][key])
             for key in rnd["bids"]}
-    rnd.update(_parse_results(setup, rnd, data, bids))
+    rnd.update(parse_results(setup, rnd, data, bids))
     if state["current"] + 1 == len(state["rounds"]):
         state["current"] = None
         state["finished"] = True
@@ -774,7 +292,7 @@ def _on_correct(setup: Setup, state: State, event: Event) -> None:
     if stray:
         raise RuleError(N_("Unknown field: %(field)s."), field=stray[0])
     bids = _corrected_bids(setup, rnd, data.get("bids"))
-    scored = _parse_results(setup, rnd, data, bids)
+    scored = parse_results(setup, rnd, data, bids)
     order = [str(seat) for seat in setup["players"]]
     rnd.update(
         bids={key: bids[key][0] for key in order},
@@ -792,7 +310,7 @@ def _corrected_bids(setup: Setup, rnd: Mapping[str, Any], new_bids: object) -> B
         raise RuleError(N_("Every player needs a bid."))
     bids: Bids = {}
     for key, value in new_bids.items():
-        seat = _seat_key(setup, key)
+        seat = seat_key(setup, key)
         shot, wager = rnd["shots"].get(str(seat)), rnd["wagers"].get(str(seat))
         if isinstance(value, dict):
             stray = sorted(set(value) - {"bid", "shot", "wager"})
@@ -977,13 +495,6 @@ def describe(event: Event) -> tuple[str, dict[str, Any]]:
         return N_("%(player)s adjusted %(amount)s points in round %(round)s: %(reason)s"), \
             {**params, "amount": signed(amount)}
     return N_("%(type)s"), {"type": str(kind)}
-
-
-def signed(amount: object) -> str:
-    """A number of points with its sign, as the score table shows them: +10, −20, 0."""
-    if not is_int(amount):
-        return str(amount)
-    return f"+{amount}" if amount > 0 else f"−{-amount}" if amount < 0 else "0"
 
 
 def next_step(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:

@@ -6,6 +6,7 @@ and reopens any scored round for a correction. Every form value is parsed defens
 anything unreadable becomes a RuleError with a message, nothing is recorded, never a 500."""
 
 from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
@@ -16,7 +17,7 @@ from companion.core.awards import record
 from companion.core.errors import RuleError
 from companion.core.events import effective
 from companion.play.actions import Answer, host_action, hosted_game, respond, seat_action, title
-from companion.skullking import results, rules, scoring, table
+from companion.skullking import results, rules, score_table, scoring
 from companion.skullking.forms import (
     adjust_data,
     correct_data,
@@ -25,6 +26,7 @@ from companion.skullking.forms import (
     result_data,
     reveal_data,
 )
+from companion.skullking.setup import house_rules
 from companion.table.push import enabled as live_push
 from companion.table.push import now_ms
 from companion.web.http import YEAR
@@ -53,7 +55,7 @@ def remember_box(response: Any) -> Any:
     """A Skull King game started (the start form answered with its page): this device
     remembers the box for its next game."""
     # The form is read only for this one answer: any other request's body stays unread.
-    if (request.endpoint != "games.new" or response.status_code != 303
+    if (request.endpoint != "play.new" or response.status_code != 303
             or (request.view_args or {}).get("kind") != "skullking"):
         return response
     box = request.form.get("edition")
@@ -104,60 +106,51 @@ COUNTER_HINTS = {
 HOUSE_RULE_NAMES = {name: _l(label) for name, label in results.HOUSE_RULE_LABELS.items()}
 
 
-@bp.app_template_global()
-def skullking_labels() -> dict[str, Any]:
+def labels() -> dict[str, Any]:
     """The menus' words for the templates (ways to play, bonus counters and their hints,
     house rules)."""
     return {"ways": WAY_NAMES, "counters": COUNTER_LABELS, "house": HOUSE_RULE_NAMES}
 
 
-@bp.app_template_global()
-def skullking_house_rules(setup: Mapping[str, Any]) -> list[str]:
-    """The house rules this game is played with (rules.house_rules)."""
-    return rules.house_rules(setup)
+def house_rules_of(setup: Mapping[str, Any]) -> list[str]:
+    """The house rules this game is played with (setup.py's house_rules)."""
+    return house_rules(setup)
 
 
-@bp.app_template_global()
-def skullking_most_adjustment() -> int:
+def most_adjustment() -> int:
     """The largest adjustment either way (scoring.MOST_ADJUSTMENT)."""
     return scoring.MOST_ADJUSTMENT
 
 
-@bp.app_template_global()
-def skullking_reason_length() -> int:
+def reason_length() -> int:
     """The longest reason of an adjustment (rules.REASON_LENGTH)."""
     return rules.REASON_LENGTH
 
 
-@bp.app_template_global()
-def skullking_screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
-                           names: Mapping[int, str]) -> dict[str, Any]:
-    """The chart of the totals drawn for the room's screen (table.SCREEN: labels read
+def screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
+                 names: Mapping[int, str]) -> dict[str, Any]:
+    """The chart of the totals drawn for the room's screen (score_table.SCREEN: labels read
     from the sofa)."""
-    return table.chart(dict(state), setup["players"], dict(names), **table.SCREEN)
+    return score_table.chart(dict(state), setup["players"], dict(names), **score_table.SCREEN)
 
 
-@bp.app_template_global()
-def skullking_signed(amount: int) -> str:
+def signed(amount: int) -> str:
     """Points with their sign, as the score table shows them (+10, −20)."""
-    return rules.signed(amount)
+    return score_table.signed(amount)
 
 
-@bp.app_template_global()
-def skullking_hint(edition: str, name: str) -> Any:
+def hint(edition: str, name: str) -> Any:
     """What a bonus counter's label adds for this edition (Scary Mary, the Tigress)."""
     return COUNTER_HINTS.get((edition, name), "")
 
 
-@bp.app_template_global()
-def skullking_most(name: str) -> int:
+def most(name: str) -> int:
     """The most of a bonus counter one player can have in a round (scoring.MOST)."""
     return scoring.MOST[name]
 
 
-@bp.app_template_global()
-def skullking_prefill(rnd: dict[str, Any] | None = None,
-                      typed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def prefill(rnd: dict[str, Any] | None = None,
+            typed: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Form values by field name: a scored round's bids and results (for a correction),
     overridden by what the host typed when it was refused (so nothing is lost). A wager
     shows with the results whether it was recorded there or, in an older log, with the
@@ -182,19 +175,27 @@ def skullking_prefill(rnd: dict[str, Any] | None = None,
     return values
 
 
-@bp.app_template_global()
-def skullking_fault() -> dict[str, Any]:
+def fault() -> dict[str, Any]:
     """Where the last refusal of the round's editor points: ``seat`` (a player's row),
     ``at`` (a field) or ``counter`` (a bonus counter); empty when nothing was refused."""
     fault: dict[str, Any] = g.get("skullking_fault", {})
     return fault
 
 
-@bp.app_template_global("skullking_counters")
 def counters_for(setup: dict[str, Any]) -> list[str]:
     """The capture counters this game's edition scores (docs/rules.md#skull-king); Loot
     is entered as pairs, apart."""
     return [name for name in scoring.CAPTURES if name in scoring.BONUS[setup["edition"]]]
+
+
+#: Skull King's helpers as its templates reach them: one name in every template's
+#: namespace, the game's kind (``skullking.labels()``, ``skullking.signed(n)``), rather
+#: than a global per helper poured into every game's templates.
+HELPERS = SimpleNamespace(
+    labels=labels, house_rules=house_rules_of, most_adjustment=most_adjustment,
+    reason_length=reason_length, screen_chart=screen_chart, signed=signed, hint=hint,
+    most=most, prefill=prefill, fault=fault, counters=counters_for)
+bp.record_once(lambda state: state.app.jinja_env.globals.update(skullking=HELPERS))
 
 
 def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> dict[str, Any]:
@@ -203,7 +204,7 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     change), since it holds no secret (bids only once revealed, docs/rules.md#skull-king)."""
     board = store.board(game.night_id, game.board_version)
     key = ("skullking", game.id, game.length, game.last, tuple(sorted(names.items())))
-    return board.derived(key, lambda: table.score_table(game.state, game.setup, names))
+    return board.derived(key, lambda: score_table.score_table(game.state, game.setup, names))
 
 
 #: The longest lead a reveal's event may say (an older or imported log's own is kept).
@@ -243,7 +244,7 @@ def skullking_reveal_at(game: store.Game | None) -> int | None:
 
 def _fault(game: store.Game, type_: str, data: Callable[[], dict[str, Any]]) -> None:
     """Where a refused round points (a player's row, a field), for the templates
-    (:func:`skullking_fault`): the refused event is checked again on the log it was
+    (:func:`fault`): the refused event is checked again on the log it was
     refused on."""
     try:
         event = {"type": type_, "data": data(), "seat": None}
@@ -315,7 +316,7 @@ def correct(key: str, number: int, round_number: int) -> Answer:
     def page(night: store.Row, game: store.Game, *, error: str | None = None,
              status: int = 200) -> Answer:
         if error is None and request.method == "POST":
-            return redirect(url_for("games.page", key=key, number=number), 303)
+            return redirect(url_for("play.page", key=key, number=number), 303)
         if status == 422:
             _fault(game, "correct", lambda: parse(game, request.form))
         typed = request.form if status in (409, 422) else None

@@ -22,6 +22,8 @@ from flask import current_app, g, has_app_context
 from gevent import monkey
 from sqlite_utils import Database
 
+from companion.core import registry
+
 # Each thread's connections (each greenlet's, under gevent): made on first use, after
 # `companion serve` patched threading, so that a greenlet never shares a connection.
 _locals: list[threading.local] = []
@@ -237,6 +239,13 @@ def write(db: Database) -> Iterator[Database]:
         db.execute("COMMIT")
         if has_app_context() and (made := g.pop("made_versions", None)):
             g.setdefault("written", {}).update(made)
+
+
+def known_games() -> registry.Games:
+    """The games of the app this runs in: ``create_app`` keeps its ``GAMES`` in
+    ``app.extensions`` (companion/core/registry.py, ``APP_KEY``), as it keeps the
+    database's path in its config."""
+    return cast(registry.Games, current_app.extensions[registry.APP_KEY])
 
 
 def made_version(night_id: int, version: int) -> None:

@@ -16,7 +16,7 @@ from companion.core.events import REDO, UNDO, Event, effective, undo_redo
 from companion.core.tokens import new_token
 from companion.store import log
 from companion.store.caches import _log_key, logs, read_log, states
-from companion.store.connection import get_db, now, write
+from companion.store.connection import get_db, known_games, now, write
 from companion.store.form_tokens import FormUsed, _made_with, _use_token
 from companion.store.results import keep
 from companion.store.sql import Row
@@ -24,7 +24,7 @@ from companion.store.sql import Row
 
 def rules_for(kind: str) -> registry.Rules:
     """The pure rules module of a kind of game (KeyError for an unknown kind)."""
-    return registry.get(kind).rules
+    return known_games()[kind].rules
 
 
 def _state_key(game_: "Game") -> tuple[Any, ...] | None:
@@ -263,7 +263,7 @@ def record(game_: Game, type_: str, data: dict[str, Any], *, pos: int | None,
 
     log.append(get_db(), {"id": game_.id, "night_id": game_.night_id}, type_, data,
                pos=pos, seat=seat, device=device, check=check,
-               conflicts=registry.get(game_.kind).conflicts,
+               conflicts=known_games()[game_.kind].conflicts,
                read=lambda db, game_id: read_log(db, game_id, game_.birth),
                kept=lambda db, events: keep(db, game_.id, game_.night_id, game_.kind,
                                             game_.setup, len(events), checked["state"]))

@@ -22,7 +22,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion.core import registry, stats
+from companion.core import stats
+from companion.store.connection import known_games
 from companion.store.histories import settle
 
 
@@ -40,7 +41,7 @@ def _dumps(value: Any) -> str | None:
 
 def encode(kind: str, setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     """The kept columns of a game whose log replays to ``state``."""
-    kept = stats.kept(kind, setup, state)
+    kept = stats.kept(kind, setup, state, known_games())
     return {"finished": int(kept["finished"]), "result": _dumps(kept["result"]),
             "state": _dumps(kept["state"])}
 
@@ -56,7 +57,7 @@ def keep(db: Database, game_id: int, night_id: int, kind: str, setup: dict[str, 
     db.execute("insert or replace into results (game_id, night_id, length, finished, "
                "result, state, rules) values (?, ?, ?, ?, ?, ?, ?)",
                [game_id, night_id, length, columns["finished"], columns["result"],
-                columns["state"], registry.get(kind).rules_version])
+                columns["state"], known_games()[kind].rules_version])
     changed = before is None or tuple(before) != (columns["finished"], columns["result"],
                                                   columns["state"])
     if changed:

@@ -21,7 +21,7 @@ import json
 from typing import Any
 
 from companion.core import sums
-from companion.store.connection import get_db, write
+from companion.store.connection import get_db, known_games, write
 from companion.store.histories import changed
 from companion.store.sql import Row, _first, _rows
 from companion.store.tallied import tallied
@@ -96,7 +96,8 @@ def _night_parts(ids: list[int]) -> dict[int, dict[str, Any]]:
     seats = rosters(ids)
     games = tallied(ids)
     return {i: sums.night_parts({"names": {s["position"]: s["name"] for s in seats[i]},
-                                 "games": games[i]}, [created[i], i]) for i in ids}
+                                 "games": games[i]}, [created[i], i], known_games())
+            for i in ids}
 
 
 def _dumps(value: Any) -> str:
@@ -172,7 +173,7 @@ def statistics_totals(device: str) -> dict[str, Any]:
     and from every night it hosts when none are kept, or they were kept under other
     rules than today's. Kept before it is returned (a cache of the kept results: two
     workers adjusting at once take turns, and the second finds nothing left to do)."""
-    versions = _dumps(sums.versions())
+    versions = _dumps(sums.versions(known_games()))
     row = _first(get_db(), "select versions, body from statistics_sums where device = ?",
                  [device])
     if row is None or row["versions"] != versions:

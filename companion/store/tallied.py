@@ -7,8 +7,8 @@ once, and kept.
 import json
 from typing import Any, cast
 
-from companion.core import registry, stats
-from companion.store.connection import get_db, write
+from companion.core import stats
+from companion.store.connection import get_db, known_games, write
 from companion.store.played import GAME_SQL, Game, _game
 from companion.store.results import decode_result, encode, keep
 from companion.store.sql import Row, _rows
@@ -25,7 +25,7 @@ def _fresh(row: Row) -> bool:
     """Whether the kept columns of ``row`` were worked out at its log's length, by its
     kind's rules of today (``rules_version``)."""
     return (row["kept_length"] is not None and row["kept_length"] == (row["length"] or 0)
-            and row["kept_rules"] == registry.get(row["kind"]).rules_version)
+            and row["kept_rules"] == known_games()[row["kind"]].rules_version)
 
 
 def _repair(rows: list[Row]) -> None:
@@ -41,7 +41,8 @@ def _repair(rows: list[Row]) -> None:
             keep(db, found.id, found.night_id, found.kind, found.setup, found.length,
                  found.state)
             columns = encode(found.kind, found.setup, found.state)
-            row.update(kept_length=found.length, kept_rules=registry.get(found.kind).rules_version,
+            row.update(kept_length=found.length,
+                       kept_rules=known_games()[found.kind].rules_version,
                        kept_finished=columns["finished"],
                        kept_result=columns["result"], kept_state=columns["state"])
 

@@ -13,7 +13,7 @@ from companion import store
 from companion.play.actions import Answer
 from companion.table import qr
 from companion.table.nights import _night_answer, public_url
-from companion.web.identity import device, hosted_night
+from companion.web.identity import device, hosted_night_or_404
 
 bp = Blueprint("hosting", __name__)
 
@@ -21,7 +21,7 @@ bp = Blueprint("hosting", __name__)
 @bp.post("/n/<key>/hosts")
 def invite_host(key: str) -> Answer:
     """A one-time QR that makes another device a host of this night."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     token = store.invite_host(night["id"])
     link = public_url(url_for("hosting.become_host", token=token))
     return render_template("nights/host_invite.html", night=night, qr_svg=qr.svg(link),
@@ -62,6 +62,6 @@ def become_host(token: str) -> Answer:
 @bp.post("/n/<key>/hosts/<int:host_id>/remove")
 def remove_host(key: str, host_id: int) -> Answer:
     """Take host rights back from another device of the night."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     store.remove_host(night["id"], host_id, device())
     return _night_answer(key)

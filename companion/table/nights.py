@@ -20,13 +20,14 @@ from flask import (
 )
 
 from companion import store
-from companion.core import colours, registry, stats
+from companion.core import colours, stats
 from companion.laptop import doctor
 from companion.play.actions import Answer, seat_context
 from companion.table import qr
+from companion.web import known
 from companion.web.errors import keeps_typed
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, form_token, hosted_night, is_htmx, unchanged
+from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, unchanged
 from companion.web.sealed import stored
 
 bp = Blueprint("nights", __name__)
@@ -154,7 +155,7 @@ def create() -> Answer:
     hues: list[str] | None
     same_as = request.form.get("same_as")
     if same_as:
-        earlier = store.seats(hosted_night(same_as)["id"])
+        earlier = store.seats(hosted_night_or_404(same_as)["id"])
         names, hues = [s["name"] for s in earlier], [s["colour"] for s in earlier]
     else:
         typed = _typed()
@@ -217,9 +218,9 @@ def night_context(night: store.Row) -> dict[str, Any]:
         "shown": shown, "joined": joined, "wanted": wanted, "seating": joined < wanted,
         # the game on the phones, while it runs: the page's big card
         "running": shown if shown is not None and not shown.finished else None,
-        "standing": (stats.standing(shown.kind, shown.setup, shown.state)
+        "standing": (stats.standing(shown.kind, shown.setup, shown.state, known.games())
                      if shown is not None and not shown.finished else None),
-        "games_known": registry.games(), "hosts": store.hosts(night["id"]),
+        "games_known": known.games(), "hosts": store.hosts(night["id"]),
         "screens": screens, "reach": reach_context(night, seats, screens),
         "this_device": device(), "max_players": MAX_PLAYERS, "name_length": NAME_LENGTH,
         "wifi": store.night_wifi(night["id"]),  # never its password (wifi_code.py)
@@ -229,13 +230,13 @@ def night_context(night: store.Row) -> dict[str, Any]:
 
 @bp.get("/n/<key>")
 def night(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     return render_template("nights/night.html", **night_context(night))
 
 
 @bp.get("/n/<key>/live")
 def night_live(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if unchanged(night["version"]):
         return "", 204
     return render_template("nights/_night.html", **night_context(night))
@@ -243,7 +244,7 @@ def night_live(key: str) -> Answer:
 
 def hosted_seat(key: str, position: int) -> tuple[store.Row, store.Row]:
     """The host's night and one of its seats; anyone else, or no such seat: a plain 404."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     seat = next((s for s in store.seats(night["id"]) if s["position"] == position), None)
     if seat is None:
         abort(404)
@@ -263,7 +264,7 @@ def seat_qr(key: str, position: int) -> Answer:
 def reach_qr(key: str, index: int) -> Answer:
     """The QR code of one of the laptop's other addresses (``OTHER_URLS``, by its
     place: never a text from the request), for the host's page only."""
-    hosted_night(key)
+    hosted_night_or_404(key)
     others = other_urls()
     if index >= len(others):
         abort(404)
@@ -279,7 +280,7 @@ def note_arrival(night: store.Row) -> None:
 
 @bp.get("/n/<key>/sheet")
 def sheet(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     return render_template("nights/sheet.html", night=night, seats=store.seats(night["id"]))
 
 
@@ -287,7 +288,7 @@ def sheet(key: str) -> Answer:
 def join(key: str) -> Answer:
     """A latecomer takes a seat after the last one, with a code and a colour of their
     own; they play from the next game on (a running game keeps its players)."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     name = unicodedata.normalize("NFC", request.form.get("name", "")).strip()
     if not name:
         return _night_answer(key, error=_("Type the new player's name."), status=422)
@@ -314,7 +315,7 @@ def leave(key: str, position: int) -> Answer:
 @bp.post("/n/<key>/seats/<int:position>/release")
 def release(key: str, position: int) -> Answer:
     """Free a seat so it can be claimed again (a new phone, cleared cookies)."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     store.release_seat(night["id"], position)
     return _night_answer(key)
 
@@ -325,7 +326,7 @@ def _night_answer(key: str, error: str | None = None, status: int = 200) -> Answ
     if error is None and not is_htmx():
         return redirect(url_for("nights.night", key=key), 303)
     page = "nights/_night.html" if is_htmx() else "nights/night.html"
-    return render_template(page, **night_context(hosted_night(key)), error=error), status
+    return render_template(page, **night_context(hosted_night_or_404(key)), error=error), status
 
 
 @bp.post("/n/<key>/seats/<int:position>/code")
@@ -360,7 +361,7 @@ def colour(key: str, position: int) -> Answer:
 def felt(key: str) -> Answer:
     """Turn the felt reveal on or off: phones vibrate at the count's last word, the
     room's screen may beep the count (static/js/clock.js). The host's only."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     on = request.form.get("on")
     if on not in ("0", "1"):
         return _night_answer(key, error=_("Vibration and sound are either on or off: "
@@ -377,7 +378,7 @@ def pass_to(key: str, position: int) -> Answer:
     game = store.current_game(night["id"])
     store.note(night["id"], game.id if game else None, position, "pass")
     # "Done" goes back to the game while one runs, else to the table.
-    done = (url_for("games.page", key=key, number=game.number)
+    done = (url_for("play.page", key=key, number=game.number)
             if game is not None and not game.finished else url_for("nights.night", key=key))
     seen_url = url_for("nights.pass_seen", key=key, position=position)
     return render_template("nights/pass.html", done_url=done,

@@ -10,9 +10,9 @@ from flask import (
 )
 
 from companion import store
-from companion.core import registry
 from companion.play.actions import Answer, seat_context, seat_response
 from companion.table.nights import note_arrival
+from companion.web import known
 from companion.web.identity import device, my_seat, unchanged
 
 bp = Blueprint("phones", __name__)
@@ -107,8 +107,8 @@ def seen() -> Answer:
 def rules(kind: str) -> Answer:
     """A short rules summary of a game, for anyone at the table; a phone that holds a
     seat gets a way back to its page (nights/rules.html wraps the game's own page)."""
-    if kind not in registry.games():
+    if kind not in known.games():
         abort(404)
     return render_template("nights/rules.html", page=f"{kind}/rules.html",
-                           title=registry.get(kind).title, kind=kind,
+                           title=known.game(kind).title, kind=kind,
                            phone=my_seat() is not None)

@@ -40,7 +40,7 @@ from gevent import monkey
 from companion import store
 from companion.core import reveal
 from companion.laptop.limits import open_files_soft_limit
-from companion.web.identity import DEVICE_COOKIE, device, hosted_night, my_seat
+from companion.web.identity import DEVICE_COOKIE, device, hosted_night_or_404, my_seat
 
 bp = Blueprint("push", __name__)
 
@@ -392,7 +392,7 @@ def stamp_clock(response: Response) -> Response:
 @bp.get("/n/<key>/stream")
 def host_stream(key: str) -> Response:
     """The stream of a night's host screens (anyone else: a plain 404)."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if not enabled():
         return Response(status=204)  # no stream here: the page keeps polling
     return _stream(int(night["id"]), int(night["version"]))

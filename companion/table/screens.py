@@ -16,13 +16,13 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from companion import store
-from companion.core import registry
-from companion.play.actions import Answer, screen, title
+from companion.play.actions import Answer, title, view_model
 from companion.table import qr
 from companion.table.nights import note_arrival, public_url
+from companion.web import known
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night, is_htmx, unchanged
+from companion.web.identity import device, hosted_night_or_404, is_htmx, unchanged
 
 bp = Blueprint("screens", __name__)
 
@@ -69,8 +69,8 @@ def screen_context(night: store.Row) -> dict[str, Any]:
                              "joined": bool(s["device"] or s["tablet"])}
                             for s in store.seats(night["id"]) if not s["left"]]
     else:
-        spec = registry.get(game.kind)
-        context |= screen(board, game, "screen", lambda: {
+        spec = known.game(game.kind)
+        context |= view_model(board, game, "screen", lambda: {
             "view": spec.host_view(game, names)})
         if game.finished:
             context["winners"] = spec.result(game.setup, game.state)["winners"]
@@ -103,7 +103,7 @@ def live(key: str) -> Answer:
 @bp.post("/n/<key>/screens")
 def invite(key: str) -> Answer:
     """A one-time screen code a laptop opens: a QR and its address."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     code = store.invite_screen(night["id"], device())
     link = public_url(url_for("screens.code", token=code["token"]))
     return render_template("screens/invite.html", night=night, qr_svg=qr.svg(link),
@@ -114,7 +114,7 @@ def invite(key: str) -> Answer:
 @bp.post("/n/<key>/screens/<int:screen_id>/remove")
 def remove(key: str, screen_id: int) -> Answer:
     """Take a screen away: it reads the night no more."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     store.remove_screen(night["id"], screen_id)
     return redirect(url_for("nights.night", key=key), 303)
 
@@ -244,14 +244,14 @@ def _address() -> str:
 @bp.get("/n/<key>/screens/number")
 def pair_page(key: str) -> Answer:
     """Where the host types the number the TV shows."""
-    return _pair_form(hosted_night(key))
+    return _pair_form(hosted_night_or_404(key))
 
 
 @bp.post("/n/<key>/screens/number")
 def pair_number(key: str) -> Answer:
     """A typed number: the TV showing it becomes the night's screen. A wrong, ended or
     used number pairs nothing and counts as a guess; after a few the host waits."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if store.wrong_numbers_left(device(), _address()) == 0:
         return _pair_form(night, _("Too many wrong numbers: wait a quarter of an hour, "
                                    "or scan the QR on the screen instead."), 429)

@@ -21,7 +21,7 @@ from companion.table import qr
 from companion.table.nights import night_context
 from companion.table.screens import viewed_night
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night, is_htmx
+from companion.web.identity import device, hosted_night_or_404, is_htmx
 
 bp = Blueprint("wifi_code", __name__)
 
@@ -33,14 +33,14 @@ def _answer(key: str, *, error: str | None = None, typed: dict[str, Any] | None 
     if error is None and not is_htmx():
         return redirect(url_for("nights.night", key=key) + "#wifi", 303)
     page = "nights/_night.html" if is_htmx() else "nights/night.html"
-    return render_template(page, **night_context(hosted_night(key)), wifi_error=error,
+    return render_template(page, **night_context(hosted_night_or_404(key)), wifi_error=error,
                            wifi_typed=typed), status
 
 
 @bp.post("/n/<key>/wifi")
 def save(key: str) -> Answer:
     """The host's network: checked, then shown from now on (nothing kept when refused)."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     form = request.form
     ssid, password = form.get("ssid", ""), form.get("password", "")
     ticked = {name: bool(form.get(name)) for name in ("open", "hidden", "remember")}
@@ -57,7 +57,7 @@ def save(key: str) -> Answer:
 @bp.post("/n/<key>/wifi/shown")
 def shown(key: str) -> Answer:
     """Hide the code from the table page and the room's screen, or show it again."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     asked = request.form.get("shown")
     if asked not in ("0", "1"):
         return _answer(key, error=_("That request could not be read. Reload the page and "
@@ -69,7 +69,7 @@ def shown(key: str) -> Answer:
 @bp.post("/n/<key>/wifi/forget")
 def forget(key: str) -> Answer:
     """Forget the network: its row is deleted, whether it was remembered or not."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     store.forget_wifi(night["id"])
     return _answer(key)
 
@@ -92,7 +92,7 @@ def image(key: str) -> Answer:
 def password(key: str) -> Answer:
     """The password as text, on the host's device only, when the host asks: for a
     phone whose camera does not read Wi-Fi codes."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     net = store.night_network(night["id"])
     if net is None:
         abort(404)

@@ -13,9 +13,10 @@ from flask import (
 )
 
 from companion import store
-from companion.core import registry, stats, sums
+from companion.core import stats, sums
 from companion.core.charts import bar_chart
 from companion.play.actions import Answer
+from companion.web import known
 from companion.web.downloads import cell, csv_file
 from companion.web.i18n import gettext as _
 from companion.web.identity import device
@@ -51,14 +52,14 @@ def history(error: str | None = None, status: int = 200) -> Answer:
     page = min(page, pages)
     nights = store.hosted_page(device(), page)
     return render_template("tally/history.html", rows=_history_rows(nights),
-                           games=registry.games(), error=error, page=page, pages=pages,
+                           games=known.games(), error=error, page=page, pages=pages,
                            total=total), status
 
 
 def _statistics(aliases: dict[str, str]) -> dict[str, Any]:
     """The device's statistics, ``{"players", "meetings"}``: from the sums kept of every
     night it hosts (companion/store/statistics.py), the host's merges applied."""
-    return sums.figures(store.statistics_totals(device()), aliases)
+    return sums.figures(store.statistics_totals(device()), aliases, known.games())
 
 
 def _meetings(found: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
@@ -71,7 +72,7 @@ def _host_only() -> None:
 
 
 def _stat_columns() -> list[tuple[Any, Any]]:
-    return [column for game in registry.games().values() for column in game.stat_columns]
+    return [column for game in known.games().values() for column in game.stat_columns]
 
 
 def _versus(met: dict[tuple[str, str], dict[str, Any]],
@@ -108,7 +109,7 @@ def _boards(players: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     each bar in its player's colour (their place in ``players``), the leaders marked."""
     index = {p["key"]: i for i, p in enumerate(players)}
     boards = {}
-    for kind, rows in stats.leaderboards(players).items():
+    for kind, rows in stats.leaderboards(players, known.games()).items():
         if rows:
             most = rows[0]["wins"]
             boards[kind] = {"rows": [{**r, "seat": index[r["key"]]} for r in rows],
@@ -125,14 +126,14 @@ def statistics(error: str | None = None, status: int = 200) -> Answer:
     _host_only()
     aliases = store.aliases(device())
     totals = store.statistics_totals(device())
-    found = sums.figures(totals, aliases)
+    found = sums.figures(totals, aliases, known.games())
     players = found["players"]
     by_key = {p["key"]: p["name"] for p in players}
     merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
               for alias, canonical in aliases.items()]
     return render_template("tally/stats.html", players=players, boards=_boards(players),
                            colours=_player_colours(totals, aliases, players), merges=merges,
-                           games=registry.games(), columns=_stat_columns(), error=error,
+                           games=known.games(), columns=_stat_columns(), error=error,
                            versus=_versus(_meetings(found), players)), status
 
 
@@ -143,7 +144,7 @@ def statistics_csv() -> Answer:
     each game's own figures as the page shows them (docs/rules.md#statistics)."""
     _host_only()
     players = _statistics(store.aliases(device()))["players"]
-    kinds = registry.games()
+    kinds = known.games()
     columns = _stat_columns()
     header = [_("player"), _("nights")]
     for game in kinds.values():
@@ -179,10 +180,10 @@ def merge() -> Answer:
     """Merge two spellings: from now on ``alias`` counts as ``into`` (both folded keys)."""
     _host_only()
     aliases = store.aliases(device())
-    known = {p["key"] for p in _statistics(aliases)["players"]}
+    keys = {p["key"] for p in _statistics(aliases)["players"]}
     alias = stats.fold(request.form.get("alias", ""))[:64]
     into = stats.fold(request.form.get("into", ""))[:64]
-    if alias not in known or into not in known:
+    if alias not in keys or into not in keys:
         return statistics(error=_("Pick two players from the list."), status=422)
     alias, into = stats.resolve(alias, aliases), stats.resolve(into, aliases)
     if alias == into:

@@ -16,14 +16,15 @@ from flask import (
 )
 
 from companion import store
-from companion.core import bgstats, registry, stats
+from companion.core import bgstats, stats
 from companion.core.charts import bar_chart
 from companion.core.lru import LRU
 from companion.play.actions import Answer
 from companion.table import qr
+from companion.web import known
 from companion.web.http import cacheable
 from companion.web.i18n import gettext as _
-from companion.web.identity import hosted_night, my_night, my_seat, unchanged
+from companion.web.identity import hosted_night_or_404, my_night_or_404, my_seat, unchanged
 from companion.web.offload import costly
 
 bp = Blueprint("tally", __name__)
@@ -37,14 +38,14 @@ def _games(night_id: int) -> list[dict[str, Any]]:
 def tally_context(night: store.Row, phone: bool = False) -> dict[str, Any]:
     names = store.names(night["id"])
     games = store.night_games(night["id"])  # kept results: no log read, no replay
-    tally = stats.night_tally(names, games)
+    tally = stats.night_tally(names, games, known.games())
     most = max((p["won"] for p in tally["players"]), default=0)
     wins = bar_chart([{"label": p["name"], "value": p["won"], "seat": p["seat"],
                        "highlight": most > 0 and p["won"] == most}
                       for p in tally["players"]])
     return {"night": night, "names": names, "tally": tally, "wins_chart": wins,
             "running": running_standings(night, games),
-            "games": registry.games(), "bgstats": bgstats_links(night, names, games, phone)}
+            "games": known.games(), "bgstats": bgstats_links(night, names, games, phone)}
 
 
 def running_standings(night: store.Row, games: list[dict[str, Any]]
@@ -55,7 +56,7 @@ def running_standings(night: store.Row, games: list[dict[str, Any]]
     numbers = {g["number"] for g in games if not g["finished"]}
     if not numbers:
         return {}
-    return {g.number: stats.standing(g.kind, g.setup, g.state)
+    return {g.number: stats.standing(g.kind, g.setup, g.state, known.games())
             for g in store.games(night["id"]) if g.number in numbers}
 
 
@@ -63,9 +64,9 @@ def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
                  ) -> dict[str, Any] | None:
     """A game's BG Stats play in the table's language (None while it runs, or for a kind
     without one): companion/core/bgstats.py, docs/bgstats.md."""
-    result = stats.game_result(game["kind"], game["setup"], game["state"])
-    title = str(registry.get(game["kind"]).title)
-    return bgstats.play(night, game, result, names, title, _)
+    result = stats.game_result(game["kind"], game["setup"], game["state"], known.games())
+    title = str(known.game(game["kind"]).title)
+    return bgstats.play(night, game, result, names, title, _, known.games())
 
 
 def _digest(url: str) -> str:
@@ -96,14 +97,14 @@ def bgstats_links(night: store.Row, names: dict[int, str], games: list[dict[str,
 @bp.get("/n/<key>/tally")
 @costly
 def tally(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     return render_template("tally/tally.html", live_url=url_for("tally.tally_live", key=key),
                            phone=False, **tally_context(night))
 
 
 @bp.get("/n/<key>/tally/live")
 def tally_live(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     if unchanged(night["version"]):
         return "", 204
     return _tally_region(night, url_for("tally.tally_live", key=key), phone=False)
@@ -176,22 +177,22 @@ def _bgstats_code(night: store.Row, number: int) -> Answer:
 
 @bp.get("/n/<key>/g/<int:number>/bgstats.svg")
 def bgstats_svg(key: str, number: int) -> Answer:
-    return _bgstats_code(hosted_night(key), number)
+    return _bgstats_code(hosted_night_or_404(key), number)
 
 
 @bp.get("/me/g/<int:number>/bgstats.svg")
 def my_bgstats_svg(number: int) -> Answer:
     """The same code on a phone of the night (fetched when the phone opens it)."""
-    return _bgstats_code(my_night(), number)
+    return _bgstats_code(my_night_or_404(), number)
 
 
 @bp.get("/n/<key>/g/<int:number>/bgstats.json")
 def bgstats_json(key: str, number: int) -> Answer:
     """One finished game's BG Stats play as a file (for a link too long for a QR code)."""
-    return _bgstats_file(hosted_night(key), number)
+    return _bgstats_file(hosted_night_or_404(key), number)
 
 
 @bp.get("/me/g/<int:number>/bgstats.json")
 def my_bgstats_json(number: int) -> Answer:
     """The same file on a phone of the night."""
-    return _bgstats_file(my_night(), number)
+    return _bgstats_file(my_night_or_404(), number)

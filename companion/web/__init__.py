@@ -1,18 +1,18 @@
 """The web layer's plumbing, one module a concern: who is asking (``identity``), languages
 and dates (``i18n``), headers, gzip and static files (``http``), work beside the loop
-(``offload``), what templates are given (``templating``), error pages (``errors``),
-pages whose size tells nothing of their secrets (``sealed``), and live refreshes that
-bring only the parts that changed (``parts``). ``init_app`` wires them
-into an app; callers import what they use from its module."""
+(``offload``), what templates are given (``templating``), the app's games (``known``),
+error pages (``errors``), pages whose size tells nothing of their secrets (``sealed``),
+and live refreshes that bring only the parts that changed (``parts``). ``init_app``
+wires them into an app; callers import what they use from its module."""
 
 import sqlite3
 
 from flask import Blueprint, Flask
 from flask_wtf.csrf import CSRFError
 
-from companion.core import colours, registry
+from companion.core import colours
 from companion.core.tokens import new_token
-from companion.web import errors, http, i18n, parts, sealed, templating
+from companion.web import errors, http, i18n, known, parts, sealed, templating
 
 bp = Blueprint("web", __name__)
 
@@ -48,7 +48,7 @@ def init_app(app: Flask) -> None:
         _=i18n._gettext, gettext=i18n._gettext, ngettext=i18n._ngettext,
         shared=templating.shared, game_title=templating.game_title,
         game_players=templating.game_players,
-        game_kinds=registry.kinds, game_assets=templating.game_assets,
+        game_kinds=known.kinds, game_assets=templating.game_assets,
         secret=sealed.secret, part=parts.part, new_form_token=new_token, hue=templating.hue,
         palette=colours.PALETTE, who=templating.who, players=templating.players,
         next_step=templating.next_step)

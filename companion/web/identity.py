@@ -36,8 +36,9 @@ def form_token() -> str | None:
     return value if _TOKEN.match(value) else None
 
 
-def hosted_night(key: str) -> store.Row:
-    """The night with this key if this device hosts it; anyone else gets a plain 404."""
+def hosted_night_or_404(key: str) -> store.Row:
+    """The night with this key if this device hosts it; anyone else gets a plain 404
+    (:func:`store.hosted_night` answers None instead)."""
     night = store.hosted_night(key, device())
     if night is None:
         abort(404)
@@ -49,9 +50,9 @@ def my_seat() -> store.Row | None:
     return store.my_seat(device())
 
 
-def my_night() -> store.Row:
+def my_night_or_404() -> store.Row:
     """The night this phone holds a seat in; a phone without one gets a plain 404 (the
-    phone's side of :func:`hosted_night`)."""
+    phone's side of :func:`hosted_night_or_404`)."""
     seat = my_seat()
     if seat is None:
         abort(404)

@@ -24,7 +24,8 @@ def beside_the_loop(work: Callable[..., T], *args: Any) -> T:
     milliseconds, so the loop's greenlets keep answering while a long computation runs;
     on the loop itself, checking one upload stopped every table for its whole length).
     Elsewhere each request has its thread, and it runs there. The thread sees the
-    request's context (its app's games, companion/core/registry.py) as the request does."""
+    request's context (its app, and so its games: companion/web/known.py) as the request
+    does."""
     if not monkey.is_module_patched("threading"):
         return work(*args)
     context = contextvars.copy_context()

@@ -15,10 +15,9 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from companion import store
-from companion.core import registry
 from companion.core.errors import N_
 from companion.core.lru import LRU
-from companion.web import sealed
+from companion.web import known, sealed
 from companion.web.i18n import LANGUAGES, _gettext, _translations
 from companion.web.identity import is_htmx
 
@@ -74,21 +73,21 @@ def hue(context: Context, seat: int | None) -> str:
     night_id = _night_id(context)
     if night_id is None:
         return ""
-    known: dict[int, dict[int, str]] = g.setdefault("colours", {})
-    if night_id not in known:
-        known[night_id] = store.colours(night_id)
-    colour = known[night_id].get(int(seat))
+    cached: dict[int, dict[int, str]] = g.setdefault("colours", {})
+    if night_id not in cached:
+        cached[night_id] = store.colours(night_id)
+    colour = cached[night_id].get(int(seat))
     return f"pc-{colour}" if colour else ""
 
 
 def game_title(kind: str) -> Any:
     """A game's title, for the templates."""
-    return registry.get(kind).title
+    return known.game(kind).title
 
 
 def game_players(kind: str) -> tuple[int, int]:
     """The fewest and the most players a game's rules allow, for the templates."""
-    return registry.get(kind).players
+    return known.game(kind).players
 
 
 def game_assets(*kinds: str) -> Markup:
@@ -96,7 +95,7 @@ def game_assets(*kinds: str) -> Markup:
     only the games it can show (base.html's ``assets`` block)."""
     tags = []
     for kind in kinds:
-        for name in registry.get(kind).assets:
+        for name in known.game(kind).assets:
             url = escape(url_for("static", filename=name))
             tags.append(f'<link rel="stylesheet" href="{url}">' if name.endswith(".css")
                         else f'<script src="{url}" defer></script>')
@@ -119,7 +118,7 @@ def next_step(context: Context, game: Any) -> Markup | None:
     """What the table does next in ``game``, in one line (the game's ``next_step``,
     companion/core/registry.py), its players as colour chips; None: the game says
     nothing."""
-    step = registry.get(game.kind).next_step(game.setup, game.state)
+    step = known.game(game.kind).next_step(game.setup, game.state)
     if step is None:
         return None
     message, params = step

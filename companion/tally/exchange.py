@@ -13,22 +13,24 @@ from flask import (
 )
 
 from companion import store
-from companion.core import exchange, registry, stats
+from companion.core import exchange, stats
 from companion.play.actions import Answer
 from companion.tally.statistics import history
 from companion.tally.views import _exports, _games
+from companion.web import known
 from companion.web.downloads import attachment, cell, csv_file
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night
+from companion.web.identity import device, hosted_night_or_404
 from companion.web.offload import beside_the_loop, costly
 
-bp = Blueprint("files", __name__)
+bp = Blueprint("exchange", __name__)
 
 
 def export_document(night: store.Row) -> dict[str, Any]:
     seats = store.seats(night["id"])
     return exchange.export_document(night["created"], [s["name"] for s in seats],
-                                    _games(night["id"]), [s["colour"] for s in seats])
+                                    _games(night["id"]), [s["colour"] for s in seats],
+                                    known.games())
 
 
 def _file_name(night: store.Row, extension: str) -> str:
@@ -38,7 +40,7 @@ def _file_name(night: store.Row, extension: str) -> str:
 @bp.get("/n/<key>/export.json")
 @costly
 def export_json(key: str) -> Answer:
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     cached = (current_app.config["DATABASE"], night["id"], night["version"])
     body: bytes | None = _exports.get(cached)
     if body is None:
@@ -56,19 +58,19 @@ def export_csv(key: str) -> Answer:
     Skull King total or the Crazy Time final score (hours minus match-4 penalties);
     Kraken has none. The place is the game's result's, by the one ranking rule (1, 1, 3:
     docs/rules.md#ranking)."""
-    night = hosted_night(key)
+    night = hosted_night_or_404(key)
     names = store.names(night["id"])
     rows = [[_("game"), _("kind"), _("date"), _("player"), _("result"), _("score"),
              _("place")]]
     for game in _games(night["id"]):
-        result = stats.game_result(game["kind"], game["setup"], game["state"])
+        result = stats.game_result(game["kind"], game["setup"], game["state"], known.games())
         for seat in result["players"]:
             if not result["finished"]:
                 outcome, score = _("unfinished"), ""
             else:
                 outcome = _("won") if seat in result["winners"] else _("lost")
                 score = result["scores"].get(seat, "")
-            rows.append([game["number"], str(registry.get(game["kind"]).title),
+            rows.append([game["number"], str(known.game(game["kind"]).title),
                          game["created"][:10], cell(names.get(seat, "?")), outcome, score,
                          result["places"].get(seat, "")])
     return csv_file(rows, _file_name(night, "csv"))
@@ -91,7 +93,7 @@ def import_night() -> Answer:
                        status=422)
     raw = upload.read(exchange.MAX_BYTES + 1)
     try:
-        document = beside_the_loop(exchange.parse_import, raw)
+        document = beside_the_loop(exchange.parse_import, raw, None, known.games())
     except exchange.BadFile as error:
         return history(error=import_message(error), status=422)
     copies = store.nights_like(document["created"], document["players"])

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.core.charts import shorten, text_width
+from companion.skullking.scoring import is_int
 
 #: The chart's lines: Okabe and Ito's colour-blind-safe palette (with the text colour and
 #: an olive for the seventh and eighth), one marker shape each and, from the fifth, a
@@ -166,3 +167,10 @@ def _nice_step(span: int) -> int:
         if span / step <= 5:
             return step
     return 1000
+
+
+def signed(amount: object) -> str:
+    """A number of points with its sign, as the score table shows them: +10, −20, 0."""
+    if not is_int(amount):
+        return str(amount)
+    return f"+{amount}" if amount > 0 else f"−{-amount}" if amount < 0 else "0"
