@@ -22,10 +22,11 @@ ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
 INSTALLED = ROOT / "node_modules" / ".package-lock.json"
 LOCK = ROOT / "package-lock.json"
 PARTS = sorted((ROOT / "static" / "js").glob("*.js"))
-#: The games' own scripts. theme.js is none: it runs in <head> before the page exists
-#: and before core.js (so that a chosen theme is there on the first paint), and answers
-#: only its own switch.
-GAMES = sorted(p for p in (ROOT / "static").glob("*.js") if p.name != "theme.js")
+#: The games' own scripts, the fourth test game's too (tests/fourthgame). theme.js is none:
+#: it runs in <head> before the page exists and before core.js (so that a chosen theme is
+#: there on the first paint), and answers only its own switch.
+GAMES = [*sorted(p for p in (ROOT / "static").glob("*.js") if p.name != "theme.js"),
+         *sorted((ROOT / "tests" / "fourthgame" / "static").glob("*.js"))]
 
 
 def stale():
@@ -56,7 +57,7 @@ def lint(eslint, *args, text=None):
 
 
 def test_the_front_end_passes_eslint(eslint):
-    done = lint(eslint, "static", "eslint.config.js")
+    done = lint(eslint, "static", "tests/fourthgame", "eslint.config.js")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
