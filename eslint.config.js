@@ -7,7 +7,7 @@ const globals = require("globals");
 module.exports = [
   js.configs.recommended,
   {
-    files: ["static/**/*.js"],
+    files: ["static/**/*.js", "tests/fourthgame/**/*.js"],
     ignores: ["static/vendor/**"],
     languageOptions: {
       ecmaVersion: 2020,

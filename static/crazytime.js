@@ -1,6 +1,6 @@
 /* Crazy Time: the tick-tock counter on the host's tablet. Delegated: the button lives in
-   the live fragment that htmx swaps, so its step runs on the page's one click listener
-   (static/js/core.js; CSP: no inline script). One syllable a second, shown in an
+   the live fragment that htmx swaps, so its step runs in the game slot of the page's one
+   click listener (static/js/core.js; CSP: no inline script). One syllable a second, shown in an
    aria-live region. */
 (function () {
   "use strict";
@@ -49,7 +49,7 @@
     step();
   }
 
-  C.on("click", "crazytime.ticktock", function (event) {
+  C.on("click", "game.crazytime.ticktock", function (event) {
     var button = event.target.closest("[data-ticktock]");
     if (!button) { return; }
     if (timer) { stop(); say(""); return; }  /* a second tap: somebody played */

@@ -1,7 +1,7 @@
 /* Skull King: the steppers of the "+ bonus" panels and the running count of the tricks
-   entered. Steps of the page's one listener per event (static/js/core.js; CSP, and htmx
-   swaps fragments). What the host tapped or typed, and the panels they opened, survive
-   live refreshes through static/js/panels.js. */
+   entered. Steps in the game slot of the page's one listener per event
+   (static/js/core.js; CSP, and htmx swaps fragments). What the host tapped or typed,
+   and the panels they opened, survive live refreshes through static/js/panels.js. */
 (function () {
   "use strict";
   var C = window.Companion;
@@ -35,7 +35,7 @@
   }
 
   /* − and + beside a count: one tap each, within the field's min and max. */
-  C.on("click", "skullking.step", function (event) {
+  C.on("click", "game.skullking.step", function (event) {
     var button = event.target.closest("[data-step]");
     if (!button) { return; }
     var input = button.closest("[data-stepper]").querySelector("input");
@@ -48,8 +48,8 @@
     }
   });
 
-  C.on("input", "skullking.sums", changed);
-  C.on("change", "skullking.sums", changed);
-  C.on("htmx:afterSwap", "skullking.sums", refreshAll);
-  C.on("ready", "skullking.sums", refreshAll);
+  C.on("input", "game.skullking.sums", changed);
+  C.on("change", "game.skullking.sums", changed);
+  C.on("htmx:afterSwap", "game.skullking.sums", refreshAll);
+  C.on("ready", "game.skullking.sums", refreshAll);
 })();

@@ -6,6 +6,8 @@ only under tests/ (tests/fourthgame) works through every page of the core.
 import json
 import random
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -178,6 +180,44 @@ def test_a_fourth_game_needs_no_line_in_the_core():
         text = path.read_text()
         if path.parent.name not in ("kraken", "skullking", "crazytime"):
             assert not re.search(r"kraken|skullking|crazytime", text), path
+
+
+#: static/js/core.js and the fourth game's script in node, on a stand-in page showing two
+#: seats' points: the page is parsed, then a refresh shows a third point.
+FOURTH_SCRIPT = """
+const listeners = {};
+const target = { addEventListener(type, fn) { listeners[type] = fn; } };
+const shown = [{ textContent: "2" }, { textContent: "3" }], out = { textContent: "" };
+global.window = Object.assign(target, { setTimeout: fn => fn() });
+global.document = Object.assign({
+  readyState: "loading",
+  querySelector: s => (s === "[data-sn-total]" ? out : null),
+  querySelectorAll: s => (s === "[data-points]" ? shown : []),
+}, target);
+require(process.argv[1]);
+require(process.argv[2]);
+listeners["DOMContentLoaded"]({});
+const parsed = out.textContent;
+shown.push({ textContent: "4" });
+listeners["htmx:afterSwap"]({ detail: {} });
+console.log(JSON.stringify({ parsed, swapped: out.textContent }));
+"""
+
+
+def test_a_fourth_game_s_script_steps_in_the_game_slot_with_no_line_in_the_core():
+    """A game's front end is its own script too: the fourth game's registers its steps
+    ("game.secretnumber.total") in the game slot of static/js/core.js, which names no
+    game, and they run on the page's events."""
+    core = ROOT / "static" / "js" / "core.js"
+    assert "secretnumber" not in core.read_text(encoding="utf-8")
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not installed (Debian: apt-get install npm)")
+    done = subprocess.run(
+        [node, "-e", FOURTH_SCRIPT, str(core),
+         str(ROOT / "tests" / "fourthgame" / "static" / "secretnumber.js")],
+        capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == {"parsed": "5", "swapped": "9"}
 
 
 def pos(client, url):

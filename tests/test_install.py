@@ -2,6 +2,7 @@
 database made by the previous release opening in this one."""
 
 import os
+import runpy
 import shutil
 import sqlite3
 import subprocess
@@ -140,13 +141,20 @@ def test_every_release_fixture_is_there():
     assert [p.name for p in RELEASES] == ["companion-0.1.0.sqlite"]
 
 
-def test_every_package_of_the_source_is_in_the_wheel():
-    """pyproject.toml lists the packages by hand (templates and static are mapped in):
-    a new package left off it is missing from the wheel, and the installed app cannot
-    start (the release test finds that too, in minutes; this in a moment)."""
+def test_every_package_of_the_source_is_in_the_wheel(monkeypatch):
+    """setup.py finds the packages under companion/ and adds the two that pyproject.toml
+    maps in (templates and static): a package left out of the wheel, the installed app
+    cannot start (the release test finds that too, in minutes; this in a moment)."""
+    # A venv of Python 3.12 or later comes without setuptools (pip's build fetches its own)
+    setuptools = pytest.importorskip("setuptools")
     root = Path(__file__).resolve().parent.parent
-    listed = set(tomllib.loads((root / "pyproject.toml").read_text())
-                 ["tool"]["setuptools"]["packages"])
+    given = {}
+    monkeypatch.setattr(setuptools, "setup", lambda **settings: given.update(settings))
+    runpy.run_path(str(root / "setup.py"))
+    packages = set(given["packages"])
     found = {".".join(p.parent.relative_to(root).parts)
              for p in (root / "companion").rglob("__init__.py")}
-    assert found <= listed, sorted(found - listed)
+    mapped = set(tomllib.loads((root / "pyproject.toml").read_text())
+                 ["tool"]["setuptools"]["package-dir"])
+    assert found | mapped | {"companion.fonts", "companion.translations"} <= packages, \
+        sorted((found | mapped) - packages)

@@ -1,6 +1,7 @@
 """The front end's JavaScript (static/js/, each game's static/*.js): ESLint's recommended
 rules with the browser's globals pass (eslint.config.js), and the page's one listener per
-event (static/js/core.js) runs every part's steps in the order its ORDER states.
+event (static/js/core.js) runs every part's steps in the order its ORDER states, and the
+games' steps in each event's game slot, which names no game.
 
 ESLint comes from the npm registry as package.json's devDependency, pinned by
 package-lock.json: ``npm ci`` installs it into node_modules/ the first time (and again
@@ -21,10 +22,11 @@ ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
 INSTALLED = ROOT / "node_modules" / ".package-lock.json"
 LOCK = ROOT / "package-lock.json"
 PARTS = sorted((ROOT / "static" / "js").glob("*.js"))
-#: The games' own scripts. theme.js is none: it runs in <head> before the page exists
-#: and before core.js (so that a chosen theme is there on the first paint), and answers
-#: only its own switch.
-GAMES = sorted(p for p in (ROOT / "static").glob("*.js") if p.name != "theme.js")
+#: The games' own scripts, the fourth test game's too (tests/fourthgame). theme.js is none:
+#: it runs in <head> before the page exists and before core.js (so that a chosen theme is
+#: there on the first paint), and answers only its own switch.
+GAMES = [*sorted(p for p in (ROOT / "static").glob("*.js") if p.name != "theme.js"),
+         *sorted((ROOT / "tests" / "fourthgame" / "static").glob("*.js"))]
 
 
 def stale():
@@ -55,7 +57,7 @@ def lint(eslint, *args, text=None):
 
 
 def test_the_front_end_passes_eslint(eslint):
-    done = lint(eslint, "static", "eslint.config.js")
+    done = lint(eslint, "static", "tests/fourthgame", "eslint.config.js")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -75,17 +77,21 @@ def order():
     return json.loads(re.search(r"var ORDER = (\{.*?\n  \});", core, re.S).group(1))
 
 
-def registered():
-    """(event, step, file) for every step a part or a game registers."""
+#: An event's game slot in ORDER: the games' steps run there.
+SLOT = "game.*"
+
+
+def registered(paths):
+    """(event, step, file) for every step these scripts register."""
     return [(event, step, path.name)
-            for path in PARTS + GAMES
+            for path in paths
             for event, step in re.findall(r'C\.on\("([^"]+)", "([^"]+)"',
                                           path.read_text(encoding="utf-8"))]
 
 
 def test_every_step_is_in_the_order_and_every_step_in_it_is_registered():
     steps = order()
-    found = registered()
+    found = registered(PARTS)
     for event, step, name in found:
         assert step in steps.get(event, []), f"{name}: {step} on {event} is not in ORDER"
         part = step.split(".")[0]
@@ -95,7 +101,22 @@ def test_every_step_is_in_the_order_and_every_step_in_it_is_registered():
                                                    "focusout")]
     for event, names in steps.items():
         for step in names:
-            assert (event, step) in {(e, s) for e, s, _ in found}, (event, step)
+            assert step == SLOT or (event, step) in {(e, s) for e, s, _ in found}, (event, step)
+
+
+def test_the_core_names_no_game_and_each_game_steps_in_its_slot():
+    """ORDER names the parts under static/js/ and each event's game slot, never a game; a
+    game's script registers "game.<kind>.<step>" steps only (its kind: the file's name),
+    on events ORDER has."""
+    steps = order()
+    parts = {p.stem for p in PARTS}
+    assert {s.split(".")[0] for names in steps.values() for s in names if s != SLOT} <= parts
+    assert all(names.count(SLOT) <= 1 for names in steps.values())
+    found = registered(GAMES)
+    assert {name for _, _, name in found} == {p.name for p in GAMES}  # each game has steps
+    for event, step, name in found:
+        assert event in steps, f"{name}: no event {event} in ORDER"
+        assert re.fullmatch(rf"game\.{re.escape(name[:-3])}\.[A-Za-z]+", step), (name, step)
 
 
 def test_no_part_listens_to_the_page_on_its_own():
@@ -126,33 +147,59 @@ global.window = Object.assign(target, { setTimeout: fn => fn() });
 global.document = Object.assign({ readyState: "interactive" }, target);
 require(process.argv[1]);
 const C = window.Companion, ran = [];
-const steps = C.ORDER["htmx:afterSwap"];
-steps.slice().reverse().forEach(name => C.on("htmx:afterSwap", name, () => {
+const step = name => () => {
   ran.push(name);
   if (ran.length === 1) { throw new Error("a step that fails"); }
-}));
-let unknown = null;
-try { C.on("htmx:afterSwap", "nobody.step", () => {}); } catch (e) { unknown = e.message; }
+};
+const steps = C.ORDER["htmx:afterSwap"];
+const games = ["game.one.first", "game.two.second"];
+/* the parts' steps in reverse, a game's step before them and one after */
+C.on("htmx:afterSwap", games[0], step(games[0]));
+steps.slice().reverse().forEach(name => {
+  if (name !== "game.*") { C.on("htmx:afterSwap", name, step(name)); }
+});
+C.on("htmx:afterSwap", games[1], step(games[1]));
+/* an event whose list does not name the slot: its game steps run after its own */
+const load = C.ORDER["load"];
+C.on("load", "game.one.late", () => ran.push("game.one.late"));
+load.forEach(name => C.on("load", name, () => ran.push(name)));
+const refused = {};
+[["htmx:afterSwap", "nobody.step"], ["htmx:afterSwap", "game.*"],
+ ["htmx:afterSwap", "game.nokind"], ["nosuchevent", "game.one.step"],
+ ["htmx:afterSwap", "game.one.first"]].forEach(([type, name]) => {
+  try { C.on(type, name, () => {}); } catch (e) { refused[type + " " + name] = e.message; }
+});
 let caught = null;
 window.setTimeout = fn => { try { fn(); } catch (e) { caught = e.message; } };
 listeners["htmx:afterSwap"]({});
-console.log(JSON.stringify({ ran, steps, unknown, caught }));
+const swapped = ran.splice(0);
+listeners["load"]({});
+console.log(JSON.stringify({ swapped, loaded: ran, steps, load, games, refused, caught }));
 """
 
 
 def test_the_dispatcher_runs_the_steps_in_order_past_a_failing_one():
     """core.js in node, with a stand-in page: steps registered in reverse run in ORDER's
-    order; the first throws, is reported, and the rest still run; an unknown step is
-    refused."""
+    order, and the games' steps at the event's game slot in the order they were
+    registered (after the event's last step, where its list does not name the slot); the
+    first throws, is reported, and the rest still run; an unknown step, a misnamed game
+    step, a step on an event ORDER does not have, and a step twice are refused."""
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not installed (Debian: apt-get install npm)")
     done = subprocess.run([node, "-e", DISPATCH, str(ROOT / "static" / "js" / "core.js")],
                           capture_output=True, text=True, timeout=60, check=True)
     result = json.loads(done.stdout)
-    assert result["ran"] == result["steps"]
+    steps = result["steps"]
+    assert SLOT in steps and SLOT not in result["load"]
+    at = steps.index(SLOT)
+    assert result["swapped"] == steps[:at] + result["games"] + steps[at + 1:]
+    assert result["loaded"] == [*result["load"], "game.one.late"]
     assert result["caught"] == "a step that fails"
-    assert "nobody.step" in result["unknown"]
+    assert sorted(result["refused"]) == [
+        "htmx:afterSwap game.*", "htmx:afterSwap game.nokind", "htmx:afterSwap game.one.first",
+        "htmx:afterSwap nobody.step", "nosuchevent game.one.step"]
+    assert "twice" in result["refused"]["htmx:afterSwap game.one.first"]
 
 
 def documented_order():
@@ -165,7 +212,7 @@ def documented_order():
         found = re.match(r"(.*`)\s*:(.*)", clause, re.S)
         if found:
             for event in re.findall(r"`([^`]+)`", found.group(1)):
-                listed[event] = re.findall(r"\b[a-z]+\.[a-zA-Z]+\b", found.group(2))
+                listed[event] = re.findall(r"\b[a-z]+\.(?:[a-zA-Z]+\b|\*)", found.group(2))
     return listed
 
 

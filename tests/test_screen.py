@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from companion import store
+from companion.core import registry
 from companion.store.connection import now
 from tests.conftest import make_night, page_text
 from tests.test_drills import SCRIPTS, legal_in, state_of
@@ -275,6 +276,18 @@ def test_a_screen_reads_only_its_own_night(app, night):
     assert tv.get(f"{other.url}/screen").status_code == 404
     assert tv.get(f"{other.url}/screen/stream").status_code == 404
     assert night.app.test_client().get(f"{night.url}/screen/stream").status_code == 404
+
+
+def test_the_screen_loads_each_game_s_own_styles_after_its_own(night):
+    """A game's layout for the room's screen is in its own stylesheet (GameDef.assets),
+    not in static/screen.css: the screen links every game's, after screen.css."""
+    tv = screen_device(night)
+    html = tv.get(f"{night.url}/screen").data.decode()
+    links = re.findall(r'<link rel="stylesheet" href="/static/([\w./-]+\.css)\?', html)
+    with night.app.app_context():
+        games = [name for kind in registry.kinds() for name in registry.get(kind).assets
+                 if name.endswith(".css")]
+    assert len(games) == 3 and links[-len(games) - 1:] == ["screen.css", *games], links
 
 
 # --- a screen records nothing ---------------------------------------------------------

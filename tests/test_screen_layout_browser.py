@@ -2,8 +2,9 @@
 blocks stand in columns and every game in every phase (its start, mid-round, a round or
 match just over, its end; and the lobby before the first game) fits the screen without
 scrolling, nothing cut at its bottom or right, with 8 players and names of 30
-characters, in English and Korean, in the type sizes static/screen.css sets; on a
-portrait tablet (768×1024) it is one column. No size is ever wider than its viewport."""
+characters, in English and Korean, in the type sizes static/screen.css and the games'
+stylesheets set (under "The room's screen"); on a portrait tablet (768×1024) it is one
+column. No size is ever wider than its viewport."""
 
 import os
 
@@ -24,8 +25,8 @@ SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 NAMES = [LONG[0], "Mina", LONG[2], "Jo", LONG[3], "Sun", LONG[4], "Ann"]
 TV, LAPTOP, TABLET = (1920, 1080), (1280, 720), (768, 1024)
 
-#: The type sizes static/screen.css sets, in px at 1920 px wide (1 rem = 32 px there), a
-#: half pixel below for rounding: {selector: px}.
+#: The type sizes static/screen.css and static/skullking.css set, in px at 1920 px wide
+#: (1 rem = 32 px there), a half pixel below for rounding: {selector: px}.
 SIZES = {"body": 32, ".screen-title": 64, ".sk-screen-facts": 40, ".sk-screen-bids": 48,
          ".sk-standings h3": 48, ".sk-ranks": 40, "table.sk-score td": 36,
          ".sk-score thead th": 28}

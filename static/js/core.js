@@ -6,19 +6,23 @@
    and the order in which the other parts' steps run on it. A part registers a step with
    Companion.on(event, name, fn) instead of adding a listener of its own, so that what
    runs after a swap, and in which order, is written here once (a refresh's swap must
-   keep the held secret before the fields are put back, for instance). A step that
-   throws is reported (as an uncaught error) and the next steps still run, as separate
-   listeners did. */
+   keep the held secret before the fields are put back, for instance). A game's own
+   script registers its steps in the event's game slot, which names no game (below). A
+   step that throws is reported (as an uncaught error) and the next steps still run, as
+   separate listeners did. */
 (function () {
   "use strict";
 
   /* Event -> its steps, in the order they run. "ready" runs once the page is parsed and
      every part is loaded (DOMContentLoaded), "load" once its images and styles are too.
-     Names are "part.step": the part is the file under static/js/ (or the game's own
-     script) that registers it. */
+     Names are "part.step": the part is the file under static/js/ that registers it.
+     "game.*" is the event's game slot: the steps of the games' own scripts (static/, a
+     game's GameDef.assets), named "game.<kind>.<step>", run there in the order they were
+     registered; an event whose list does not name the slot runs them after its last
+     step. */
   var ORDER = {
     "ready": ["panels.noteGame", "panels.takeover", "hold.wake", "roster.buttons", "roster.paint",
-              "live.start", "clock.start", "panels.reach", "panels.heroes", "skullking.sums"],
+              "live.start", "clock.start", "panels.reach", "panels.heroes", "game.*"],
     "load": ["live.connect"],
     "htmx:configRequest": ["live.need"],
     "htmx:beforeRequest": ["live.route", "live.wrote"],
@@ -29,7 +33,7 @@
                        "panels.heroes",
                        "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",
-                       "skullking.sums"],
+                       "game.*"],
     "htmx:afterSettle": ["hold.again", "live.follow"],
     "htmx:afterRequest": ["live.heard"],
     "htmx:sendError": ["live.unreachable"],
@@ -38,10 +42,10 @@
     "resume": ["live.woke"],
     "pageshow": ["hold.hide", "live.back", "clock.back"],
     "pagehide": ["hold.hide", "live.close"],
-    "click": ["panels.toggle", "panels.takeover", "hold.pass", "roster.addSeat", "skullking.step",
-              "crazytime.ticktock", "clock.unlock"],
-    "input": ["skullking.sums"],
-    "change": ["roster.colour", "skullking.sums"],
+    "click": ["panels.toggle", "panels.takeover", "hold.pass", "roster.addSeat", "game.*",
+              "clock.unlock"],
+    "input": ["game.*"],
+    "change": ["roster.colour", "game.*"],
     "contextmenu": ["hold.menu"],
     "pointerdown": ["hold.start", "live.press"],
     "keydown": ["hold.start"],
@@ -57,7 +61,12 @@
   var ON_WINDOW = { load: true, pageshow: true, pagehide: true, resize: true };
   var CAPTURE = { pointerup: true, pointercancel: true, keyup: true, focusout: true };
 
+  var GAME = "game.*";
+  /* A game's step: "game.<kind>.<step>", the kind as its GameDef names it. */
+  var GAME_STEP = /^game\.[a-z0-9_]+\.[A-Za-z0-9_]+$/;
+
   var steps = {};  /* event -> {name: fn} */
+  var games = {};  /* event -> the names of its game steps, in the order registered */
 
   /* A page the Wi-Fi bench profiles (bench/wifi.py sets __companionProfile before any
      script runs) times each step as a User Timing measure, "step <name>", so that where
@@ -65,11 +74,19 @@
      one test per event. */
   var timed = !!window.__companionProfile;
 
+  /* Each event's steps in the order they run, the game slot filled. */
+  function sequence(type) {
+    var names = ORDER[type].indexOf(GAME) === -1 ? ORDER[type].concat([GAME]) : ORDER[type];
+    return [].concat.apply([], names.map(function (name) {
+      return name === GAME ? games[type] || [] : [name];
+    }));
+  }
+
   function run(type, event) {
     var mine = steps[type] || {};
-    ORDER[type].forEach(function (name) {
+    sequence(type).forEach(function (name) {
       var fn = mine[name];
-      if (!fn) { return; }  /* a part this page does not load (a game's script) */
+      if (!fn) { return; }  /* a part this page does not load (roster.js) */
       var began = timed ? performance.now() : 0;
       try { fn(event); }
       catch (e) { window.setTimeout(function () { throw e; }); }
@@ -90,9 +107,11 @@
       !!CAPTURE[type]);
   }
 
-  /* Register ``fn`` as the step ``name`` of ``type``: it must be in ORDER, once. */
+  /* Register ``fn`` as the step ``name`` of ``type``, once: a part's step must be in
+     ORDER; a game's ("game.<kind>.<step>") may be on any event ORDER has, in its slot. */
   function on(type, name, fn) {
-    if (!ORDER[type] || ORDER[type].indexOf(name) === -1) {
+    var game = GAME_STEP.test(name);
+    if (!ORDER[type] || (!game && (name === GAME || ORDER[type].indexOf(name) === -1))) {
       throw new Error("static/js/core.js: no step " + name + " on " + type + " in ORDER");
     }
     if (!steps[type]) {
@@ -101,6 +120,7 @@
     }
     if (steps[type][name]) { throw new Error("static/js/core.js: " + name + " twice on " + type); }
     steps[type][name] = fn;
+    if (game) { (games[type] = games[type] || []).push(name); }
   }
 
   function csrfToken() {
