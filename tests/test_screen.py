@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from companion import store
-from companion.core import registry
 from companion.store.connection import now
+from companion.web import known
 from tests.conftest import make_night, page_text
 from tests.test_drills import SCRIPTS, legal_in, state_of
 from tests.test_game_contract import app4 as four_games  # the fixture
@@ -285,7 +285,7 @@ def test_the_screen_loads_each_game_s_own_styles_after_its_own(night):
     html = tv.get(f"{night.url}/screen").data.decode()
     links = re.findall(r'<link rel="stylesheet" href="/static/([\w./-]+\.css)\?', html)
     with night.app.app_context():
-        games = [name for kind in registry.kinds() for name in registry.get(kind).assets
+        games = [name for game in known.games().values() for name in game.assets
                  if name.endswith(".css")]
     assert len(games) == 3 and links[-len(games) - 1:] == ["screen.css", *games], links
 
