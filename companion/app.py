@@ -17,9 +17,9 @@ from jinja2.bccache import Bucket
 
 from companion import store, web
 from companion.core import registry
+from companion.laptop.paths import asset_folder, data_folder
 from companion.pictures import views as pictures
 from companion.play import views as play
-from companion.serving.paths import asset_folder, data_folder
 from companion.table import hosting, nights, phones, push, screens, wifi_code
 from companion.tally import files, statistics
 from companion.tally import views as tally

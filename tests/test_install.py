@@ -13,8 +13,8 @@ import pytest
 
 from companion import store
 from companion.app import create_app
+from companion.laptop import paths as places
 from companion.serving import cli
-from companion.serving import paths as places
 from tests.conftest import ServerProcess, make_night
 
 FIXTURES = Path(__file__).parent / "fixtures"

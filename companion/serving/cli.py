@@ -34,7 +34,7 @@ from companion import store
 from companion.app import create_app, ready, server_started
 from companion.laptop import addresses, awake, console, doctor
 from companion.serving import connections
-from companion.serving.paths import DataFolderError, data_folder, prepare
+from companion.laptop.paths import DataFolderError, data_folder, prepare
 from companion.table.qr import BLOCKS, text
 
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
