@@ -33,9 +33,9 @@ from sqlite_utils import Database
 from companion import store
 from companion.app import create_app, ready, server_started
 from companion.laptop import addresses, awake, console, doctor
-from companion.serving import connections
 from companion.laptop.paths import DataFolderError, data_folder, prepare
-from companion.table.qr import BLOCKS, text
+from companion.pictures.qr import BLOCKS, text
+from companion.serving import connections
 
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
 

@@ -10,8 +10,8 @@ from flask import (
 )
 
 from companion import store
+from companion.pictures import qr
 from companion.play.actions import Answer
-from companion.table import qr
 from companion.table.nights import _night_answer, public_url
 from companion.web.identity import device, hosted_night
 

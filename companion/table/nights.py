@@ -22,8 +22,8 @@ from flask import (
 from companion import store
 from companion.core import colours, registry, stats
 from companion.laptop import doctor
+from companion.pictures import qr
 from companion.play.actions import Answer, seat_context
-from companion.table import qr
 from companion.web.errors import keeps_typed
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night, is_htmx, unchanged

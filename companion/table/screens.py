@@ -17,8 +17,8 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from companion import store
 from companion.core import registry
+from companion.pictures import qr
 from companion.play.actions import Answer, screen, title
-from companion.table import qr
 from companion.table.nights import note_arrival, public_url
 from companion.web.errors import error_page
 from companion.web.i18n import gettext as _

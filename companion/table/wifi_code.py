@@ -16,8 +16,8 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from companion import store
 from companion.core import wifi
 from companion.core.errors import RuleError
+from companion.pictures import qr
 from companion.play.actions import Answer
-from companion.table import qr
 from companion.table.nights import night_context
 from companion.table.screens import viewed_night
 from companion.web.i18n import gettext as _
