@@ -10,7 +10,6 @@ from flask import abort, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
-from werkzeug.wrappers import Response
 
 from companion import store
 from companion.core import registry, stats
@@ -18,6 +17,7 @@ from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
 from companion.web.errors import error_page
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night, is_htmx, my_seat
 from companion.web.templating import bdi
@@ -31,10 +31,6 @@ OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
 #: The parameters of a rule's message or history line that name a seat: the table reads
 #: the player's name there ("to": whom a Kraken Special card showed a role).
 SEAT_PARAMS = ("player", "seat", "to")
-
-
-#: A game view's answer: a page or fragment, with its status.
-Answer = Response | tuple[str, int] | str
 
 
 #: Turns the posted form into an event's data (raises RuleError for a bad form).

@@ -8,7 +8,6 @@ from companion.core import registry
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.play.actions import (
-    Answer,
     host_action,
     host_context,
     hosted_game,
@@ -19,6 +18,7 @@ from companion.play.actions import (
     title,
 )
 from companion.web.errors import keeps_typed
+from companion.web.http import Answer
 from companion.web.identity import device, form_token, hosted_night, unchanged
 
 bp = Blueprint("games", __name__)

@@ -15,7 +15,7 @@ from companion import store
 from companion.core.awards import record
 from companion.core.errors import RuleError
 from companion.core.events import effective
-from companion.play.actions import Answer, host_action, hosted_game, respond, seat_action, title
+from companion.play.actions import host_action, hosted_game, respond, seat_action, title
 from companion.skullking import results, rules, scoring, table
 from companion.skullking.forms import (
     adjust_data,
@@ -27,7 +27,7 @@ from companion.skullking.forms import (
 )
 from companion.table.push import enabled as live_push
 from companion.table.push import now_ms
-from companion.web.http import YEAR
+from companion.web.http import YEAR, Answer
 
 bp = Blueprint("skullking", __name__)
 

@@ -11,8 +11,8 @@ from flask import (
 
 from companion import store
 from companion.pictures import qr
-from companion.play.actions import Answer
 from companion.table.nights import _night_answer, public_url
+from companion.web.http import Answer
 from companion.web.identity import device, hosted_night
 
 bp = Blueprint("hosting", __name__)

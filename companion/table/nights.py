@@ -23,8 +23,9 @@ from companion import store
 from companion.core import colours, registry, stats
 from companion.laptop import doctor
 from companion.pictures import qr
-from companion.play.actions import Answer, seat_context
+from companion.play.actions import seat_context
 from companion.web.errors import keeps_typed
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night, is_htmx, unchanged
 from companion.web.sealed import stored

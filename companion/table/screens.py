@@ -18,9 +18,10 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from companion import store
 from companion.core import registry
 from companion.pictures import qr
-from companion.play.actions import Answer, screen, title
+from companion.play.actions import screen, title
 from companion.table.nights import note_arrival, public_url
 from companion.web.errors import error_page
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night, is_htmx, unchanged
 

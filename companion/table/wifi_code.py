@@ -17,9 +17,9 @@ from companion import store
 from companion.core import wifi
 from companion.core.errors import RuleError
 from companion.pictures import qr
-from companion.play.actions import Answer
 from companion.table.nights import night_context
 from companion.table.screens import viewed_night
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night, is_htmx
 

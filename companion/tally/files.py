@@ -14,10 +14,10 @@ from flask import (
 
 from companion import store
 from companion.core import exchange, registry, stats
-from companion.play.actions import Answer
 from companion.tally.statistics import history
 from companion.tally.views import _exports, _games
 from companion.web.downloads import attachment, cell, csv_file
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night
 from companion.web.offload import beside_the_loop, costly

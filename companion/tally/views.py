@@ -20,8 +20,7 @@ from companion.core import bgstats, registry, stats
 from companion.core.charts import bar_chart
 from companion.core.lru import LRU
 from companion.pictures import qr
-from companion.play.actions import Answer
-from companion.web.http import cacheable
+from companion.web.http import Answer, cacheable
 from companion.web.i18n import gettext as _
 from companion.web.identity import hosted_night, my_night, my_seat, unchanged
 from companion.web.offload import costly
