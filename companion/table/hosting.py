@@ -11,7 +11,7 @@ from flask import (
 
 from companion import store
 from companion.pictures import qr
-from companion.table.nights import _night_answer, public_url
+from companion.table.nights import night_answer, public_url
 from companion.web.http import Answer
 from companion.web.identity import device, hosted_night
 
@@ -64,4 +64,4 @@ def remove_host(key: str, host_id: int) -> Answer:
     """Take host rights back from another device of the night."""
     night = hosted_night(key)
     store.remove_host(night["id"], host_id, device())
-    return _night_answer(key)
+    return night_answer(key)
