@@ -20,7 +20,8 @@ from companion.core import registry
 from companion.laptop.paths import asset_folder, data_folder
 from companion.pictures import views as pictures
 from companion.play import views as play
-from companion.table import hosting, nights, phones, push, screens, wifi_code
+from companion.screen import views as screen
+from companion.table import hosting, nights, phones, push, wifi_code
 from companion.tally import files, statistics
 from companion.tally import views as tally
 from companion.web import i18n
@@ -261,7 +262,7 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.register_blueprint(files.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(push.bp)
-    app.register_blueprint(screens.bp)
+    app.register_blueprint(screen.bp)
     app.register_blueprint(wifi_code.bp)
     app.jinja_env.globals["live_push"] = push.enabled
     for game in registry.load(tuple(app.config["GAMES"])).values():

@@ -34,13 +34,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import gevent
-from flask import Blueprint, Response, abort, current_app, g, request
+from flask import Blueprint, Response, current_app, g, request
 from gevent import monkey
 
 from companion import store
 from companion.core import reveal
 from companion.laptop.limits import open_files_soft_limit
-from companion.web.identity import DEVICE_COOKIE, device, hosted_night, my_seat
+from companion.web.identity import DEVICE_COOKIE, device, hosted_night, my_seat, viewed_night
 
 bp = Blueprint("push", __name__)
 
@@ -412,9 +412,7 @@ def seat_stream() -> Response:
 def screen_stream(key: str) -> Response:
     """The stream of a night's big screens, with their own right: a screen device of the
     night, or one of its hosts looking at the screen (anyone else: a plain 404)."""
-    night = store.screen_night(key, device()) or store.hosted_night(key, device())
-    if night is None:
-        abort(404)
+    night = viewed_night(key)
     if not enabled():
         return Response(status=204)
     return _stream(int(night["id"]), int(night["version"]))

@@ -18,10 +18,9 @@ from companion.core import wifi
 from companion.core.errors import RuleError
 from companion.pictures import qr
 from companion.table.nights import night_context
-from companion.table.screens import viewed_night
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night, is_htmx
+from companion.web.identity import device, hosted_night, is_htmx, viewed_night
 
 bp = Blueprint("wifi_code", __name__)
 
