@@ -76,7 +76,7 @@ POLL_SECONDS = 2.0
 SAFETY_SECONDS = 60.0  # static/js/live.js: with a stream open, a page asks once a minute
 SPREAD_SECONDS = 0.15  # static/js/live.js: after a change, each page waits up to this long
 CHASE_SECONDS = 1.0  # static/js/live.js: a refresh that did not land is asked again after this
-# (or as long as its stream's "spread" says, companion/table/push.py: less for fewer streams)
+# (or as long as its stream's "spread" says, companion/live/streams.py: less for fewer streams)
 PLAYERS = 8
 REQUEST_TIMEOUT = 10.0
 
@@ -474,7 +474,7 @@ async def device_loop(screen: Screen) -> None:
 
 
 async def push_loop(screen: Screen, stream_path: str) -> None:
-    """A page with live push (companion/table/push.py, static/js/live.js): its stream, on a
+    """A page with live push (companion/live/streams.py, static/js/live.js): its stream, on a
     connection of its own, says when the night changed; each change refreshes the live
     region at once, and with no change for SAFETY_SECONDS it refreshes anyway."""
     wake = asyncio.Event()
@@ -744,7 +744,7 @@ def companion_server(kind: str, database: str, args: argparse.Namespace) -> Serv
     port = free_port()
     # Every simulated phone and host comes from 127.0.0.1: the bounds on one client
     # address's connections, streams and new nights an hour
-    # (companion/serving/connections.py, companion/table/push.py,
+    # (companion/serving/connections.py, companion/live/watcher.py,
     # companion/store/quotas.py) are lifted.
     env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_SECRET_KEY": "bench",
            "PYTHONPATH": str(ROOT), "COMPANION_CONNECTIONS_PER_ADDRESS": "1000000",

@@ -16,6 +16,7 @@ from companion.core import registry, stats
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
+from companion.live.clock import timed
 from companion.web.errors import error_page
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
@@ -189,7 +190,8 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     view.
 
     ``parse(game, form)`` turns the form into the event's data (a RuleError for a bad
-    form); the rules check the event itself when it is recorded. Every host form names
+    form), and the game's reveal gets the laptop's time (companion/live/clock.py,
+    ``timed``); the rules check the event itself when it is recorded. Every host form names
     the log position it was made from; one without it is refused.
     """
     night, game = hosted_game(key, number, kind)
@@ -197,7 +199,7 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     if pos is None:
         return page(night, game, error=str(OUT_OF_DATE), status=422)
     try:
-        data = parse(game, request.form)
+        data = timed(game, type_, parse(game, request.form))
         written = store.record(game, type_, data, pos=pos, device=device())
     except store.Stale:
         written = None
@@ -268,7 +270,7 @@ def seat_action(kind: str, type_: str, parse: Callable[..., dict[str, Any]]) -> 
         return seat_response(seat, error=_("There is no %(title)s game now.",
                                            title=title(kind)), status=422)
     try:
-        data = parse(game, request.form, seat)
+        data = timed(game, type_, parse(game, request.form, seat))
         store.record(game, type_, data, pos=None, device=device(), seat=seat["position"])
     except RuleError as error:
         return seat_response(seat, error=message(error, store.names(seat["night_id"])),

@@ -3,7 +3,7 @@ backup`: a copy of the group's data while it runs; `companion doctor`: why phone
 not reach the laptop.
 
 gevent's server gives each connection a greenlet, not a thread: it holds every phone's
-open live-push stream (companion/table/push.py) at the cost of a little memory each, on
+open live-push stream (companion/live/streams.py) at the cost of a little memory each, on
 Windows, macOS and Linux alike. ``companion serve`` has the standard library patched for
 gevent (sockets, threads, sleep) before anything else is imported
 (companion/serving/gevent_first.py).
