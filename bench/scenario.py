@@ -28,7 +28,7 @@ POLL_SECONDS = 2.0
 SAFETY_SECONDS = 60.0  # static/js/live.js: with a stream open, a page asks once a minute
 SPREAD_SECONDS = 0.15  # static/js/live.js: after a change, each page waits up to this long
 CHASE_SECONDS = 1.0  # static/js/live.js: a refresh that did not land is asked again after this
-# (or as long as its stream's "spread" says, companion/table/push.py: less for fewer streams)
+# (or as long as its stream's "spread" says, companion/live/streams.py: less for fewer streams)
 PLAYERS = 8
 
 
@@ -315,7 +315,7 @@ async def device_loop(screen: Screen) -> None:
 
 
 async def push_loop(screen: Screen, stream_path: str) -> None:
-    """A page with live push (companion/table/push.py, static/js/live.js): its stream, on a
+    """A page with live push (companion/live/streams.py, static/js/live.js): its stream, on a
     connection of its own, says when the night changed; each change refreshes the live
     region at once, and with no change for SAFETY_SECONDS it refreshes anyway."""
     wake = asyncio.Event()
@@ -402,7 +402,7 @@ async def read_events(reader: asyncio.StreamReader, wake: asyncio.Event,
 def event_data(chunk: bytes, event: str) -> list[int]:
     """The number each ``event`` frame of a stream's chunk carries, whatever other
     fields the frame holds between its event and its data (as EventSource reads it: a
-    "changed" carries its ``id:``, companion/table/push.py)."""
+    "changed" carries its ``id:``, companion/live/streams.py)."""
     pattern = rb"event: " + event.encode() + rb"\n(?:[^\n]+\n)*?data: (\d+)"
     return [int(told) for told in re.findall(pattern, chunk)]
 

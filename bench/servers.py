@@ -139,7 +139,7 @@ def companion_server(kind: str, database: str, args: argparse.Namespace) -> Serv
     port = free_port()
     # Every simulated phone and host comes from 127.0.0.1: the bounds on one client
     # address's connections, streams and new nights an hour
-    # (companion/serving/connections.py, companion/table/push.py,
+    # (companion/serving/connections.py, companion/live/watcher.py,
     # companion/store/quotas.py) are lifted.
     env = {**os.environ, "COMPANION_DATABASE": database, "COMPANION_SECRET_KEY": "bench",
            "PYTHONPATH": str(ROOT), "COMPANION_CONNECTIONS_PER_ADDRESS": "1000000",

@@ -15,12 +15,14 @@ from flask_wtf.csrf import CSRFProtect
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 
-from companion import store, web
+from companion import live, store, web
 from companion.core import registry
+from companion.laptop.paths import asset_folder, data_folder
+from companion.live import clock, streams
 from companion.pictures import views as pictures
 from companion.play import views as play
-from companion.serving.paths import asset_folder, data_folder
-from companion.table import hosting, nights, phones, push, screens, wifi_code
+from companion.screen import views as screen
+from companion.table import hosting, nights, phones, wifi_code
 from companion.tally import exchange, statistics
 from companion.tally import views as tally
 from companion.web import i18n
@@ -214,7 +216,7 @@ def create_app(test_config: dict[str, Any] | None = None,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         POLL_SECONDS=2,
-        # Live push (companion/table/push.py): "auto" is on under gevent (`companion serve`,
+        # Live push (companion/live/streams.py): "auto" is on under gevent (`companion serve`,
         # the café setup), which holds many streams cheaply; off elsewhere (pages poll).
         LIVE_PUSH="auto",
         PUSH_TICK=0.05,  # how often a process reads the watched nights' versions
@@ -223,7 +225,7 @@ def create_app(test_config: dict[str, Any] | None = None,
         # this (and a second) says it can't reach the table (static/js/live.js).
         PUSH_HEARTBEAT=20,
         # Streams one device may hold (a phone and a tab or two), one client address, and
-        # one process in all (companion/table/push.py; at most half its open files,
+        # one process in all (companion/live/streams.py; at most half its open files,
         # companion/serving/connections.py).
         PUSH_STREAMS_PER_DEVICE=4,
         PUSH_STREAMS_PER_ADDRESS=16,  # one address: a phone or two, a laptop's tabs
@@ -262,10 +264,11 @@ def create_app(test_config: dict[str, Any] | None = None,
     app.register_blueprint(statistics.bp)
     app.register_blueprint(exchange.bp)
     app.register_blueprint(pictures.bp)
-    app.register_blueprint(push.bp)
-    app.register_blueprint(screens.bp)
+    app.register_blueprint(streams.bp)
+    app.register_blueprint(clock.bp)
+    app.register_blueprint(screen.bp)
     app.register_blueprint(wifi_code.bp)
-    app.jinja_env.globals["live_push"] = push.enabled
+    app.jinja_env.globals["live_push"] = live.enabled
     for game in app.extensions[registry.APP_KEY].values():
         app.register_blueprint(game.blueprint)
     return app

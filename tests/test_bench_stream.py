@@ -1,5 +1,5 @@
 """The load bench reads a live-push stream as the server frames it (bench/scenario.py,
-``take_frames``, against companion/table/push.py): a bench whose phones miss the
+``take_frames``, against companion/live/streams.py): a bench whose phones miss the
 "changed" frames never refreshes at a write, and measures no fragment and no
 write→visible at all."""
 

@@ -25,9 +25,9 @@ from flask_wtf.csrf import CSRFProtect
 
 from companion.app import create_app
 from companion.core import registry
+from companion.laptop.paths import asset_folder
 from companion.serving import connections
 from companion.serving.cli import build_parser
-from companion.serving.paths import asset_folder
 from companion.store import quotas
 
 ROOT = Path(__file__).resolve().parent.parent

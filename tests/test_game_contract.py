@@ -8,6 +8,7 @@ import random
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -222,6 +223,37 @@ def test_a_fourth_game_s_script_steps_in_the_game_slot_with_no_line_in_the_core(
 
 def pos(client, url):
     return int(re.search(r'name="pos" value="(\d+)"', client.get(url).data.decode()).group(1))
+
+
+def test_the_fourth_game_counts_its_reveal_with_one_field(tmp_path):
+    """Its ``GameDef.reveal`` is all it declares: recording its event stamps the laptop's
+    time and lead, and every screen counts to one moment in the game's own words."""
+    app = create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "LANGUAGE": "en", "GAMES": list(ALL),
+        "LIVE_PUSH": True,  # as `companion serve` runs it: the count needs live push
+    })
+    night = make_night(app, names=["Ann", "Bo", "Cy"])
+    phones = [night.phone(p) for p in range(3)]
+    game_url = night.start("secretnumber", seat0="on", seat1="on", seat2="on", top="9")
+    hx = {"HX-Request": "true"}
+    assert "data-reveal-at" not in night.host.get(f"{game_url}/live", headers=hx).data.decode()
+    sent = time.time() * 1000
+    assert night.host.post(f"{game_url}/secretnumber/show",
+                           data={"pos": pos(night.host, game_url)}).status_code == 303
+    with app.test_request_context():
+        from companion import store
+
+        event = store.game(store.night_by_key(night.key)["id"], 1).events[-1]
+    assert event["type"] == "show" and set(event["data"]) == {"at_ms", "lead_ms"}
+    assert sent - 1000 <= event["data"]["at_ms"] <= time.time() * 1000 + 1000
+    moment = str(event["data"]["at_ms"] + event["data"]["lead_ms"])
+    pages = [night.host.get(f"{game_url}/live", headers=hx).data.decode(),
+             *(phone.get("/me/live", headers=hx).data.decode() for phone in phones)]
+    counts = {re.search(r'data-reveal-at="(\d+)" data-reveal-words="([^"]*)"', page).groups()
+              for page in pages}
+    assert counts == {(moment, "Ready|set|show!")}
+    assert all("data-reveal-hold" in page for page in pages)
 
 
 def test_the_fourth_game_plays_tallies_and_travels(app4, tmp_path):

@@ -14,7 +14,8 @@ import pytest
 
 from companion import store
 from companion.app import create_app
-from companion.serving import cli, paths
+from companion.laptop import paths
+from companion.serving import cli
 from tests.conftest import ServerProcess, make_night
 
 FIXTURES = Path(__file__).parent / "fixtures"

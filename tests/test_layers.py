@@ -14,10 +14,14 @@ MODULES = {".".join(p.relative_to(COMPANION.parent).with_suffix("").parts)
            .removesuffix(".__init__"): p for p in COMPANION.rglob("*.py")}
 #: Each folder of companion/ is one layer (docs/architecture.md); a layer imports only
 #: its own and the ones before it. A game's package spans the layers by module name.
-LAYERS = ("pure", "laptop", "storage", "web", "serving")
+LAYERS = ("pure", "laptop", "storage", "web", "app", "serving")
 FOLDERS = {"core": "pure", "laptop": "laptop", "store": "storage", "web": "web",
-           "table": "web", "play": "web", "tally": "web", "pictures": "web",
-           "serving": "serving"}
+           "live": "web", "play": "web", "pictures": "web", "table": "web", "tally": "web",
+           "screen": "web", "serving": "serving"}
+#: The areas of the web layer, bottom to top: an area imports only its own and the ones
+#: before it. ``games`` stands for every game's web modules (its views, forms, game), on
+#: the one pipeline (``play``); the room's screen is a page built from all the others.
+WEB_AREAS = ("web", "live", "play", "games", "pictures", "table", "tally", "screen")
 #: A game's pure modules; its ``game`` (the declaration) and ``views``/``forms`` are web.
 GAME_PURE = ("rules", "setup", "round_checks", "results", "recap", "scoring", "score_table")
 #: The pure modules must also load no such library at import (checked in a fresh
@@ -29,14 +33,24 @@ NOT_IN_PURE = ("flask", "flask_babel", "werkzeug", "jinja2", "gevent", "sqlite_u
 def layer(name):
     """The layer of a module, from the folder it is in."""
     parts = name.split(".")
-    if len(parts) == 1 or parts[1] in ("app", "__main__"):
-        return "serving"  # the package's own first line, the app factory, the entry point
+    if len(parts) == 1 or parts[1] == "__main__":
+        return "serving"  # the package's own first line (gevent's, companion/__init__.py),
+        # the entry point
+    if parts[1] == "app":
+        return "app"  # the app factory: above every area it registers, below the servers
     if parts[1] in FOLDERS:
         return FOLDERS[parts[1]]
     return "pure" if len(parts) == 2 or parts[2] in GAME_PURE else "web"
 
 
+def area(name):
+    """The area of a web-layer module: its folder, or ``games`` for a game's."""
+    folder = name.split(".")[1]
+    return folder if folder in FOLDERS else "games"
+
+
 PURE = sorted(name for name in MODULES if layer(name) == "pure")
+WEB = sorted(name for name in MODULES if layer(name) == "web")
 STORE = sorted(name for name in MODULES if layer(name) == "storage")
 STORAGE = STORE
 
@@ -95,6 +109,60 @@ def test_nothing_imports_upwards(name):
     mine = LAYERS.index(layer(name))
     assert {other: layer(other) for other in imports(name)[0]
             if LAYERS.index(layer(other)) > mine} == {}
+
+
+@pytest.mark.parametrize("name", WEB)
+def test_no_web_area_imports_one_above_it(name):
+    """Within the web layer, a module imports only its own area and the ones before it
+    (WEB_AREAS): the room's screen may show the tally, the tally may not reach the screen."""
+    mine = WEB_AREAS.index(area(name))
+    assert {other: area(other) for other in imports(name)[0] if layer(other) == "web"
+            and WEB_AREAS.index(area(other)) > mine} == {}
+
+
+def test_every_web_folder_has_its_area():
+    assert {folder for folder, layer_ in FOLDERS.items() if layer_ == "web"} \
+        == set(WEB_AREAS) - {"games"}
+
+
+def private_uses(name):
+    """The private names (``_name``) of other companion modules that ``name`` uses: by
+    ``from module import _name``, or as ``module._name`` on a module it imported."""
+    tree = ast.parse(MODULES[name].read_text())
+    used, aliases = set(), {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in MODULES:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if full in MODULES:
+                    aliases[alias.asname or alias.name] = full
+                elif alias.name.startswith("_") and alias.name != "_":  # (gettext)
+                    used.add(full)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in MODULES and alias.asname:
+                    aliases[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in aliases and node.attr.startswith("_") \
+                and not node.attr.startswith("__"):
+            used.add(f"{aliases[node.value.id]}.{node.attr}")
+    return used
+
+
+def shares_privates(name, other):
+    """The store's modules share their helpers under private names: the package is
+    sealed (:func:`test_the_store_is_a_package_of_modules_named_for_what_they_hold`), and
+    its ``__init__`` re-exports every public name and no private one."""
+    return layer(name) == layer(other) == "storage"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_uses_another_module_s_private_name(name):
+    """A ``_name`` belongs to its module: what another module needs is public where it
+    lives (or moves to where both use it)."""
+    assert sorted(used for used in private_uses(name)
+                  if not shares_privates(name, used.rsplit(".", 1)[0])) == []
 
 
 @pytest.mark.parametrize("name", PURE)

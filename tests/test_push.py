@@ -1,4 +1,4 @@
-"""Live push (companion/table/push.py): a write wakes the streams of its own night only, a
+"""Live push (companion/live/): a write wakes the streams of its own night only, a
 stream carries nothing but "changed" and a version number, and only the night's own
 devices get one."""
 
@@ -10,9 +10,10 @@ import pytest
 
 from companion import store
 from companion.app import create_app
+from companion.live import streams
+from companion.live.watcher import Stream, Watcher
 from companion.store import connection as db
 from companion.store import log
-from companion.table import push
 from tests.conftest import make_night
 from tests.test_screen import screen_device
 from tests.test_stats import crazytime_game, kraken_game, skullking_hand
@@ -45,7 +46,7 @@ def test_a_write_wakes_the_streams_of_its_night_and_no_other(push_app):
     with push_app.app_context():
         ids = [store.night_by_key(n.key)["id"] for n in (first, second)]
         versions = [store.night(i)["version"] for i in ids]
-        watcher = push.watcher()
+        watcher = streams.watcher()
     woke = {}
 
     def wait(night_id, seen):
@@ -67,7 +68,7 @@ def test_a_stream_opened_after_a_change_says_so_at_once(push_app):
     night = make_night(push_app, ["A", "B", "C"])
     with push_app.app_context():
         night_id = store.night_by_key(night.key)["id"]
-        watcher = push.watcher()
+        watcher = streams.watcher()
         version = store.night(night_id)["version"]
     bump(push_app, night_id)
     start = time.monotonic()
@@ -115,12 +116,12 @@ def test_no_stream_carries_anything_but_changed_and_a_number(push_app, game):
     for phone in phones:
         phone.get("/me")
     tv = screen_device(night)
-    streams = {"host": [], "screen": [], **{f"phone{i}": [] for i in range(4)}}
+    heard = {"host": [], "screen": [], **{f"phone{i}": [] for i in range(4)}}
     readers = [threading.Thread(target=read_stream, args=(night.host, f"{night.url}/stream",
-                                                          streams["host"])),
+                                                          heard["host"])),
                threading.Thread(target=read_stream, args=(
-                   tv, f"{night.url}/screen/stream", streams["screen"]))]
-    readers += [threading.Thread(target=read_stream, args=(p, "/me/stream", streams[f"phone{i}"]))
+                   tv, f"{night.url}/screen/stream", heard["screen"]))]
+    readers += [threading.Thread(target=read_stream, args=(p, "/me/stream", heard[f"phone{i}"]))
                 for i, p in enumerate(phones)]
     for r in readers:
         r.start()
@@ -130,7 +131,7 @@ def test_no_stream_carries_anything_but_changed_and_a_number(push_app, game):
         r.join(timeout=10)
     with push_app.app_context():
         final = store.night_by_key(night.key)["version"]
-    for who, got in streams.items():
+    for who, got in heard.items():
         status, text = got[0], "".join(got[1:])
         assert status == 200, who
         lines = text.split("\n")
@@ -177,7 +178,7 @@ def test_streams_opened_together_do_not_all_end_together():
     """A server start reopens every phone's stream at once: each stream's life is its
     own, between three quarters of PUSH_STREAM_SECONDS and all of it, so they do not
     all reconnect in the same second ever after."""
-    lives = [push.life(300) for _ in range(200)]
+    lives = [streams.life(300) for _ in range(200)]
     assert all(225 <= one <= 300 for one in lives)
     assert max(lives) - min(lives) > 30
 
@@ -202,25 +203,25 @@ def test_an_idle_phone_gets_at_most_four_frames_a_minute(monkeypatch, app):
     stream sends at most 4 a minute (heartbeats, and each new stream's first and last),
     with the app's own settings, over an hour of stream lives."""
     idle = IdleNight()
-    monkeypatch.setattr(push.time, "monotonic", idle.monotonic)
-    frames = streams = 0
+    monkeypatch.setattr(streams.time, "monotonic", idle.monotonic)
+    frames = opened = 0
     while idle.now < 3600:
-        lifetime = push.life(app.config["PUSH_STREAM_SECONDS"])
-        sent = list(push._events(idle, push.Stream("phone"), 1, 0,
+        lifetime = streams.life(app.config["PUSH_STREAM_SECONDS"])
+        sent = list(streams._events(idle, Stream("phone"), 1, 0,
                                  app.config["PUSH_HEARTBEAT"], lifetime))
         frames += len(sent)
-        streams += 1
+        opened += 1
         assert sent[0] == "retry: 1000\nevent: spread\ndata: 150\n\n"
         assert sent[-1] == "event: bye\ndata: \n\n"
-    assert streams > 1  # the hour saw streams end and reopen
+    assert opened > 1  # the hour saw streams end and reopen
     assert frames / (idle.now / 60) <= 4
 
 
 def test_a_stream_ends_with_bye_once_its_life_is_over(monkeypatch):
     """The page tells a planned end ("bye") from a laptop gone (an error without it)."""
     idle = IdleNight()
-    monkeypatch.setattr(push.time, "monotonic", idle.monotonic)
-    sent = list(push._events(idle, push.Stream("phone"), 1, 0, 20, 50))
+    monkeypatch.setattr(streams.time, "monotonic", idle.monotonic)
+    sent = list(streams._events(idle, Stream("phone"), 1, 0, 20, 50))
     assert sent == ["retry: 1000\nevent: spread\ndata: 150\n\n", "event: alive\ndata: \n\n",
                     "event: alive\ndata: \n\n", "event: bye\ndata: \n\n"]
     assert idle.now == 50  # no wait past the stream's life
@@ -230,18 +231,18 @@ def test_a_device_holds_at_most_four_streams_and_a_fifth_ends_its_oldest(push_ap
     """A phone that lost its Wi-Fi and came back opens a stream while the server still
     holds its old one; a device that opens streams by the thousand holds four."""
     with push_app.app_context():
-        watcher = push.Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=10)
-    streams = [watcher.open("phone") for _ in range(5)]
-    assert [s.ended for s in streams] == [True, False, False, False, False]
+        watcher = Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=10)
+    held = [watcher.open("phone") for _ in range(5)]
+    assert [s.ended for s in held] == [True, False, False, False, False]
     assert watcher.open("another phone") is not None
     idle = IdleNight()
-    sent = list(push._events(idle, streams[0], 1, 0, 20, 50))
+    sent = list(streams._events(idle, held[0], 1, 0, 20, 50))
     assert sent == ["retry: 1000\nevent: spread\ndata: 150\n\n", "event: elsewhere\ndata: \n\n"]
 
 
 def test_a_full_process_answers_a_new_stream_204_and_the_page_polls(push_app):
     with push_app.app_context():
-        watcher = push.Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=3)
+        watcher = Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=3)
     opened = [watcher.open(f"phone {n}") for n in range(3)]
     assert watcher.open("phone 3") is None
     watcher.close(opened[0])
@@ -261,7 +262,7 @@ def test_a_stream_of_a_device_past_its_four_is_told_elsewhere_by_the_route(push_
         for answer in answers:
             answer.close()
     with push_app.app_context():
-        assert push.watcher()._open == 0  # each closed connection gave its place back
+        assert streams.watcher()._open == 0  # each closed connection gave its place back
 
 
 def test_one_address_holds_at_most_its_share_of_streams_under_any_number_of_device_ids(
@@ -270,7 +271,7 @@ def test_one_address_holds_at_most_its_share_of_streams_under_any_number_of_devi
     thousand ids holds ``per_address`` of them (its oldest end), and a phone at another
     address keeps its own."""
     with push_app.app_context():
-        watcher = push.Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=100,
+        watcher = Watcher(push_app.config["DATABASE"], 0.01, per_device=4, most=100,
                                per_address=16)
     phone = watcher.open("a real phone", "192.168.0.21")
     made_up = [watcher.open(f"made-up {n}", "192.168.0.66") for n in range(1000)]
@@ -316,9 +317,10 @@ def test_the_refresh_spread_follows_the_streams_the_process_carries():
     """The screens of one table (eight phones, the host, the room's screen) need no
     spread; past them it grows, and ten tables' worth spread a change's refreshes over
     SPREAD_MOST_MS."""
-    assert push.spread_ms(0) == push.spread_ms(10) == push.spread_ms(push.SPREAD_FROM) == 0
-    assert 0 < push.spread_ms(20) < push.spread_ms(50) < push.spread_ms(90) < 150
-    assert push.spread_ms(100) == push.spread_ms(40000) == push.SPREAD_MOST_MS == 150
+    assert streams.spread_ms(0) == streams.spread_ms(10) == 0
+    assert streams.spread_ms(streams.SPREAD_FROM) == 0
+    assert 0 < streams.spread_ms(20) < streams.spread_ms(50) < streams.spread_ms(90) < 150
+    assert streams.spread_ms(100) == streams.spread_ms(40000) == streams.SPREAD_MOST_MS == 150
 
 
 def test_a_stream_tells_its_spread_as_it_opens(push_app):

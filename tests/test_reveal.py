@@ -10,7 +10,7 @@ import pytest
 
 from companion import store
 from companion.app import create_app
-from companion.skullking import views
+from companion.live import clock
 from tests.conftest import make_night, pushing_app
 from tests.test_export import import_
 from tests.test_screen import screen_device
@@ -115,7 +115,7 @@ def test_a_screen_drawn_after_the_moment_shows_plain_bids(app, monkeypatch):
     reveal(night, game)
     at_ms = reveal_event(app, night)["data"]["at_ms"]
     later = at_ms + app.config["REVEAL_LEAD_MS"]
-    monkeypatch.setattr(views, "now_ms", lambda: later)
+    monkeypatch.setattr(clock, "now_ms", lambda: later)
     html = night.host.get(f"{game}/live", headers=HX).data.decode()
     assert "data-reveal-at" not in html
     assert 'class="sk-bid-total"' in html

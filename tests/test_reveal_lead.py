@@ -10,8 +10,8 @@ import pytest
 
 from companion import store
 from companion.core.reveal import MARGIN_MS, MOST_MS, STRETCH, lead_ms
+from companion.live.clock import NEED_HEADER
 from companion.store.needs import FRESH_S
-from companion.table.push import NEED_HEADER
 from tests.conftest import make_night, pushing_app
 from tests.test_reveal import HX, MOMENT, bid_all, reveal_event
 from tests.test_skullking_views import reveal, start
@@ -113,9 +113,9 @@ def test_a_need_of_more_than_a_minute_is_kept_as_a_minute(app):
 
 def test_a_reveal_without_a_lead_in_its_event_counts_by_the_default(app, monkeypatch):
     """(a log recorded before leads followed the table, or imported from one)."""
-    from companion.skullking import forms
+    from companion.live import clock
 
-    monkeypatch.setattr(forms, "reveal_lead_ms", lambda night_id: None)
+    monkeypatch.setattr(clock, "reveal_lead_ms", lambda night_id: None)
     night = make_night(app)
     phone = night.phone(0)
     game = start(night, way="custom", rounds="1")

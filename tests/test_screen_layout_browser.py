@@ -94,7 +94,7 @@ def crazytime_match_over():
 
 @pytest.fixture
 def screen(browser, live_server):
-    """The night's host looking at the room's screen (a host may: screens.viewed_night),
+    """The night's host looking at the room's screen (a host may: identity.viewed_night),
     with a Skull King, a Crazy Time and a Kraken game stored; show(label, size) makes
     that game current and opens the screen at that size."""
     context = browser.new_context(viewport={"width": TV[0], "height": TV[1]}, locale="en-US")

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from companion.core import bgstats
-from companion.table import qr
+from companion.pictures import qr
 from tests.conftest import make_night, store_game
 from tests.test_stats import (
     crazytime_game,

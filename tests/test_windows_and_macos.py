@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from companion.app import _secret_key, create_app
-from companion.laptop import awake, console
-from companion.serving import cli, paths
+from companion.laptop import awake, console, paths
+from companion.serving import cli
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
 from tests.laptops import ENDED_EXIT
 from tests.test_drills import SCRIPTS, Device, assert_log_sound, create_night, start_game, step

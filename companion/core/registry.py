@@ -72,6 +72,19 @@ def replayed(setup: S, events: Iterable[E], begin: Callable[[S], T],
     return conclude(setup, state)
 
 
+@dataclass(frozen=True)
+class Reveal:
+    """A synchronised reveal the game asks for (docs/architecture.md, "A synchronised
+    reveal"): when its host records ``event``, every screen of the table counts
+    ``words`` (``N_``-marked, translated on each screen) to one moment in the laptop's
+    time, and shows at the last word what the template marks ``data-reveal-hold``
+    (templates/_reveal.html). The lead before that moment is not the game's: it follows
+    the table's slowest screen (companion/core/reveal.py, companion/live/clock.py)."""
+
+    event: str
+    words: tuple[str, ...]
+
+
 class GameKind(Protocol):
     """What the core asks of a game. :class:`GameDef` is the plain implementation."""
 
@@ -179,6 +192,9 @@ class GameKind(Protocol):
     #: no line. Called ``next_step(setup, state)``; see :data:`NextStep`.
     next_step: Callable[[State, State], NextStep | None]
 
+    #: The game's synchronised reveal (:class:`Reveal`), or None: it has none.
+    reveal: Reveal | None
+
 
 #: A next step: an ``N_``-marked message and its params. A param that is a list names
 #: players, as seat numbers in the order the line says them (shown as their names,
@@ -269,6 +285,7 @@ class GameDef:
     kept_state: Callable[[State, State], State] | None = None
     next_step: Callable[[State, State], NextStep | None] = _no_next_step
     standings: Callable[[State, State], dict[str, Any] | None] = no_standings
+    reveal: Reveal | None = None
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
         if self.custom_restore is not None:

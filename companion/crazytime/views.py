@@ -20,8 +20,9 @@ from companion.core.errors import N_, RuleError
 from companion.core.events import effective
 from companion.core.forms import whole_number
 from companion.crazytime import results, rules
-from companion.play.actions import Answer, host_action, no_data, respond, seat_action, seat_response
+from companion.play.actions import host_action, no_data, respond, seat_action, seat_response
 from companion.web.errors import keeps_typed
+from companion.web.http import Answer
 from companion.web.identity import device, my_seat
 
 bp = Blueprint("crazytime", __name__)

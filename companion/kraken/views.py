@@ -20,7 +20,8 @@ from companion.core.awards import record
 from companion.core.errors import N_, RuleError
 from companion.core.forms import whole_number
 from companion.kraken import results, rules
-from companion.play.actions import Answer, host_action, hosted_game, message, respond, start
+from companion.play.actions import host_action, hosted_game, message, respond, start
+from companion.web.http import Answer
 
 bp = Blueprint("kraken", __name__)
 

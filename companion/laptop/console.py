@@ -6,7 +6,7 @@ written in the ANSI code page: cp949 on a Korean Windows, cp1252 on a Western on
 code's block characters, ``→`` or a player's Korean name then raised
 ``UnicodeEncodeError`` right after the port opened. :func:`forgiving` makes every
 character a stream cannot print a ``?`` instead, and :func:`can_print` lets the QR
-code fall back to ASCII (companion/table/qr.py).
+code fall back to ASCII (companion/pictures/qr.py).
 
 **Windows' console** (:class:`WindowsConsole`). Clicking into a classic console window
 starts a selection (QuickEdit) and stops every write to it until a key is pressed: the

@@ -24,8 +24,8 @@ from companion import store
 from companion.core import colours, recap
 from companion.core.lru import LRU
 from companion.pictures import drawing
-from companion.play.actions import Answer
 from companion.web import known
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.i18n import local_date, ngettext
 from companion.web.identity import hosted_night_or_404, my_night_or_404

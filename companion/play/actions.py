@@ -10,15 +10,16 @@ from flask import abort, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
-from werkzeug.wrappers import Response
 
 from companion import store
 from companion.core import stats
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
+from companion.live.clock import timed
 from companion.web import known
 from companion.web.errors import error_page
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, my_seat
 from companion.web.templating import bdi
@@ -32,10 +33,6 @@ OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
 #: The parameters of a rule's message or history line that name a seat: the table reads
 #: the player's name there ("to": whom a Kraken Special card showed a role).
 SEAT_PARAMS = ("player", "seat", "to")
-
-
-#: A game view's answer: a page or fragment, with its status.
-Answer = Response | tuple[str, int] | str
 
 
 #: Turns the posted form into an event's data (raises RuleError for a bad form).
@@ -194,7 +191,8 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     view.
 
     ``parse(game, form)`` turns the form into the event's data (a RuleError for a bad
-    form); the rules check the event itself when it is recorded. Every host form names
+    form), and the game's reveal gets the laptop's time (companion/live/clock.py,
+    ``timed``); the rules check the event itself when it is recorded. Every host form names
     the log position it was made from; one without it is refused.
     """
     night, game = hosted_game(key, number, kind)
@@ -202,7 +200,7 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     if pos is None:
         return page(night, game, error=str(OUT_OF_DATE), status=422)
     try:
-        data = parse(game, request.form)
+        data = timed(game, type_, parse(game, request.form))
         written = store.record(game, type_, data, pos=pos, device=device())
     except store.Stale:
         written = None
@@ -273,7 +271,7 @@ def seat_action(kind: str, type_: str, parse: Callable[..., dict[str, Any]]) -> 
         return seat_response(seat, error=_("There is no %(title)s game now.",
                                            title=title(kind)), status=422)
     try:
-        data = parse(game, request.form, seat)
+        data = timed(game, type_, parse(game, request.form, seat))
         store.record(game, type_, data, pos=None, device=device(), seat=seat["position"])
     except RuleError as error:
         return seat_response(seat, error=message(error, store.names(seat["night_id"])),

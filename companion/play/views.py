@@ -7,7 +7,6 @@ from companion import store
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.play.actions import (
-    Answer,
     host_action,
     host_context,
     hosted_game,
@@ -19,6 +18,7 @@ from companion.play.actions import (
 )
 from companion.web import known
 from companion.web.errors import keeps_typed
+from companion.web.http import Answer
 from companion.web.identity import device, form_token, hosted_night_or_404, unchanged
 
 bp = Blueprint("play", __name__)

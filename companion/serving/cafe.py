@@ -22,8 +22,8 @@ from typing import Any
 from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler, PyWSGIServer
 
 from companion.app import create_app, server_started
+from companion.laptop.paths import data_folder
 from companion.serving import connections
-from companion.serving.paths import data_folder
 
 #: gunicorn's settings when this module is its configuration (``-c python:…``).
 worker_class = "companion.serving.cafe.Worker"

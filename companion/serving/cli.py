@@ -3,7 +3,7 @@ backup`: a copy of the group's data while it runs; `companion doctor`: why phone
 not reach the laptop.
 
 gevent's server gives each connection a greenlet, not a thread: it holds every phone's
-open live-push stream (companion/table/push.py) at the cost of a little memory each, on
+open live-push stream (companion/live/streams.py) at the cost of a little memory each, on
 Windows, macOS and Linux alike. ``companion serve`` has the standard library patched for
 gevent (sockets, threads, sleep) before anything else is imported
 (companion/serving/gevent_first.py).
@@ -33,9 +33,9 @@ from sqlite_utils import Database
 from companion import store
 from companion.app import create_app, ready, server_started
 from companion.laptop import addresses, awake, console, doctor
+from companion.laptop.paths import DataFolderError, data_folder, prepare
+from companion.pictures.qr import BLOCKS, text
 from companion.serving import connections
-from companion.serving.paths import DataFolderError, data_folder, prepare
-from companion.table.qr import BLOCKS, text
 
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
 

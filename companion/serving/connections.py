@@ -25,7 +25,7 @@ locked every phone of every table out. So:
 * the process raises its open-files soft limit to the hard limit at start
   (:func:`raise_open_files`), and ``companion serve`` says so when even the hard limit
   is low;
-* live-push streams are bounded per device and in all (companion/table/push.py).
+* live-push streams are bounded per device and in all (companion/live/watcher.py).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class Handler(WSGIHandler):
     def get_environ(self) -> dict[str, Any]:
         environ: dict[str, Any] = super().get_environ()
         # A stream watches its socket's read side, to give its place back as soon as the
-        # phone closes it (companion/table/push.py).
+        # phone closes it (companion/live/streams.py).
         environ["companion.socket"] = self.socket
         return environ
 

@@ -10,7 +10,6 @@ from companion.core.errors import N_, RuleError
 from companion.core.forms import whole_number
 from companion.skullking import rules, scoring
 from companion.skullking.setup import ADVANCED, CUSTOM, HOUSE_RULES
-from companion.table.push import now_ms, reveal_lead_ms
 
 
 def _int(value: Any, *, required: bool = True, default: int | None = None) -> Any:
@@ -137,13 +136,10 @@ def host_bid_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    """"Yo-ho-ho!" for a round, with the laptop's time in ms (``at_ms``) and the lead
-    the night's slowest screen needs (``lead_ms``, companion/core/reveal.py): the moment
-    every screen opens the bids is ``at_ms + lead_ms`` (``views.skullking_reveal_at``),
-    the same for every screen however the needs change after. The rules read only the
-    round; an event's ``created`` has only whole seconds."""
-    return {"round": _int(form.get("round")), "at_ms": now_ms(),
-            "lead_ms": reveal_lead_ms(game.night_id)}
+    """"Yo-ho-ho!" for a round. Being the game's reveal (game.py), it is recorded with
+    the laptop's time and the count's lead (companion/live/clock.py, ``timed``); the
+    rules read only the round."""
+    return {"round": _int(form.get("round"))}
 
 
 def result_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:

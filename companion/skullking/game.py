@@ -4,7 +4,8 @@ the house rules and the staleness of a write (``conflicts``) are its own."""
 
 from flask_babel import lazy_gettext as _l
 
-from companion.core.registry import GameDef
+from companion.core.errors import N_
+from companion.core.registry import GameDef, Reveal
 from companion.skullking import forms, recap, results, rules, views
 from companion.skullking.setup import PLAYERS
 
@@ -34,4 +35,6 @@ GAME = GameDef(
     recap=recap.game,
     assets=("skullking.css", "skullking.js"),
     conflicts=rules.conflicts,
+    # "Yo-ho-ho!": the bids open on every screen together at the count's last word.
+    reveal=Reveal(event="reveal_bids", words=(N_("Yo"), N_("ho"), N_("ho!"))),
 )

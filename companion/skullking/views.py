@@ -9,14 +9,14 @@ from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 
 from companion import store
 from companion.core.awards import record
 from companion.core.errors import RuleError
 from companion.core.events import effective
-from companion.play.actions import Answer, host_action, hosted_game, respond, seat_action, title
+from companion.play.actions import host_action, hosted_game, respond, seat_action, title
 from companion.skullking import results, rules, score_table, scoring
 from companion.skullking.forms import (
     adjust_data,
@@ -27,9 +27,7 @@ from companion.skullking.forms import (
     reveal_data,
 )
 from companion.skullking.setup import house_rules
-from companion.table.push import enabled as live_push
-from companion.table.push import now_ms
-from companion.web.http import YEAR
+from companion.web.http import YEAR, Answer
 
 bp = Blueprint("skullking", __name__)
 
@@ -205,41 +203,6 @@ def view(game: store.Game, names: dict[int, str], seat: int | None = None) -> di
     board = store.board(game.night_id, game.board_version)
     key = ("skullking", game.id, game.length, game.last, tuple(sorted(names.items())))
     return board.derived(key, lambda: score_table.score_table(game.state, game.setup, names))
-
-
-#: The longest lead a reveal's event may say (an older or imported log's own is kept).
-LONGEST_MS = 60_000
-
-
-@bp.app_template_global()
-def skullking_reveal_at(game: store.Game | None) -> int | None:
-    """The laptop's moment (ms) when the current round's bids open on every screen
-    together (templates/_reveal.html), while it is ahead; None otherwise: before the
-    reveal, once the moment has passed (a page drawn then shows the bids at once, with
-    no wait for its clock), for a reveal recorded without a time (an older log, an
-    import), and without live push (polling screens learn of the reveal up to a poll
-    apart, later than the moment: they show the bids as they come, as before). The
-    moment is the reveal's time and its lead, both in its event (forms.reveal_data)."""
-    # Only a log that ends with the reveal can be counting towards it (any later event
-    # comes after the table saw the bids, or cancels them): a phone's refresh in the
-    # tricks phase reads no log for this. The lead is short, so nothing else comes
-    # between.
-    if (game is None or game.kind != "skullking" or game.last[1] != "reveal_bids"
-            or not live_push()):
-        return None
-    state = game.state
-    if state.get("finished") or state.get("phase") != "tricks":
-        return None
-    data = game.events[-1]["data"]
-    at = data.get("at_ms")
-    if data.get("round") != state["rounds"][state["current"]]["number"] \
-            or not isinstance(at, int) or isinstance(at, bool):
-        return None
-    lead = data.get("lead_ms")
-    if not isinstance(lead, int) or isinstance(lead, bool) or not 0 < lead <= LONGEST_MS:
-        lead = int(current_app.config["REVEAL_LEAD_MS"])  # a log from before leads moved
-    moment = at + lead
-    return moment if now_ms() < moment else None
 
 
 def _fault(game: store.Game, type_: str, data: Callable[[], dict[str, Any]]) -> None:

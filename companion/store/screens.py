@@ -4,7 +4,7 @@ scans, and a one-time screen code a host shows, which a laptop opens.
 
 Either works like a host code (companion/store/hosting.py): once, for a few minutes,
 ended by a recorded state when used, replaced, expired or cancelled. It grants reading
-only: a screen device records nothing (companion/table/screens.py refuses its every
+only: a screen device records nothing (companion/screen/views.py refuses its every
 form), and a device that hosts a night or holds a seat does not become one.
 """
 

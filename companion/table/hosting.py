@@ -10,9 +10,9 @@ from flask import (
 )
 
 from companion import store
-from companion.play.actions import Answer
-from companion.table import qr
-from companion.table.nights import _night_answer, public_url
+from companion.pictures import qr
+from companion.table.nights import night_answer, public_url
+from companion.web.http import Answer
 from companion.web.identity import device, hosted_night_or_404
 
 bp = Blueprint("hosting", __name__)
@@ -64,4 +64,4 @@ def remove_host(key: str, host_id: int) -> Answer:
     """Take host rights back from another device of the night."""
     night = hosted_night_or_404(key)
     store.remove_host(night["id"], host_id, device())
-    return _night_answer(key)
+    return night_answer(key)

@@ -22,10 +22,11 @@ from flask import (
 from companion import store
 from companion.core import colours, stats
 from companion.laptop import doctor
-from companion.play.actions import Answer, seat_context
-from companion.table import qr
+from companion.pictures import qr
+from companion.play.actions import seat_context
 from companion.web import known
 from companion.web.errors import keeps_typed
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, unchanged
 from companion.web.sealed import stored
@@ -291,7 +292,7 @@ def join(key: str) -> Answer:
     night = hosted_night_or_404(key)
     name = unicodedata.normalize("NFC", request.form.get("name", "")).strip()
     if not name:
-        return _night_answer(key, error=_("Type the new player's name."), status=422)
+        return night_answer(key, error=_("Type the new player's name."), status=422)
     _names, error = parse_names([*(s["name"] for s in store.seats(night["id"])), name])
     if error is None and store.add_seat(night["id"], name) is None:
         # Another host device added the same name (or the last seat) just before.
@@ -299,8 +300,8 @@ def join(key: str) -> Answer:
                   name=name) if len(store.seats(night["id"])) < MAX_PLAYERS else \
             _("A night can have at most %(n)s players.", n=MAX_PLAYERS)
     if error:
-        return _night_answer(key, error=error, status=422)
-    return _night_answer(key)
+        return night_answer(key, error=error, status=422)
+    return night_answer(key)
 
 
 @bp.post("/n/<key>/seats/<int:position>/leave")
@@ -309,7 +310,7 @@ def leave(key: str, position: int) -> Answer:
     the next game; its games and its place in the tally stay."""
     night, _seat = hosted_seat(key, position)
     store.set_left(night["id"], position, request.form.get("on") == "1")
-    return _night_answer(key)
+    return night_answer(key)
 
 
 @bp.post("/n/<key>/seats/<int:position>/release")
@@ -317,10 +318,10 @@ def release(key: str, position: int) -> Answer:
     """Free a seat so it can be claimed again (a new phone, cleared cookies)."""
     night = hosted_night_or_404(key)
     store.release_seat(night["id"], position)
-    return _night_answer(key)
+    return night_answer(key)
 
 
-def _night_answer(key: str, error: str | None = None, status: int = 200) -> Answer:
+def night_answer(key: str, error: str | None = None, status: int = 200) -> Answer:
     """The table's fresh live region for htmx, the table page otherwise (with the
     reason when something was refused)."""
     if error is None and not is_htmx():
@@ -334,7 +335,7 @@ def new_code(key: str, position: int) -> Answer:
     """A new code for a seat: photos and printed sheets of the old one stop working."""
     night, _seat = hosted_seat(key, position)
     store.reissue_code(night["id"], position)
-    return _night_answer(key)
+    return night_answer(key)
 
 
 @bp.post("/n/<key>/seats/<int:position>/tablet")
@@ -343,7 +344,7 @@ def tablet(key: str, position: int) -> Answer:
     back to a phone with a new code."""
     night, _seat = hosted_seat(key, position)
     store.set_tablet(night["id"], position, request.form.get("on") == "1")
-    return _night_answer(key)
+    return night_answer(key)
 
 
 @bp.post("/n/<key>/seats/<int:position>/colour")
@@ -352,9 +353,9 @@ def colour(key: str, position: int) -> Answer:
     night, _seat = hosted_seat(key, position)
     chosen = request.form.get("colour", "")
     if chosen not in colours.HEX:
-        return _night_answer(key, error=_("Choose a colour from the list."), status=422)
+        return night_answer(key, error=_("Choose a colour from the list."), status=422)
     store.set_colour(night["id"], position, chosen)
-    return _night_answer(key)
+    return night_answer(key)
 
 
 @bp.post("/n/<key>/felt")
@@ -364,11 +365,11 @@ def felt(key: str) -> Answer:
     night = hosted_night_or_404(key)
     on = request.form.get("on")
     if on not in ("0", "1"):
-        return _night_answer(key, error=_("Vibration and sound are either on or off: "
+        return night_answer(key, error=_("Vibration and sound are either on or off: "
                                           "reload the page and tap the button again."),
                              status=422)
     store.set_felt(night["id"], on == "1")
-    return _night_answer(key)
+    return night_answer(key)
 
 
 @bp.post("/n/<key>/pass/<int:position>")

@@ -10,9 +10,10 @@ from flask import (
 )
 
 from companion import store
-from companion.play.actions import Answer, seat_context, seat_response
+from companion.play.actions import seat_context, seat_response
 from companion.table.nights import note_arrival
 from companion.web import known
+from companion.web.http import Answer
 from companion.web.identity import device, my_seat, unchanged
 
 bp = Blueprint("phones", __name__)

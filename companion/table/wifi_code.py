@@ -16,12 +16,11 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from companion import store
 from companion.core import wifi
 from companion.core.errors import RuleError
-from companion.play.actions import Answer
-from companion.table import qr
+from companion.pictures import qr
 from companion.table.nights import night_context
-from companion.table.screens import viewed_night
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night_or_404, is_htmx
+from companion.web.identity import device, hosted_night_or_404, is_htmx, viewed_night
 
 bp = Blueprint("wifi_code", __name__)
 

@@ -14,16 +14,25 @@ from flask import (
 
 from companion import store
 from companion.core import exchange, stats
-from companion.play.actions import Answer
+from companion.core.lru import LRU
 from companion.tally.statistics import history
-from companion.tally.views import _exports, _games
 from companion.web import known
 from companion.web.downloads import attachment, cell, csv_file
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night_or_404
 from companion.web.offload import beside_the_loop, costly
 
 bp = Blueprint("exchange", __name__)
+
+#: Exports by night and version: asked again (a second tap, another host device), the
+#: same bytes. At most 32 MB of them in a process.
+_exports = LRU(64, 32 * 1024 * 1024, len)
+
+
+def _games(night_id: int) -> list[dict[str, Any]]:
+    """The night's games as plain dicts with their logs (what an export carries)."""
+    return [g.plain() for g in store.games(night_id)]
 
 
 def export_document(night: store.Row) -> dict[str, Any]:

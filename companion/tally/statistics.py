@@ -15,9 +15,9 @@ from flask import (
 from companion import store
 from companion.core import stats, sums
 from companion.core.charts import bar_chart
-from companion.play.actions import Answer
 from companion.web import known
 from companion.web.downloads import cell, csv_file
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device
 from companion.web.offload import costly

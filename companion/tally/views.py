@@ -18,21 +18,14 @@ from flask import (
 from companion import store
 from companion.core import bgstats, stats
 from companion.core.charts import bar_chart
-from companion.core.lru import LRU
-from companion.play.actions import Answer
-from companion.table import qr
+from companion.pictures import qr
 from companion.web import known
-from companion.web.http import cacheable
+from companion.web.http import Answer, cacheable
 from companion.web.i18n import gettext as _
 from companion.web.identity import hosted_night_or_404, my_night_or_404, my_seat, unchanged
 from companion.web.offload import costly
 
 bp = Blueprint("tally", __name__)
-
-
-def _games(night_id: int) -> list[dict[str, Any]]:
-    """The night's games as plain dicts with their logs (what an export carries)."""
-    return [g.plain() for g in store.games(night_id)]
 
 
 def tally_context(night: store.Row, phone: bool = False) -> dict[str, Any]:
@@ -139,11 +132,6 @@ def my_tally_live() -> Answer:
     night = store.night(seat["night_id"])
     return _tally_region(night, url_for("tally.my_tally_live"), phone=True,
                          me=seat["position"])
-
-
-#: Exports by night and version: asked again (a second tap, another host device), the
-#: same bytes. At most 32 MB of them in a process.
-_exports = LRU(64, 32 * 1024 * 1024, len)
 
 
 def _bgstats_file(night: store.Row, number: int) -> Answer:

@@ -45,7 +45,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["local_clock"] = i18n.local_clock
     app.jinja_env.filters["bdi"] = templating.bdi
     app.jinja_env.globals.update(
-        _=i18n._gettext, gettext=i18n._gettext, ngettext=i18n._ngettext,
+        _=i18n.render_gettext, gettext=i18n.render_gettext, ngettext=i18n.render_ngettext,
         shared=templating.shared, game_title=templating.game_title,
         game_players=templating.game_players,
         game_kinds=known.kinds, game_assets=templating.game_assets,

@@ -14,6 +14,7 @@ from flask import (
 )
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.security import safe_join
+from werkzeug.wrappers import Response as BaseResponse
 
 from companion import store
 from companion.web import sealed
@@ -21,6 +22,10 @@ from companion.web.identity import DEVICE_COOKIE
 from companion.web.offload import off_the_loop
 
 YEAR = 365 * 24 * 3600
+
+#: A view's answer: a response (a redirect, a file), or a page or fragment with its
+#: status, or a page.
+Answer = BaseResponse | tuple[str, int] | str
 
 
 CSP = (

@@ -127,7 +127,7 @@ def set_language() -> BaseResponse:
     return response
 
 
-def _translations() -> Any:
+def request_catalog() -> Any:
     """This request's catalog, looked up once (flask-babel looks it up on every string)."""
     translations = g.get("_translations")
     if translations is None:
@@ -141,14 +141,14 @@ def gettext(string: str, **variables: Any) -> str:
     (A host's history describes every event of the game: flask-babel's own lookup of
     locale and domain on each line was half the time of a write's answer.)
     """
-    text = _translations().ugettext(string)
+    text = request_catalog().ugettext(string)
     return text % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The plural form for ``num`` in the request's language, as :func:`gettext` looks
     it up (``num`` is one of the variables)."""
-    text: str = _translations().ungettext(singular, plural, num)
+    text: str = request_catalog().ungettext(singular, plural, num)
     return text % {"num": num, **variables}
 
 
@@ -163,16 +163,16 @@ def _rendered(context: Context, text: str, variables: dict[str, Any]) -> str:
 
 
 @pass_context
-def _gettext(context: Context, string: str, **variables: Any) -> str:
-    catalog = context.get("translations") or _translations()
+def render_gettext(context: Context, string: str, **variables: Any) -> str:
+    catalog = context.get("translations") or request_catalog()
     return _rendered(context, catalog.ugettext(string), variables)
 
 
 @pass_context
-def _ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any
+def render_ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any
               ) -> str:
     variables.setdefault("num", num)
-    catalog = context.get("translations") or _translations()
+    catalog = context.get("translations") or request_catalog()
     return _rendered(context, catalog.ungettext(singular, plural, num), variables)
 
 

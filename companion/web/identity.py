@@ -45,6 +45,15 @@ def hosted_night_or_404(key: str) -> store.Row:
     return night
 
 
+def viewed_night(key: str) -> store.Row:
+    """The night with this key for one of its screens or hosts (a host may look at
+    what the room sees); anyone else gets a plain 404."""
+    night = store.screen_night(key, device()) or store.hosted_night(key, device())
+    if night is None:
+        abort(404)
+    return night
+
+
 def my_seat() -> store.Row | None:
     """The seat this phone holds in its latest night (or None)."""
     return store.my_seat(device())

@@ -18,7 +18,7 @@ from companion import store
 from companion.core.errors import N_
 from companion.core.lru import LRU
 from companion.web import known, sealed
-from companion.web.i18n import LANGUAGES, _gettext, _translations
+from companion.web.i18n import LANGUAGES, render_gettext, request_catalog
 from companion.web.identity import is_htmx
 
 _shared = LRU(1024, 32 * 1024 * 1024, len)  # at most 32 MB of HTML
@@ -124,7 +124,7 @@ def next_step(context: Context, game: Any) -> Markup | None:
     message, params = step
     shown = {key: _players(context, value) if isinstance(value, list) else value
              for key, value in params.items()}
-    line = str(_gettext(context, message, **shown))
+    line = str(render_gettext(context, message, **shown))
     # Korean puts 님 after each name, a word apart: it must not start a line of its own.
     return Markup(line.replace("</span> 님", "</span>\u00a0님"))
 
@@ -149,9 +149,9 @@ def _players(context: Context, seats: list[int]) -> Markup:
         return Markup("")
     joined = chips[0]
     for chip in chips[1:-1]:
-        joined = Markup(_gettext(context, N_("%(names)s, %(name)s"), names=joined, name=chip))
+        joined = Markup(render_gettext(context, N_("%(names)s, %(name)s"), names=joined, name=chip))
     if len(chips) > 1:
-        joined = Markup(_gettext(context, N_("%(names)s and %(name)s"), names=joined,
+        joined = Markup(render_gettext(context, N_("%(names)s and %(name)s"), names=joined,
                                  name=chips[-1]))
     # A chip keeps the comma after it (and Korean's 님 before that) on its line: a chip
     # is a box, and a line may break after a box, so a line began with ", Mina".
@@ -164,7 +164,7 @@ _CHIP_COMMA = re.compile(r'(<span class="player [^"]*">[^<]*</span>(?: 님)?),')
 
 def globals_() -> dict[str, Any]:
     return {"languages": LANGUAGES, "htmx": is_htmx(), "get_locale": get_locale,
-            "translations": _translations(),
+            "translations": request_catalog(),
             # over Flask-WTF's own processor, registered before this one
             "csrf_token": sealed_csrf_token}
 

@@ -8,7 +8,7 @@
    The laptop's clock, as NTP keeps one. Each exchange with the laptop is a sample: this
    page's times of sending and receiving (the network stack's, from Resource Timing),
    and the laptop's of receiving and answering (its X-Laptop-Clock header,
-   companion/table/push.py). A sample's middle is off by half the difference between its trip
+   companion/live/clock.py). A sample's middle is off by half the difference between its trip
    there and its trip back, which no one can see; but since neither trip takes less than
    nothing, each sample bounds the laptop's clock from both sides. The page keeps the
    best samples of the last minutes and counts by the earliest time they all allow
@@ -80,7 +80,7 @@
      laptop's clock is ahead of this page's by at least t3 - t4 and at most
      t2 + STAMP_MS - t1, whatever the trips' imbalance; the laptop's own work and a late
      stamp on either side only widen that. STAMP_MS because the laptop's stamps are
-     whole milliseconds, rounded down (companion/table/push.py, now_ms): it received the
+     whole milliseconds, rounded down (companion/live/clock.py, now_ms): it received the
      request up to that much after t2 says. Without it, a trip quicker than a
      millisecond whose two stamps fell either side of a millisecond's edge looked
      impossible and was thrown away (5 of 200 on a quiet box: a page then had four

@@ -130,7 +130,7 @@
   });
 
   /* ---------------------------------------------------------------------------------
-     Live push (companion/table/push.py): a live region with data-stream opens a Server-Sent
+     Live push (companion/live/streams.py): a live region with data-stream opens a Server-Sent
      Events stream of its night, and each "changed" refreshes the region: the stream says
      only that something changed, the refresh fetches what this device may see. While the
      stream is open the region's own timer asks at most once a minute (a safety net);
@@ -158,7 +158,7 @@
      up to this long) before it asks, so they do not all reach the server in the same
      instant, where a host's next action would queue behind them. The stream says how
      long as it opens ("spread"): the longer, the more streams the server carries (a
-     table alone waits none; companion/table/push.py, spread_ms). */
+     table alone waits none; companion/live/streams.py, spread_ms). */
   var SPREAD_MS = 150;
   var spread = SPREAD_MS;
   var pending = null;

@@ -1,7 +1,8 @@
 """The Secret Number game's declaration for the registry, beside its views."""
 
 
-from companion.core.registry import GameDef
+from companion.core.errors import N_
+from companion.core.registry import GameDef, Reveal
 from tests.fourthgame import rules, views
 
 GAME = GameDef(
@@ -16,4 +17,6 @@ GAME = GameDef(
     custom_restore=rules.restore,
     host_view=views.host_view,
     seat_view=views.seat_view,
+    # One field, and the core counts it on every screen (companion/live/clock.py).
+    reveal=Reveal(event="show", words=(N_("Ready"), N_("set"), N_("show!"))),
 )

@@ -7,7 +7,7 @@ from companion.core.errors import N_, RuleError
 from companion.core.ranking import competition_ranks
 from companion.core.registry import SetupMismatch, replayed
 
-HOST_EVENTS = frozenset({"point", "finish"})
+HOST_EVENTS = frozenset({"point", "show", "finish"})
 SEAT_EVENTS = frozenset({"ready"})
 
 
@@ -30,6 +30,11 @@ def _point(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) 
     state["points"][str(seat)] += 1
 
 
+def _show(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) -> None:
+    """Everyone shows their card at once (the game's synchronised reveal, game.py)."""
+    state["shown"] += 1
+
+
 def _finish(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) -> None:
     state["finished"] = True
 
@@ -39,11 +44,12 @@ def _ready(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) 
         state["ready"].append(event.get("seat"))
 
 
-HANDLERS = {"point": _point, "finish": _finish, "ready": _ready}
+HANDLERS = {"point": _point, "show": _show, "finish": _finish, "ready": _ready}
 
 
 def begin(setup: dict[str, Any]) -> dict[str, Any]:
-    return {"points": {str(s): 0 for s in setup["players"]}, "ready": [], "finished": False}
+    return {"points": {str(s): 0 for s in setup["players"]}, "ready": [], "shown": 0,
+            "finished": False}
 
 
 def step(setup: dict[str, Any], state: dict[str, Any], event: dict[str, Any]) -> None:

@@ -31,6 +31,11 @@ def point(key: str, number: int) -> Any:
     return host_action(key, number, "secretnumber", "point", point_data)
 
 
+@bp.post("/n/<key>/g/<int:number>/secretnumber/show")
+def show(key: str, number: int) -> Any:
+    return host_action(key, number, "secretnumber", "show", no_data)
+
+
 @bp.post("/n/<key>/g/<int:number>/secretnumber/finish")
 def finish(key: str, number: int) -> Any:
     return host_action(key, number, "secretnumber", "finish", no_data)

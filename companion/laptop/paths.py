@@ -25,7 +25,7 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-PACKAGE = Path(__file__).resolve().parent.parent  # companion/, two up from companion/serving/
+PACKAGE = Path(__file__).resolve().parent.parent  # companion/, two up from companion/laptop/
 CHECKOUT = PACKAGE.parent
 
 

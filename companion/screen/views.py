@@ -16,13 +16,14 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from companion import store
-from companion.play.actions import Answer, title, view_model
-from companion.table import qr
+from companion.pictures import qr
+from companion.play.actions import title, view_model
 from companion.table.nights import note_arrival, public_url
 from companion.web import known
 from companion.web.errors import error_page
+from companion.web.http import Answer
 from companion.web.i18n import gettext as _
-from companion.web.identity import device, hosted_night_or_404, is_htmx, unchanged
+from companion.web.identity import device, hosted_night_or_404, is_htmx, unchanged, viewed_night
 
 bp = Blueprint("screens", __name__)
 
@@ -45,15 +46,6 @@ def screens_record_nothing() -> Answer | None:
                             "records nothing. On the host's table page, remove it from "
                             "the screens to use it otherwise."), 403)
     return None
-
-
-def viewed_night(key: str) -> store.Row:
-    """The night with this key for one of its screens or hosts (a host may look at
-    what the room sees); anyone else gets a plain 404."""
-    night = store.screen_night(key, device()) or store.hosted_night(key, device())
-    if night is None:
-        abort(404)
-    return night
 
 
 def screen_context(night: store.Row) -> dict[str, Any]:
