@@ -110,8 +110,9 @@ def marker_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
     return {"seat": _seat_number(form.get("seat"), game)}
 
 
-def reveal_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
-    """One reveal: whose card (tap 1) and what it was (tap 2)."""
+def card_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
+    """A card turned over (the rulebook's "reveal", its event's type): whose card (tap 1)
+    and what it was (tap 2). Not the synchronised reveal (``GameDef.reveal``)."""
     if not form.get("seat"):
         raise RuleError(N_("Say whose card was revealed."))
     seat = _seat_number(form.get("seat"), game)
@@ -129,7 +130,7 @@ def marker(key: str, number: int) -> Answer:
 
 @bp.post("/n/<key>/g/<int:number>/kraken/reveal")
 def reveal(key: str, number: int) -> Answer:
-    return host_action(key, number, "kraken", "reveal", reveal_data)
+    return host_action(key, number, "kraken", "reveal", card_data)
 
 
 def seat_data(game: store.Game, form: Mapping[str, Any]) -> dict[str, Any]:
@@ -174,7 +175,7 @@ def special_marker(key: str, number: int) -> Answer:
 
 @bp.post("/n/<key>/g/<int:number>/kraken/special-reveal")
 def special_reveal(key: str, number: int) -> Answer:
-    return host_action(key, number, "kraken", "special_reveal", reveal_data)
+    return host_action(key, number, "kraken", "special_reveal", card_data)
 
 
 @bp.post("/n/<key>/g/<int:number>/kraken/special-role")
