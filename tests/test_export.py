@@ -257,7 +257,7 @@ def test_a_huge_file_is_refused(app, evening):
 
 
 def test_a_file_just_over_the_export_limit_is_refused_by_the_reader():
-    with pytest.raises(exchange.BadFile):
+    with pytest.raises(exchange.BadFile, match="The file is too large to be a night's export"):
         exchange.parse_import(b" " * (exchange.MAX_BYTES + 1))
 
 
@@ -275,6 +275,7 @@ def test_too_many_events_are_refused():
                            "finished": False, "secrets_removed": True,
                            "setup": json.loads(json.dumps(kraken_game(
                                1, ROLES, [])["setup"])), "events": events}]}
-    with pytest.raises(exchange.BadFile) as caught:
+    most = f"A game has more than {exchange.MAX_EVENTS} events"
+    with pytest.raises(exchange.BadFile, match=most) as caught:
         exchange.parse_import(json.dumps(document).encode())
     assert caught.value.params["most"] == exchange.MAX_EVENTS
