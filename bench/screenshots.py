@@ -36,9 +36,9 @@ from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
 from tests.browsing import claim
+from tests.builders import ev
 from tests.conftest import store_game
 from tests.test_layout_browser import MEASURE, make_night, seat_url, show_on_phones
-from tests.test_stats import ev
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"

@@ -13,17 +13,18 @@ import pytest
 from companion.app import create_app
 from companion.core import exchange
 from companion.store.connection import get_db
-from tests.conftest import make_night
-from tests.test_stats import (
+from tests.builders import (
+    ROLES,
     crazytime_events,
     crazytime_game,
     ev,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    play,
     skullking_hand,
 )
-from tests.test_tally import ROLES, play
+from tests.conftest import make_night
 
 
 @pytest.fixture

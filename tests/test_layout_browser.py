@@ -14,8 +14,8 @@ from companion import store
 from companion.crazytime import rules as ct
 from companion.skullking import rules as sk
 from tests.browsing import WORDS_BROKEN, claim
+from tests.builders import ev, kraken_setup
 from tests.conftest import store_game
-from tests.test_stats import ev, kraken_setup
 
 pytestmark = pytest.mark.browser
 

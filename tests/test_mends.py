@@ -14,9 +14,8 @@ from companion.app import _secret_key, create_app
 from companion.core import exchange
 from companion.skullking import rules as sk
 from companion.store.connection import get_db
+from tests.builders import ROLES, crazytime_game, ev, kraken_game, kraken_kraken_first, play
 from tests.conftest import make_night
-from tests.test_stats import crazytime_game, ev, kraken_game, kraken_kraken_first
-from tests.test_tally import ROLES, play
 
 T0 = "2025-01-01T00:00:00Z"
 

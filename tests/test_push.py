@@ -13,10 +13,16 @@ from companion.app import create_app
 from companion.store import connection as db
 from companion.store import log
 from companion.table import push
+from tests.builders import (
+    ROLES,
+    crazytime_game,
+    kraken_game,
+    kraken_kraken_first,
+    play,
+    skullking_hand,
+)
 from tests.conftest import make_night
 from tests.test_screen import screen_device
-from tests.test_stats import crazytime_game, kraken_game, skullking_hand
-from tests.test_tally import ROLES, kraken_kraken_first, play
 
 #: Every line a stream may send: the reconnect delay, a heartbeat, a change (with the
 #: laptop's time as its id), its end.

@@ -7,9 +7,9 @@ import pytest
 
 from companion.core import stats
 from companion.core.ranking import competition_ranks
+from tests.builders import crazytime_game, kraken_game, kraken_kraken_first, play
 from tests.conftest import make_night, unmarked
-from tests.test_stats import crazytime_game, kraken_game, kraken_kraken_first
-from tests.test_tally import play, text
+from tests.test_tally import text
 
 # --- the rule --------------------------------------------------------------------------
 

@@ -12,16 +12,20 @@ from companion.core import awards as figures
 from companion.core import stats
 from companion.kraken import views as kraken_views
 from companion.skullking import views as skullking_views
-from tests.conftest import make_night
-from tests.test_awards import SK_BIDS, SK_ROUNDS, SK_WON, sk_one_card
-from tests.test_stats import (
+from tests.builders import (
+    SK_NIGHT_BIDS,
+    SK_NIGHT_ROUNDS,
+    SK_NIGHT_WON,
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    play_evening,
+    sk_one_card,
     skullking_game,
 )
-from tests.test_tally import play_evening, text
+from tests.conftest import make_night
+from tests.test_tally import text
 
 
 def cells(columns, player):
@@ -47,7 +51,7 @@ def sk_nights():
     running = skullking_game(3, [0, 1, 2], [1, 1], [{0: 0, 1: 1, 2: 0}],
                              [{0: 0, 1: 1, 2: 0}])
     return [{"names": {0: "Ann", 1: "Bo", 2: "Cy"},
-             "games": [skullking_game(1, [0, 1, 2], SK_ROUNDS, SK_BIDS, SK_WON)]},
+             "games": [skullking_game(1, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS, SK_NIGHT_WON)]},
             {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
              "games": [sk_one_card(2, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0}), running]}]
 
@@ -107,7 +111,7 @@ def h2h_nights():
     and "Bob" (Bo after a merge) play Crazy Time; Ann places 3rd, Bob 4th."""
     return [
         {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
-         "games": [skullking_game(1, [0, 1, 2], SK_ROUNDS, SK_BIDS, SK_WON)]},
+         "games": [skullking_game(1, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS, SK_NIGHT_WON)]},
         {"names": {0: "Ann", 1: "BO", 2: "Cy"},
          "games": [sk_one_card(1, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0}),
                    kraken_game(2, ["explorer", "skeleton", "explorer"],
@@ -150,10 +154,10 @@ def test_players_who_never_met_have_an_empty_head_to_head():
 
 @pytest.fixture
 def evening(app):
-    """The evening of tests/test_tally.py: Ann, Bo, Cy play a Kraken series of three (Bo,
-    the Skeleton, wins each: the Kraken is the first card), a Skull King game (totals 10,
-    30, 30), all four a Crazy Time game (places: Cy, Di 1st, Ann 3rd, Bo 4th), and a
-    Kraken game is left running."""
+    """The evening of tests/builders.py's play_evening: Ann, Bo, Cy play a Kraken series
+    of three (Bo, the Skeleton, wins each: the Kraken is the first card), a Skull King
+    game (totals 10, 30, 30), all four a Crazy Time game (places: Cy, Di 1st, Ann 3rd, Bo
+    4th), and a Kraken game is left running."""
     night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
     night.host.set_cookie("lang", "en")
     play_evening(app, night)

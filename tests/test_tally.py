@@ -7,35 +7,15 @@ import pytest
 
 from companion import store
 from companion.store.connection import get_db
-from tests.conftest import make_night, store_game
-from tests.test_stats import (
-    crazytime_game,
-    kraken_all_treasure,
+from tests.builders import (
+    ROLES,
     kraken_game,
     kraken_kraken_first,
+    play,
+    play_evening,
     skullking_game,
-    skullking_hand,
 )
-
-
-def play(app, night, game):
-    """Store a hand-made game in ``night`` as its host's device."""
-    return store_game(app, night.host.get_cookie("device").value, night.key, game)
-
-
-ROLES = ["explorer", "skeleton", "explorer"]
-
-
-def play_evening(app, night):
-    """A Kraken series of three (seat 1, the Skeleton, wins it), a Skull King game
-    (seats 0-2), a Crazy Time game (seats 0-3), then a Kraken game left running (game
-    6, returned)."""
-    for number in (1, 2, 3):
-        play(app, night, kraken_game(number, ROLES, kraken_kraken_first(), "s"))
-    play(app, night, skullking_hand(4))
-    play(app, night, crazytime_game(5))
-    return play(app, night, kraken_game(6, ["skeleton", "explorer", "explorer"],
-                                        kraken_all_treasure()[:2]))
+from tests.conftest import make_night
 
 
 @pytest.fixture
@@ -206,7 +186,7 @@ def test_no_tally_route_answers_500(app, evening):
 # --- mid-night: the games still running ------------------------------------------------
 
 def test_the_tally_mid_night_shows_a_skull_king_games_running_scores_in_progress(app):
-    # Two of four rounds scored (tests/test_awards.py's game): Ann 30, Cy 10, Bo 0.
+    # Two of four rounds scored (tests/builders.py's sk_night_game): Ann 30, Cy 10, Bo 0.
     night = make_night(app, ["Ann", "Bo", "Cy"])
     night.host.set_cookie("lang", "en")
     play(app, night, skullking_game(1, [0, 1, 2], [1, 2, 3, 1],
