@@ -12,8 +12,8 @@ from companion import store
 from tests.browsing import WAIT, box_where, claim, create_night, seat_link
 from tests.builders import kraken_kraken_first, kraken_setup
 from tests.conftest import store_game
-from tests.test_crazytime_rules import after_match_1, law
-from tests.test_crazytime_rules import setup as crazytime_setup
+from tests.crazytime_log import after_match_1, law
+from tests.crazytime_log import setup as crazytime_setup
 
 pytestmark = pytest.mark.browser
 
