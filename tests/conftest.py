@@ -352,3 +352,9 @@ def page_text(html):
     """What a page shows as text: its tags gone, and with them every attribute (random
     form tokens and keys, in which a short name like "Jo" can turn up by chance)."""
     return re.sub(r"<[^>]*>", " ", html)
+
+
+def text_without_bdi(response):
+    """The page as its words read: a name's isolation (<bdi>) is left out here, and
+    checked by tests/test_names_isolated.py."""
+    return re.sub(r"</?bdi>", "", response.get_data(as_text=True))

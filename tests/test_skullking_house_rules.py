@@ -9,7 +9,7 @@ import json
 import pytest
 
 from companion.core import exchange
-from tests.test_skullking_views import bid_round, cell, refused, result, start, text, totals
+from tests.skullking_host import bid_round, cell, refused, result, start, text, totals
 
 
 def undo(night, game):

@@ -24,8 +24,7 @@ from tests.builders import (
     sk_one_card,
     skullking_game,
 )
-from tests.conftest import make_night
-from tests.test_tally import text
+from tests.conftest import make_night, text_without_bdi
 
 
 def cells(columns, player):
@@ -165,7 +164,7 @@ def evening(app):
 
 
 def test_the_statistics_page_shows_head_to_head_for_two_chosen_players(evening):
-    html = text(evening.host.get("/stats?a=ann&b=bo"))
+    html = text_without_bdi(evening.host.get("/stats?a=ann&b=bo"))
     assert "Finished games played together: 5" in html
     # Ann: no win, ahead once (Crazy Time); Bo: 3 Kraken and the Skull King, ahead 4 times.
     assert ('<td data-label="Games won" class="big">0</td>\n        '
@@ -178,14 +177,14 @@ def test_the_statistics_page_shows_head_to_head_for_two_chosen_players(evening):
 
 @pytest.mark.parametrize("query", ["a=ann&b=ann", "a=ann&b=nobody", "a=ann"])
 def test_a_head_to_head_needs_two_different_known_players(evening, query):
-    html = text(evening.host.get(f"/stats?{query}"))
+    html = text_without_bdi(evening.host.get(f"/stats?{query}"))
     assert "Finished games played together" not in html
     assert 'class="notice error" role="alert"' in html
 
 
 def read_csv(response):
     assert response.status_code == 200 and response.mimetype == "text/csv"
-    return list(csv.reader(io.StringIO(text(response).lstrip("\ufeff"))))
+    return list(csv.reader(io.StringIO(text_without_bdi(response).lstrip("\ufeff"))))
 
 
 def test_the_statistics_csv_has_a_row_per_player_with_the_new_figures(evening):
@@ -232,7 +231,7 @@ def test_the_statistics_csv_files_are_for_host_devices_only(client, evening):
 # --- awards on the tally ----------------------------------------------------------------
 
 def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
-    html = text(evening.host.get(f"{evening.url}/tally"))
+    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
     assert "The night's awards" in html
     # Skull King: Bo bid 0 and made it in both rounds.
     assert "Bid 0 and took no trick, rounds in a row: 2" in html
@@ -243,7 +242,7 @@ def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
 
 
 def test_the_tally_gives_no_award_most_of_the_table_shares(evening):
-    html = text(evening.host.get(f"{evening.url}/tally"))
+    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
     # Kraken: Ann and Cy had none of their cards revealed, 2 of the series' 3 players;
     # Skull King: Bo and Cy bid exactly twice each, 2 of 3 (docs/rules.md#awards).
     assert "Survivor" not in html and "Fewest own cards revealed" not in html
@@ -253,13 +252,13 @@ def test_the_tally_gives_no_award_most_of_the_table_shares(evening):
 def test_a_phone_sees_the_same_awards(evening):
     phone = evening.phone(2)
     phone.set_cookie("lang", "en")
-    html = text(phone.get("/me/tally"))
+    html = text_without_bdi(phone.get("/me/tally"))
     assert "The night's awards" in html and "Perfect zero streak" in html
 
 
 def test_the_awards_are_in_korean(evening):
     evening.host.set_cookie("lang", "ko")
-    html = text(evening.host.get(f"{evening.url}/tally"))
+    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
     assert "이번 모임 시상" in html and "0 입찰 연속 성공" in html
 
 
@@ -283,7 +282,7 @@ def test_the_leaderboards_sort_each_games_players_by_wins(evening):
 
 
 def test_the_statistics_page_has_a_leaderboard_a_game_in_player_colours(evening):
-    html = text(evening.host.get("/stats"))
+    html = text_without_bdi(evening.host.get("/stats"))
     assert "Leaderboards" in html
     kraken = html[html.index('data-board="kraken"'):html.index('data-board="skullking"')]
     # Bo won the three Kraken games; Ann and Cy none.
@@ -299,5 +298,5 @@ def test_the_statistics_page_has_a_leaderboard_a_game_in_player_colours(evening)
 
 
 def test_the_table_page_links_the_statistics(evening):
-    html = text(evening.host.get(evening.url))
+    html = text_without_bdi(evening.host.get(evening.url))
     assert 'href="/stats"' in html
