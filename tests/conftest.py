@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import create_app
+from companion.core import registry
 from companion.store import connection as db
 from companion.store import schema
 
@@ -119,6 +120,20 @@ def app(worker_app, tmp_path, migrated_database):
     yield worker_app
     worker_app.config.clear()
     worker_app.config.update(settings)
+
+
+#: The fourth game, defined only under tests/ (docs/adding-a-game.md).
+FOURTH = "tests.fourthgame.game"
+
+
+@pytest.fixture
+def app4(tmp_path):
+    """An app with the fourth game registered beside the three."""
+    return create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
+        "GAMES": [*registry.INSTALLED, FOURTH],
+    })
 
 
 @pytest.fixture

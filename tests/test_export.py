@@ -25,6 +25,7 @@ from tests.builders import (
     skullking_hand,
 )
 from tests.conftest import make_night
+from tests.night_files import counts, export, import_
 
 
 @pytest.fixture
@@ -40,26 +41,6 @@ def evening(app):
     play(app, night, crazytime_game(4))
     play(app, night, kraken_game(5, ROLES, kraken_all_treasure()[:2]))
     return night
-
-
-def export(night):
-    response = night.host.get(f"{night.url}/export.json")
-    assert response.status_code == 200
-    assert response.mimetype == "application/json"
-    return response.get_data()
-
-
-def import_(client, raw, name="night.json"):
-    import io
-
-    return client.post("/import", data={"file": (io.BytesIO(raw), name)},
-                       content_type="multipart/form-data")
-
-
-def counts(app):
-    with app.app_context():
-        db = get_db()
-        return {t: db[t].count for t in ("nights", "seats", "hosts", "games", "events")}
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from tests.builders import (
     play,
 )
 from tests.conftest import make_night
-from tests.test_export import counts, export, import_
+from tests.night_files import counts, export, import_
 
 
 @pytest.fixture

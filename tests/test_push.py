@@ -22,7 +22,7 @@ from tests.builders import (
     skullking_hand,
 )
 from tests.conftest import make_night
-from tests.test_screen import screen_device
+from tests.screens import screen_device
 
 #: Every line a stream may send: the reconnect delay, a heartbeat, a change (with the
 #: laptop's time as its id), its end.

@@ -11,9 +11,9 @@ import pytest
 from companion.app import create_app
 from companion.skullking import views
 from tests.conftest import make_night, pushing_app
+from tests.night_files import import_
+from tests.screens import screen_device
 from tests.skullking_host import HX, MOMENT, bid_all, reveal, reveal_event, start
-from tests.test_export import import_
-from tests.test_screen import screen_device
 
 
 @pytest.fixture
