@@ -294,7 +294,7 @@ def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
     import socket
 
     from tests.conftest import ServerProcess
-    from tests.test_drills import create_night
+    from tests.over_http import create_night
 
     server = ServerProcess(database=str(tmp_path / "s.sqlite"),
                            env={"COMPANION_PUSH_STREAMS_MOST": "2",

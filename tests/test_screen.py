@@ -11,8 +11,8 @@ from companion import store
 from companion.store.connection import now
 from tests.conftest import make_night, page_text
 from tests.crawling import WHAT, WHEN, check_headers, crawl, pages, roles_in
+from tests.over_http import SCRIPTS, legal_in, state_of
 from tests.screens import screen_device, show_code
-from tests.test_drills import SCRIPTS, legal_in, state_of
 
 NUMBER = re.compile(r"data-screen-number>(\d{3} \d{3})<")
 TV_CODE = re.compile(r"hx-get=\"/screen/([A-Za-z0-9_-]{32,64})\"")

@@ -20,7 +20,7 @@ import pytest
 from companion import store
 from tests.conftest import make_night, page_text, unmarked
 from tests.crawling import WHAT, WHEN, check_headers, crawl, pages, roles_in
-from tests.test_drills import Device, create_night, start_game
+from tests.over_http import Device, create_night, start_game
 
 FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}
 ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}

@@ -21,9 +21,9 @@ from companion.serving.cafe import Worker
 from tests.browsing import decode_qr
 from tests.conftest import STARTS_WITHIN_S, make_night
 from tests.crawling import crawl, pages
+from tests.over_http import CAFE, Gunicorn, create_night
 from tests.refusing import refuses
 from tests.screens import screen_device
-from tests.test_drills import CAFE, Gunicorn, create_night
 
 PASSWORD = "Pa;ss,wo:rd\\q\"u'ote"  # every character the format escapes, and a quote
 IMAGE = re.compile(r'src="([^"]*/wifi\.png[^"]*)"')
