@@ -13,7 +13,7 @@ from tests.builders import ev, kraken_kraken_first, kraken_setup
 from tests.conftest import store_game
 from tests.crazytime_log import after_match_1
 from tests.crazytime_log import setup as crazytime_setup
-from tests.test_phone_browser import bump, record, seat_url, table, touch_phone
+from tests.phone_browsing import bump, record, seat_url, table, touch_phone
 
 pytestmark = pytest.mark.browser
 
