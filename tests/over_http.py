@@ -1,9 +1,9 @@
 """A night played against a real server process over HTTP, as a phone or a tablet plays
 it with CSRF on, and what the SQLite file then holds.
 
-A kind of game joins the drills that play scripted games (tests/test_drills.py) by adding
-a "script" to SCRIPTS: its start form, and given the game's current state, the next legal
-host action.
+A kind of game joins the drills that play scripted games (tests/test_killed_server.py,
+tests/test_workers.py) by adding a "script" to SCRIPTS: its start form, and given the
+game's current state, the next legal host action.
 """
 
 import http.cookiejar
