@@ -14,6 +14,7 @@ from companion.app import create_app
 from companion.core import registry
 from companion.store import connection as db
 from companion.store import schema
+from companion.store.connection import connect
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
 
@@ -373,3 +374,15 @@ def text_without_bdi(response):
     """The page as its words read: a name's isolation (<bdi>) is left out here, and
     checked by tests/test_names_isolated.py."""
     return re.sub(r"</?bdi>", "", response.get_data(as_text=True))
+
+
+def nights_count(app):
+    return connect(app.config["DATABASE"])["nights"].count
+
+
+def visible_names(html):
+    """The roster's name fields a person sees (the others are in the form, hidden)."""
+    roster = html[html.index('class="roster"'):html.index("</form>", html.index('class="roster"'))]
+    return re.findall(r'<li data-roster-seat>\s*<div class="roster-row">\s*'
+                      r'<label class="roster-name">[^<]*<input type="text" name="name"'
+                      r'[^>]*value="([^"]*)"', roster)
