@@ -223,3 +223,37 @@ def test_a_game_with_no_score_yet_says_so_and_a_finished_game_leaves_the_section
     done.host.set_cookie("lang", "en")
     play(app, done, kraken_game(1, ROLES, kraken_kraken_first()))
     assert 'data-standing="' not in text_without_bdi(done.host.get(f"{done.url}/tally"))
+
+
+# --- awards on the tally ----------------------------------------------------------------
+
+def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
+    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
+    assert "The night's awards" in html
+    # Skull King: Bo bid 0 and made it in both rounds.
+    assert "Bid 0 and took no trick, rounds in a row: 2" in html
+    # Crazy Time: Ann took 9 penalties, everybody else 13.
+    assert "Fewest penalties per game: 9" in html
+    streak = html[html.index("award-zero-streak"):html.index("award-dodger")]
+    assert streak.count('<span class="player pc-') == 1 and ">Bo</span>" in streak
+
+
+def test_the_tally_gives_no_award_most_of_the_table_shares(evening):
+    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
+    # Kraken: Ann and Cy had none of their cards revealed, 2 of the series' 3 players;
+    # Skull King: Bo and Cy bid exactly twice each, 2 of 3 (docs/rules.md#awards).
+    assert "Survivor" not in html and "Fewest own cards revealed" not in html
+    assert "Sharpshooter" not in html and "Most exact bids" not in html
+
+
+def test_a_phone_sees_the_same_awards(evening):
+    phone = evening.phone(2)
+    phone.set_cookie("lang", "en")
+    html = text_without_bdi(phone.get("/me/tally"))
+    assert "The night's awards" in html and "Perfect zero streak" in html
+
+
+def test_the_awards_are_in_korean(evening):
+    evening.host.set_cookie("lang", "ko")
+    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
+    assert "이번 모임 시상" in html and "0 입찰 연속 성공" in html

@@ -1,6 +1,6 @@
-"""Statistics across nights that groups ask for (docs/rules.md#statistics): Skull King's
-exact-bid rate and zero-bid success, Kraken's win rate per role, and head to head; on the
-statistics page and in its CSV files."""
+"""A player's statistics across nights, that groups ask for (docs/rules.md#statistics):
+Skull King's exact-bid rate and zero-bid success, Kraken's win rate per role, head to
+head and the leaderboards; on the statistics page and in its CSV files."""
 
 import csv
 import io
@@ -43,10 +43,10 @@ def test_a_rate_is_a_whole_percentage_with_halves_rounded_up():
 # --- Skull King -------------------------------------------------------------------------
 
 def sk_nights():
-    """Night 1: the four-round game of test_awards (Ann 3 exact of 4, zeros 3 of 3; Bo 2 of
-    4, zeros 1 of 2; Cy 2 of 4, zeros 1 of 2). Night 2: one card, bids 1, 1, 1, won 0, 1,
-    0 (only Bo exact), and a game still running whose scored round would give Ann an
-    exact zero."""
+    """Night 1: the four-round game of tests/builders.py (sk_night_game: Ann 3 exact of 4,
+    zeros 3 of 3; Bo 2 of 4, zeros 1 of 2; Cy 2 of 4, zeros 1 of 2). Night 2: one card,
+    bids 1, 1, 1, won 0, 1, 0 (only Bo exact), and a game still running whose scored round
+    would give Ann an exact zero."""
     running = skullking_game(3, [0, 1, 2], [1, 1], [{0: 0, 1: 1, 2: 0}],
                              [{0: 0, 1: 1, 2: 0}])
     return [{"names": {0: "Ann", 1: "Bo", 2: "Cy"},
@@ -103,11 +103,12 @@ def test_kraken_win_rate_per_role_is_wins_of_games_dealt_that_role():
 # --- head to head -----------------------------------------------------------------------
 
 def h2h_nights():
-    """Night 1: the Skull King game of test_awards (Ann 50 first, Bo 30 second). Night 2
-    ("BO" is Bo): Skull King, one card, Bo alone exact (Bo first, Ann second); Kraken, Bo
-    the Skeleton, the Kraken first (Bo wins); Kraken, Ann and Bo Explorers find the
-    treasure (both win, same place); a Kraken game still running. Night 3: Ann, Cy, Di
-    and "Bob" (Bo after a merge) play Crazy Time; Ann places 3rd, Bob 4th."""
+    """Night 1: the four-round Skull King game of tests/builders.py (sk_night_game: Ann 50
+    first, Bo 30 second). Night 2 ("BO" is Bo): Skull King, one card, Bo alone exact (Bo
+    first, Ann second); Kraken, Bo the Skeleton, the Kraken first (Bo wins); Kraken, Ann
+    and Bo Explorers find the treasure (both win, same place); a Kraken game still
+    running. Night 3: Ann, Cy, Di and "Bob" (Bo after a merge) play Crazy Time; Ann
+    places 3rd, Bob 4th."""
     return [
         {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
          "games": [skullking_game(1, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS, SK_NIGHT_WON)]},
@@ -226,40 +227,6 @@ def test_the_head_to_head_csv_has_every_pair_who_met(evening):
 def test_the_statistics_csv_files_are_for_host_devices_only(client, evening):
     assert client.get("/stats.csv").status_code == 403
     assert client.get("/stats/head-to-head.csv").status_code == 403
-
-
-# --- awards on the tally ----------------------------------------------------------------
-
-def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
-    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
-    assert "The night's awards" in html
-    # Skull King: Bo bid 0 and made it in both rounds.
-    assert "Bid 0 and took no trick, rounds in a row: 2" in html
-    # Crazy Time: Ann took 9 penalties, everybody else 13.
-    assert "Fewest penalties per game: 9" in html
-    streak = html[html.index("award-zero-streak"):html.index("award-dodger")]
-    assert streak.count('<span class="player pc-') == 1 and ">Bo</span>" in streak
-
-
-def test_the_tally_gives_no_award_most_of_the_table_shares(evening):
-    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
-    # Kraken: Ann and Cy had none of their cards revealed, 2 of the series' 3 players;
-    # Skull King: Bo and Cy bid exactly twice each, 2 of 3 (docs/rules.md#awards).
-    assert "Survivor" not in html and "Fewest own cards revealed" not in html
-    assert "Sharpshooter" not in html and "Most exact bids" not in html
-
-
-def test_a_phone_sees_the_same_awards(evening):
-    phone = evening.phone(2)
-    phone.set_cookie("lang", "en")
-    html = text_without_bdi(phone.get("/me/tally"))
-    assert "The night's awards" in html and "Perfect zero streak" in html
-
-
-def test_the_awards_are_in_korean(evening):
-    evening.host.set_cookie("lang", "ko")
-    html = text_without_bdi(evening.host.get(f"{evening.url}/tally"))
-    assert "이번 모임 시상" in html and "0 입찰 연속 성공" in html
 
 
 # --- the leaderboards ---------------------------------------------------------------------
