@@ -6,8 +6,6 @@ from companion import store
 from tests.browsing import claim, create_night
 
 LONG = "가나다라마바사아자차카타파하거" + "ABCDEFGHIJKLMNO"  # 30 characters, no spaces
-
-
 NAMES = [LONG, "Jo", "지혜 🙂", "Ann", "박서준"]
 
 

@@ -68,8 +68,6 @@ def refused(response, status, words):
 # --- the reveal's moment ----------------------------------------------------------------
 
 HX = {"HX-Request": "true"}
-
-
 MOMENT = re.compile(r'data-reveal-at="(\d+)" data-reveal-words="([^"]*)"')
 
 
