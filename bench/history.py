@@ -48,14 +48,14 @@ from bench.recap import NAMES, ten_rounds
 from companion import store
 from companion.app import create_app
 from companion.core import exchange
-from tests.conftest import make_night, store_game
-from tests.test_stats import (
+from tests.builders import (
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
     skullking_game,
 )
+from tests.conftest import make_night, store_game
 
 WARM_RUNS = 7
 #: The name in the report of the first /stats after a game ends.

@@ -215,7 +215,7 @@ def _free_port() -> int:
 def another_table(server: Serve) -> Any:
     """A phone of another table with its seat claimed: the device whose answers the
     drills time."""
-    from tests.test_drills import Device, create_night
+    from tests.over_http import Device, create_night
 
     _, _, tokens = create_night(server.url, database=str(server.database))
     phone = Device(server.url)
@@ -283,7 +283,7 @@ def upload(base: str, raw: bytes, device: Any) -> tuple[int, float]:
 def drill_import(folder: Path) -> dict[str, Any]:
     """The costliest file the import accepts, uploaded by a stranger while another
     table's phone asks for its live region every 50 ms."""
-    from tests.test_drills import Device
+    from tests.over_http import Device
 
     report: dict[str, Any] = {}
     for shape in ("pairs", "flips"):
@@ -356,7 +356,7 @@ def drill_sockets(folder: Path, count: int = 1100) -> dict[str, Any]:
 
 
 def _new_device(server: Serve) -> Any:
-    from tests.test_drills import Device
+    from tests.over_http import Device
 
     return Device(server.url)
 
@@ -364,7 +364,7 @@ def _new_device(server: Serve) -> Any:
 def drill_uploads(folder: Path, count: int = 16) -> dict[str, Any]:
     """A near-limit file of a night already on the machine, uploaded ``count`` times by
     one stranger (each waits for a host's choice): the database's growth."""
-    from tests.test_drills import Device
+    from tests.over_http import Device
 
     server = Serve(folder / "uploads")
     try:
@@ -468,7 +468,7 @@ def drill_trickle(folder: Path, count: int = 10290, seconds: float = 40) -> dict
 
 def _claim_seconds(server: Serve) -> float:
     """A new night's first seat claimed by a new phone: the seconds of the claim."""
-    from tests.test_drills import Device, create_night
+    from tests.over_http import Device, create_night
 
     _, _, tokens = create_night(server.url, database=str(server.database))
     start = time.perf_counter()
@@ -527,7 +527,7 @@ def drill_streams(folder: Path, identities: int = 1000, each: int = 4,
     ids (a night of its own each), while ``phones`` host screens at another address hold
     theirs: how many of those were ended, and whether a write still reaches each of them
     and a new phone's stream opens."""
-    from tests.test_drills import Device, create_night
+    from tests.over_http import Device, create_night
 
     # (the made-up identities' thousand nights come from 127.0.0.1, the table's own
     # address here: the hour's bound on new nights, which would stop them, is lifted)
@@ -620,7 +620,7 @@ def drill_disk(folder: Path, seconds: float = 60) -> dict[str, Any]:
     page, each under a new device id. Reported: what it made, what was refused, and the
     database's growth. The bounds are an hour's, spent in the first seconds: the hour's
     growth is the minute's."""
-    from tests.test_drills import Device
+    from tests.over_http import Device
 
     server = Serve(folder / "disk")
     raw = worst_import("pairs")
@@ -648,7 +648,7 @@ def drill_disk(folder: Path, seconds: float = 60) -> dict[str, Any]:
 
 def _imported(server: Serve, raw: bytes) -> tuple[Any, str]:
     """A stranger imports ``raw`` and so hosts it: (that device, the night's key)."""
-    from tests.test_drills import Device
+    from tests.over_http import Device
 
     guest = Device(server.url)
     status, _ = upload(server.url, raw, guest)

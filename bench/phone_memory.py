@@ -37,7 +37,7 @@ from typing import Any
 from bench.wifi import machine, metrics, serve
 from tests.browsing import WAIT, claim, create_night, seat_link
 from tests.conftest import free_port
-from tests.test_skullking_browser import start_game
+from tests.skullking_browsing import start_game
 
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 

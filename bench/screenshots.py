@@ -12,8 +12,8 @@ game's phases (the lobby; Kraken's round, round over and end; Skull King's biddi
 reveal, round over and end; Crazy Time's match, law and end). Each is saved as
 ``<page>-<lang>-<theme>.png``, reduced to a 256-colour palette so the folder stays
 small. It also opens each phone page at
-320 px and prints what is wider than the screen there (tests/test_layout_browser.py's
-measure): a line per page, "ok" when nothing is.
+320 px and prints what is wider than the screen there (tests/layout_night.py's
+MEASURE): a line per page, "ok" when nothing is.
 
 Needs the test extras (Playwright, waitress): ``pip install -e '.[test]'``.
 """
@@ -36,9 +36,9 @@ from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
 from tests.browsing import claim
+from tests.builders import ev
 from tests.conftest import store_game
-from tests.test_layout_browser import MEASURE, make_night, seat_url, show_on_phones
-from tests.test_stats import ev
+from tests.layout_night import MEASURE, make_night, seat_url, show_on_phones
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"

@@ -54,8 +54,8 @@ from typing import Any
 from bench.machine import cpu_ms  # the bench's speed sample (lower is faster)
 from tests.browsing import WAIT, claim, create_night, seat_link
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
-from tests.test_reveal_browser import SKEW
-from tests.test_skullking_browser import start_game, trick_chip
+from tests.phone_browsing import SKEW
+from tests.skullking_browsing import start_game, trick_chip
 
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 SKEWS = [0, 7000, -5000, 2500, -1200]

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from companion.app import create_app
+from companion.core import registry
 from companion.store import connection as db
 from companion.store import schema
+from companion.store.connection import connect
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
 
@@ -119,6 +121,20 @@ def app(worker_app, tmp_path, migrated_database):
     yield worker_app
     worker_app.config.clear()
     worker_app.config.update(settings)
+
+
+#: The fourth game, defined only under tests/ (docs/adding-a-game.md).
+FOURTH = "tests.fourthgame.game"
+
+
+@pytest.fixture
+def app4(tmp_path):
+    """An app with the fourth game registered beside the three."""
+    return create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
+        "GAMES": [*registry.INSTALLED, FOURTH],
+    })
 
 
 @pytest.fixture
@@ -352,3 +368,21 @@ def page_text(html):
     """What a page shows as text: its tags gone, and with them every attribute (random
     form tokens and keys, in which a short name like "Jo" can turn up by chance)."""
     return re.sub(r"<[^>]*>", " ", html)
+
+
+def text_without_bdi(response):
+    """The page as its words read: a name's isolation (<bdi>) is left out here, and
+    checked by tests/test_names_isolated.py."""
+    return re.sub(r"</?bdi>", "", response.get_data(as_text=True))
+
+
+def nights_count(app):
+    return connect(app.config["DATABASE"])["nights"].count
+
+
+def visible_names(html):
+    """The roster's name fields a person sees (the others are in the form, hidden)."""
+    roster = html[html.index('class="roster"'):html.index("</form>", html.index('class="roster"'))]
+    return re.findall(r'<li data-roster-seat>\s*<div class="roster-row">\s*'
+                      r'<label class="roster-name">[^<]*<input type="text" name="name"'
+                      r'[^>]*value="([^"]*)"', roster)

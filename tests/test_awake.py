@@ -24,7 +24,7 @@ from companion.laptop.awake import (
 )
 from companion.serving import cli
 from companion.store import connection
-from tests.test_kraken_views import FOUR, play
+from tests.kraken_host import FOUR, play
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Short enough for quick tests; a stub that exits at once is seen to (the wait ends then).

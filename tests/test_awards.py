@@ -5,35 +5,21 @@ still running gives none."""
 from fractions import Fraction
 
 from companion.core import awards, stats
-from tests.test_stats import (
+from tests.builders import (
     CT_MATCHES,
+    SK_NIGHT_BIDS,
+    SK_NIGHT_ROUNDS,
+    SK_NIGHT_WON,
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    sk_night_game,
+    sk_one_card,
     skullking_game,
 )
 
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
-
-# Skull King, seats 0, 1, 2, custom rounds of 1, 2, 3 and 1 cards (bids, then tricks):
-# round 1: bids 0, 0, 1  won 0, 0, 1  → all three exact
-# round 2: bids 0, 1, 1  won 0, 2, 0  → Ann exact (a zero made)
-# round 3: bids 0, 2, 0  won 0, 2, 1  → Ann and Bo exact (Cy's zero fails)
-# round 4: bids 1, 0, 0  won 0, 1, 0  → Cy exact (Bo's zero fails)
-# Exact bids: Ann 3, Bo 2, Cy 2. Zero bids made in a row: Ann 3 (rounds 1–3), Bo 1, Cy 1.
-SK_ROUNDS = [1, 2, 3, 1]
-SK_BIDS = [{0: 0, 1: 0, 2: 1}, {0: 0, 1: 1, 2: 1}, {0: 0, 1: 2, 2: 0}, {0: 1, 1: 0, 2: 0}]
-SK_WON = [{0: 0, 1: 0, 2: 1}, {0: 0, 1: 2, 2: 0}, {0: 0, 1: 2, 2: 1}, {0: 0, 1: 1, 2: 0}]
-
-
-def sk_night_game(number=1):
-    return skullking_game(number, [0, 1, 2], SK_ROUNDS, SK_BIDS, SK_WON)
-
-
-def sk_one_card(number, bids, won):
-    """A one-round game of one card."""
-    return skullking_game(number, [0, 1, 2], [1], [bids], [won])
 
 
 def awards_of(games, names=NAMES):
@@ -87,7 +73,7 @@ def test_nobody_stands_out_when_every_player_ties():
 def test_a_skull_king_game_still_running_gives_no_award():
     # Rounds 1–3 of the night's game are scored, round 4 is not: Ann's 3 exact bids and
     # her streak of 3 are in its log, but the game is not over.
-    running = skullking_game(2, [0, 1, 2], SK_ROUNDS, SK_BIDS[:3], SK_WON[:3])
+    running = skullking_game(2, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS[:3], SK_NIGHT_WON[:3])
     assert not running["state"]["finished"]
     assert awards_of([running]) == {}
     # Beside a finished game it changes nothing.
@@ -181,7 +167,7 @@ def test_the_tally_lists_each_games_awards_in_the_order_of_the_games_menu():
 
 def test_a_night_of_running_games_has_no_award():
     night = [kraken_game(1, ["explorer", "skeleton", "explorer"], kraken_all_treasure()[:2]),
-             skullking_game(2, [0, 1, 2], SK_ROUNDS, SK_BIDS[:3], SK_WON[:3])]
+             skullking_game(2, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS[:3], SK_NIGHT_WON[:3])]
     assert stats.night_tally(NAMES, night)["awards"] == []
 
 

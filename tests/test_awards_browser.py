@@ -4,8 +4,8 @@ width, with names of 30 characters: nothing runs off the side of the screen."""
 import pytest
 
 from tests.browsing import box_where, create_night
+from tests.builders import kraken_game, kraken_kraken_first, skullking_hand
 from tests.conftest import store_game
-from tests.test_stats import kraken_game, kraken_kraken_first, skullking_hand
 
 pytestmark = pytest.mark.browser
 

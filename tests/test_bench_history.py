@@ -4,9 +4,15 @@ assertions here."""
 
 import json
 
+import pytest
+
 from bench import history
 
 
+# A fresh Python process per page timed makes this one of the suite's longest tests
+# (about 14 s): like the server-process tests, it runs in the second stage, not the
+# quick loop.
+@pytest.mark.slow
 def test_the_history_bench_builds_nights_and_times_pages_in_fresh_processes(tmp_path):
     out = tmp_path / "report.json"
     assert history.main(["--nights", "1,2", "--pages", "start,stats,after_game",

@@ -1,6 +1,6 @@
 """Log in BG Stats: each finished game as one BG Stats play, its import link and its QR
 code (docs/bgstats.md). The plays are checked field by field against hand-made games
-whose numbers are worked out in tests/test_stats.py."""
+whose numbers are worked out in tests/builders.py."""
 
 import json
 import re
@@ -11,8 +11,7 @@ import pytest
 
 from companion.core import bgstats, stats
 from companion.crazytime import rules as ct
-from tests.conftest import make_night, store_game
-from tests.test_stats import (
+from tests.builders import (
     crazytime_game,
     ev,
     kraken_all_treasure,
@@ -21,6 +20,7 @@ from tests.test_stats import (
     skullking_game,
     skullking_hand,
 )
+from tests.conftest import make_night, store_game
 
 NIGHT = {"created": "2024-05-01T10:00:00Z"}
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
@@ -204,7 +204,7 @@ def test_players_are_matched_across_nights_by_their_folded_name():
 # --- each game's mapping -------------------------------------------------------------
 
 def test_skull_king_totals_and_the_first_lead_player():
-    """Totals 10, 30, 30 (tests/test_stats.py): Bo and Cy share first (both winners; no
+    """Totals 10, 30, 30 (tests/builders.py): Bo and Cy share first (both winners; no
     rank is sent, BG Stats ranks by the scores); the first dealer is Ann, so Bo leads
     round 1."""
     found = make_play(timed(skullking_hand(1)))

@@ -8,8 +8,8 @@ import pytest
 
 from companion import store
 from tests.browsing import WAIT, create_night, decode_qr
+from tests.builders import kraken_all_treasure, kraken_game
 from tests.conftest import store_game
-from tests.test_stats import kraken_all_treasure, kraken_game
 
 pytestmark = pytest.mark.browser
 

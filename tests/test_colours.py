@@ -13,7 +13,7 @@ from companion import store
 from companion.core import colours, exchange
 from companion.store import schema
 from tests.conftest import make_night
-from tests.test_skullking_views import bid_round, result
+from tests.skullking_host import bid_round, result
 
 ROOT = Path(__file__).resolve().parent.parent
 

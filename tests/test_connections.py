@@ -18,7 +18,7 @@ import pytest
 
 from companion.serving import connections
 from tests.conftest import ServerProcess, answers, free_port
-from tests.test_drills import CAFE, Gunicorn, create_night
+from tests.over_http import CAFE, Gunicorn, create_night
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX limits")
 

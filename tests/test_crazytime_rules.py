@@ -18,43 +18,20 @@ from companion.crazytime.rules import (
     replay,
     start,
 )
+from tests.crazytime_log import (
+    FIVE,
+    FOUR,
+    NEXT,
+    after_match_1,
+    ev,
+    full_game,
+    law,
+    learn,
+    penalty,
+    play_match,
+    setup,
+)
 from tests.refusing import refuses
-
-FIVE = [0, 1, 2, 3, 4]
-FOUR = [0, 1, 2, 3]
-
-
-# --- Helpers: events as the app records them -----------------------------------------
-
-
-def ev(kind, sender=None, **data):
-    """An event; ``sender`` is the seat of the phone that sent it (None: the host)."""
-    return {"type": kind, "data": data, "seat": sender}
-
-
-def penalty(seat, **data):
-    return ev("penalty", seat=seat, **data)
-
-
-def play_match(counts):
-    """Penalty events giving each seat its count (the whole match's tokens)."""
-    return [penalty(seat) for seat, n in counts.items() for _ in range(n)]
-
-
-def law(name, when="When a card shows 6", what="Say moo", sender=None):
-    return ev("law", sender=sender, name=name, when=when, what=what)
-
-
-def learn(law_id, seat):
-    return ev("learn", law=law_id, seat=seat)
-
-
-NEXT = ev("next_match")
-
-
-def setup(players=FIVE, **options):
-    return start(players, options)
-
 
 # --- Penalty tokens per match (docs/rules.md#crazy-time-matches) ----------------------
 
@@ -358,27 +335,6 @@ def test_the_state_is_plain_json():
 # --- The whole game on the blue side, from the rabbit to the final places -------------
 
 
-def full_game():
-    """5 players, blue side, one starting law, a law after each of matches 1–3.
-
-    Hand calculation:
-      match 1 (6):  0:2 1:2 2:1 3:1 4:0   -> 4 wins 1h            hours 0 0 0 0 1
-      match 2 (8):  0:0 1:3 2:3 3:2 4:0   -> 0 and 4 win 2h       hours 2 0 0 0 3
-      match 3 (10): 0:3 1:1 2:2 3:1 4:3   -> 1 and 3 win 3h       hours 2 3 0 3 3
-      match 4 (12): 0:1 1:2 2:0 3:2 4:7   -> scores 2-1=1 3-2=1 0-0=0 3-2=1 3-7=-4
-      places: 0 (score 1, one penalty) first; 1 and 3 (score 1, two penalties each)
-      share second; 2 (score 0) third; 4 last.
-    """
-    return ([ev("rabbit", seat=4), law("Echo", "A card shows 12", "Say echo")]
-            + play_match({0: 2, 1: 2, 2: 1, 3: 1, 4: 0})
-            + [law("Moon", "A card shows a moon", "Howl", sender=2), learn(2, 4), NEXT]
-            + play_match({0: 0, 1: 3, 2: 3, 3: 2, 4: 0})
-            + [law("Tide", "The hour hand points down", "Clap"), NEXT]
-            + play_match({0: 3, 1: 1, 2: 2, 3: 1, 4: 3})
-            + [law("Kettle", "Call 5 o'clock", "Whistle", sender=4), NEXT]
-            + play_match({0: 1, 1: 2, 2: 0, 3: 2, 4: 7}))
-
-
 def test_a_whole_blue_game_ends_with_the_hand_calculated_standings():
     state = replay(setup(FIVE, side="blue", starting_law=True), full_game())
     assert state["finished"] is True
@@ -437,10 +393,6 @@ def test_without_the_harder_start_no_law_before_match_1():
 
 
 # --- Refusals ------------------------------------------------------------------------
-
-
-def after_match_1(*more):
-    return play_match({0: 2, 1: 2, 2: 2, 3: 0, 4: 0}) + list(more)
 
 
 def refused(events, message, players=FIVE, **options):

@@ -15,9 +15,8 @@ from companion.core import recap
 from companion.pictures import views as pictures
 from companion.store.connection import get_db
 from companion.web.i18n import local_clock, local_date, local_time
+from tests.builders import ROLES, kraken_all_treasure, kraken_game, play
 from tests.conftest import make_night
-from tests.test_stats import kraken_all_treasure, kraken_game
-from tests.test_tally import ROLES, play
 
 THIS_YEAR = datetime.now().year
 #: 10:05 UTC on 14 March of this year, 19:05 in Seoul (a clock far from UTC, so a time

@@ -13,17 +13,19 @@ import pytest
 from companion.app import create_app
 from companion.core import exchange
 from companion.store.connection import get_db
-from tests.conftest import make_night
-from tests.test_stats import (
+from tests.builders import (
+    ROLES,
     crazytime_events,
     crazytime_game,
     ev,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    play,
     skullking_hand,
 )
-from tests.test_tally import ROLES, play
+from tests.conftest import make_night
+from tests.night_files import counts, export, import_
 
 
 @pytest.fixture
@@ -39,26 +41,6 @@ def evening(app):
     play(app, night, crazytime_game(4))
     play(app, night, kraken_game(5, ROLES, kraken_all_treasure()[:2]))
     return night
-
-
-def export(night):
-    response = night.host.get(f"{night.url}/export.json")
-    assert response.status_code == 200
-    assert response.mimetype == "application/json"
-    return response.get_data()
-
-
-def import_(client, raw, name="night.json"):
-    import io
-
-    return client.post("/import", data={"file": (io.BytesIO(raw), name)},
-                       content_type="multipart/form-data")
-
-
-def counts(app):
-    with app.app_context():
-        db = get_db()
-        return {t: db[t].count for t in ("nights", "seats", "hosts", "games", "events")}
 
 
 @pytest.fixture
@@ -257,7 +239,7 @@ def test_a_huge_file_is_refused(app, evening):
 
 
 def test_a_file_just_over_the_export_limit_is_refused_by_the_reader():
-    with pytest.raises(exchange.BadFile):
+    with pytest.raises(exchange.BadFile, match="The file is too large to be a night's export"):
         exchange.parse_import(b" " * (exchange.MAX_BYTES + 1))
 
 
@@ -275,6 +257,7 @@ def test_too_many_events_are_refused():
                            "finished": False, "secrets_removed": True,
                            "setup": json.loads(json.dumps(kraken_game(
                                1, ROLES, [])["setup"])), "events": events}]}
-    with pytest.raises(exchange.BadFile) as caught:
+    most = f"A game has more than {exchange.MAX_EVENTS} events"
+    with pytest.raises(exchange.BadFile, match=most) as caught:
         exchange.parse_import(json.dumps(document).encode())
     assert caught.value.params["most"] == exchange.MAX_EVENTS

@@ -19,11 +19,10 @@ from hypothesis import strategies as st
 from companion.app import create_app
 from companion.core import exchange, registry
 from companion.core.errors import RuleError
-from tests.conftest import make_night
+from tests.conftest import FOURTH, make_night
 from tests.refusing import refuses
 
 ROOT = Path(__file__).resolve().parent.parent
-FOURTH = "tests.fourthgame.game"
 ALL = (*registry.INSTALLED, FOURTH)
 SEATS = [{"position": p, "name": f"P{p}"} for p in range(5)]
 EVERY_SEAT = {f"seat{p}": "on" for p in range(5)}
@@ -35,16 +34,6 @@ def game_of(kind):
 
 def all_games():
     return list(registry.load(ALL).values())
-
-
-@pytest.fixture
-def app4(tmp_path):
-    """An app with the fourth game registered beside the three."""
-    return create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
-        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
-        "GAMES": list(ALL),
-    })
 
 
 # --- every registered game ---------------------------------------------------------------

@@ -11,8 +11,8 @@ import pytest
 from companion import store
 from companion.core import exchange, registry
 from companion.store import log
+from tests.builders import kraken_kraken_first
 from tests.conftest import make_night, page_text
-from tests.test_stats import kraken_kraken_first
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
 

@@ -16,7 +16,7 @@ from companion.core.events import effective
 from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
-from tests.test_stats import (
+from tests.builders import (
     CT_MATCHES,
     SK_BIDS,
     SK_WON,

@@ -12,15 +12,16 @@ from companion import store
 from companion.app import create_app
 from companion.store.connection import get_db
 from companion.web.i18n import local_time
-from tests.conftest import make_night
-from tests.test_export import counts, export, import_
-from tests.test_stats import (
+from tests.builders import (
+    ROLES,
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    play,
 )
-from tests.test_tally import ROLES, play
+from tests.conftest import make_night
+from tests.night_files import counts, export, import_
 
 
 @pytest.fixture

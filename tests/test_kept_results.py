@@ -16,29 +16,16 @@ from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO, effective
 from companion.store import log, results
 from companion.store.connection import get_db, write
-from tests.conftest import make_night
-from tests.test_stats import (
+from tests.builders import (
     CT_MATCHES,
+    WHOLE_GAMES,
     crazytime_events,
-    kraken_all_treasure,
     kraken_kraken_first,
-    skullking_events,
+    random_correction,
 )
+from tests.conftest import make_night
 
 HOST = "host-device"
-SK_BIDS = [{0: 1, 1: 0, 2: 1}, {0: 2, 1: 0, 2: 0}]
-SK_WON = [{0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 1}]
-
-#: Per kind: its players, options and a log that plays it to the end.
-SCRIPTS = {
-    "kraken": ([0, 1, 2], {}, kraken_kraken_first() + [
-        {"type": "reveal", "data": {"seat": 2, "card": "treasure", "special": None},
-         "seat": None}]),
-    "kraken-treasure": ([0, 1, 2], {}, kraken_all_treasure()),
-    "skullking": ([0, 1, 2], {"way": "custom", "rounds": [1, 2]},
-                  skullking_events(SK_BIDS, SK_WON)),
-    "crazytime": ([0, 1, 2, 3], {}, crazytime_events(CT_MATCHES)),
-}
 
 
 def fresh(game_id):
@@ -64,24 +51,12 @@ def assert_true_to_the_log(night_id):
         assert kept(game_id) == fresh(game_id)
 
 
-def correction(rng, state):
-    """A Skull King correction of a scored round, with random tricks (may be refused)."""
-    scored = [r for r in state.get("rounds", []) if r.get("results")]
-    if not scored:
-        return None
-    rnd = rng.choice(scored)
-    seats = list(rnd["results"])
-    return {"round": rnd["number"],
-            "bids": {s: rng.randint(0, rnd["cards"]) for s in seats},
-            "results": {s: {"won": rng.randint(0, rnd["cards"])} for s in seats}}
-
-
 def play_randomly(app, script, seed, steps=None):
     """A night with one game of ``script``, played by a random walk: the script's next
     event, undo, redo (across the end too), a correction, an event the rules refuse;
     checked against a fresh derivation after every step."""
     rng = random.Random(seed)
-    players, options, events = SCRIPTS[script]
+    players, options, events = WHOLE_GAMES[script]
     kind = script.split("-")[0]
     steps = steps or 3 * len(events) + 25  # enough to reach the end, and go back and on
     night = make_night(app, names=["Ann", "Bo", "Cy", "Di"][:len(players) + 1])
@@ -100,7 +75,7 @@ def play_randomly(app, script, seed, steps=None):
             elif roll < 0.92:
                 type_, data, seat = REDO, {}, None
             else:
-                data = correction(rng, game.state) if kind == "skullking" else None
+                data = random_correction(rng, game.state) if kind == "skullking" else None
                 type_, seat = ("correct", None) if data else ("no-such-event", None)
                 data = data or {}
             try:
@@ -112,7 +87,7 @@ def play_randomly(app, script, seed, steps=None):
         return game, row
 
 
-@pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.parametrize("script", WHOLE_GAMES)
 @settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(min_value=0, max_value=2**32))

@@ -5,72 +5,20 @@ import re
 
 import pytest
 
-from companion import store
 from tests.conftest import make_night, unmarked
+from tests.kraken_host import (
+    FOUR,
+    error_notice,
+    game_of,
+    games_count,
+    next_seat,
+    play,
+    post,
+    reveal,
+    set_marker,
+)
 
-FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}
 ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}
-
-
-# --- helpers ------------------------------------------------------------------------
-
-
-def number_of(url):
-    return int(url.rstrip("/").rsplit("/", 1)[1])
-
-
-def game_of(night, url):
-    with night.app.test_request_context():
-        row = store.night_by_key(night.key)
-        game = store.game(row["id"], number_of(url))
-        _ = game.events, game.state  # read now, while the app is there
-        return game
-
-
-def games_count(night):
-    with night.app.test_request_context():
-        return len(store.games(store.night_by_key(night.key)["id"]))
-
-
-def post(night, url, action, data, pos=None, htmx=False):
-    form = {"pos": night.pos(url) if pos is None else pos, **data}
-    headers = {"HX-Request": "true"} if htmx else {}
-    return night.host.post(f"{url}/kraken/{action}", data=form, headers=headers)
-
-
-def set_marker(night, url, seat):
-    response = post(night, url, "marker", {"seat": seat})
-    assert response.status_code == 303, response.data.decode()[:500]
-
-
-def reveal(night, url, seat, card):
-    response = post(night, url, "reveal", {"seat": seat, "card": card})
-    assert response.status_code == 303, _error(response)
-    return response
-
-
-def _error(response):
-    found = re.search(r'class="notice error"[^>]*>([^<]*)<', response.data.decode())
-    return found.group(1) if found else None
-
-
-def next_seat(state):
-    """A legal card to reveal: the next seat clockwise from the marker with a card left."""
-    seats = state["players"]
-    i = seats.index(state["marker"])
-    for step in range(1, len(seats)):
-        seat = seats[(i + step) % len(seats)]
-        if state["cards_in_front"][str(seat)] > 0:
-            return seat
-    raise AssertionError("nobody has a card left")
-
-
-def play(night, url, cards, first=0):
-    """Record a legal game through the host's forms: marker to ``first``, then ``cards``."""
-    set_marker(night, url, first)
-    for card in cards:
-        reveal(night, url, next_seat(game_of(night, url).state), card)
-    return game_of(night, url)
 
 
 def roles_in(html):
@@ -201,7 +149,7 @@ def test_the_first_marker_can_be_changed_until_the_first_reveal(night, kraken):
     reveal(night, kraken, 2, "empty")
     response = post(night, kraken, "marker", {"seat": 0})
     assert response.status_code == 422
-    assert "before the first reveal" in _error(response)
+    assert "before the first reveal" in error_notice(response)
 
 
 def test_a_round_end_tells_the_table_to_deal_again(night, kraken):
@@ -294,7 +242,7 @@ def test_reveal_refusals_say_why_and_record_nothing(night, kind, words, htmx):
 def test_marker_refusals_record_nothing(night, kraken, seat):
     response = post(night, kraken, "marker", {"seat": seat})
     assert response.status_code == 422
-    assert _error(response)
+    assert error_notice(response)
     assert game_of(night, kraken).events == []
 
 
@@ -314,7 +262,7 @@ def test_a_form_without_a_whole_number_pos_never_records(night, kraken, pos):
     set_marker(night, kraken, 0)
     response = post(night, kraken, "reveal", {"seat": "1", "card": "empty"}, pos=pos)
     assert response.status_code == 422
-    assert "reload the page" in _error(response)
+    assert "reload the page" in error_notice(response)
     assert len(game_of(night, kraken).effective) == 1
 
 

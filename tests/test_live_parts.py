@@ -9,7 +9,7 @@ import pytest
 
 from companion.web import parts
 from tests.conftest import make_night
-from tests.test_skullking_views import host_bid, reveal, start
+from tests.skullking_host import host_bid, reveal, start
 
 HX = {"HX-Request": "true"}
 PART = re.compile(r'data-part="([a-z0-9-]+)" data-part-hash="([0-9a-f]{12})"')

@@ -6,7 +6,7 @@ the table's."""
 import pytest
 
 from tests.browsing import WAIT, as_a_phone, claim, create_night, seat_link
-from tests.test_skullking_browser import phone_bids, start_game
+from tests.skullking_browsing import phone_bids, start_game
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ import pytest
 from companion.app import create_app
 from companion.core import registry
 from tests.conftest import make_night
-from tests.test_screen import screen_device
+from tests.screens import screen_device
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 MACRO = "_live.html"

@@ -10,8 +10,8 @@ from companion import store
 from companion.core.events import UNDO
 from companion.store import caches, log, played
 from companion.store import connection as database
+from tests.builders import play_evening
 from tests.conftest import make_night
-from tests.test_tally import play_evening
 
 
 def statements(app, action):

@@ -7,8 +7,8 @@ import re
 
 from companion.crazytime import rules as ct
 from companion.skullking import rules as sk
+from tests.builders import ev, kraken_setup
 from tests.conftest import store_game
-from tests.test_stats import ev, kraken_setup
 
 # NAMES in tests/conftest.py: 0 민수, 1 Jo, 2 지혜 🙂, 3 Ann, 4 박서준 (the palette in seat order)
 COLOURS = ["orange", "sky", "green", "yellow", "blue"]

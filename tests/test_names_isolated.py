@@ -10,8 +10,8 @@ import re
 import lxml.html
 import pytest
 
+from tests.builders import play_evening
 from tests.conftest import make_night
-from tests.test_tally import play_evening
 
 # A name in Hebrew ending in a digit, one in Arabic ending in a mark: the two that
 # reorder their neighbours when left to the paragraph's direction.
@@ -161,7 +161,7 @@ def test_every_name_on_the_rooms_screen_is_isolated(evening, lang):
     """The big screen, showing each game of the evening in turn (finished ones with
     their end and the night's tally, the last one running)."""
     from companion import store
-    from tests.test_screen import screen_device
+    from tests.screens import screen_device
 
     night, _ = evening
     tv = screen_device(night)

@@ -4,7 +4,7 @@ without a reload; the room's screen follows it."""
 import pytest
 
 from tests.browsing import WAIT, create_night, phone, seat_link
-from tests.test_skullking_browser import TABLET, phone_bids, start_game
+from tests.skullking_browsing import TABLET, phone_bids, start_game
 
 pytestmark = pytest.mark.browser
 

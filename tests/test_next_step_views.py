@@ -6,7 +6,7 @@ import re
 import lxml.html
 
 from tests.conftest import make_night
-from tests.test_screen import screen_device
+from tests.screens import screen_device
 
 NAMES = ["Mina", "Alex", "서연", "Bartholomew the Unsinkable III"]
 

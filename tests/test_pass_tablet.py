@@ -5,7 +5,7 @@ secret on the tablet, as a phone's is."""
 import re
 
 from companion import store
-from tests.test_kraken_views import FOUR, play
+from tests.kraken_host import FOUR, play
 
 
 def text(response):

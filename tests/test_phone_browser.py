@@ -10,66 +10,23 @@ import pytest
 
 from companion import store
 from tests.browsing import WAIT, box_where, claim, create_night, seat_link
+from tests.builders import kraken_kraken_first, kraken_setup
 from tests.conftest import store_game
-from tests.test_crazytime_rules import after_match_1, law
-from tests.test_crazytime_rules import setup as crazytime_setup
-from tests.test_stats import kraken_kraken_first, kraken_setup
+from tests.crazytime_log import after_match_1, law
+from tests.crazytime_log import setup as crazytime_setup
+from tests.phone_browsing import (
+    bump,
+    record,
+    seat_url,
+    table,
+    touch_phone,
+)
 
 pytestmark = pytest.mark.browser
 
-LONG = "가나다라마바사아자차카타파하거" + "ABCDEFGHIJKLMNO"  # 30 characters, no spaces
-NAMES = [LONG, "Jo", "지혜 🙂", "Ann", "박서준"]
 WHEN = "숫자 6이 나오거나 누군가 웃으면 " * 4  # a long law: the box must still fit
 WHAT = "모두 “음메”라고 외치고 손뼉을 두 번 친다 🐄 " * 3
 
-
-# --- helpers --------------------------------------------------------------------------
-
-def night_key(url):
-    return url.split("/n/")[1].split("/")[0]
-
-
-def host_device(page):
-    return next(c["value"] for c in page.context.cookies() if c["name"] == "device")
-
-
-def seat_url(server, key, position):
-    with server.app.test_request_context():
-        night = store.night_by_key(key)
-        token = store.seats(night["id"])[position]["token"]
-    return f"{server.url}/s/{token}"
-
-
-def record(server, device, key, number, type_, data):
-    """The host records an event in game ``number`` (as its forms would): every screen's
-    next poll brings a live refresh."""
-    with server.app.test_request_context(headers={"Cookie": f"device={device}"}):
-        game = store.game(store.night_by_key(key)["id"], number)
-        store.record(game, type_, data, pos=game.pos, device=device)
-
-
-def bump(server, key, seat=3):
-    """Something happened at the table that every screen refreshes for (a phone saw its
-    secret), without changing the game."""
-    with server.app.test_request_context():
-        night = store.night_by_key(key)
-        store.note(night["id"], None, seat, "seen")
-
-
-def table(browser, server, names=NAMES, locale="en-US"):
-    host = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900}).new_page()
-    url = create_night(host, server.url, names)
-    return host, url, night_key(url), host_device(host)
-
-
-def touch_phone(browser, url, *, width=390, height=844, locale="en-US"):
-    """A phone with a touchscreen that opens its seat's code and answers "yes, it's me"."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
-                                  has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.goto(url)
-    claim(page)
-    return page
 
 
 class Finger:

@@ -10,10 +10,10 @@ import pytest
 from companion import store
 from companion.app import create_app
 from companion.skullking import rules as sk
+from tests.builders import ev, kraken_all_treasure, kraken_kraken_first, kraken_setup
 from tests.conftest import NAMES, make_night, store_game
-from tests.test_crazytime_rules import after_match_1, full_game, law
-from tests.test_crazytime_rules import setup as crazytime_setup
-from tests.test_stats import ev, kraken_all_treasure, kraken_kraken_first, kraken_setup
+from tests.crazytime_log import after_match_1, full_game, law
+from tests.crazytime_log import setup as crazytime_setup
 
 # NAMES in tests/conftest.py: 0 민수, 1 Jo, 2 지혜 🙂, 3 Ann, 4 박서준
 

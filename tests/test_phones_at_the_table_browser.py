@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.browsing import WAIT, claim, create_night, phone, seat_link
-from tests.test_skullking_browser import round_title, start_game, trick_chip
+from tests.skullking_browsing import round_title, start_game, trick_chip
 
 pytestmark = pytest.mark.browser
 

@@ -14,10 +14,16 @@ from companion.live import streams
 from companion.live.watcher import Stream, Watcher
 from companion.store import connection as db
 from companion.store import log
+from tests.builders import (
+    ROLES,
+    crazytime_game,
+    kraken_game,
+    kraken_kraken_first,
+    play,
+    skullking_hand,
+)
 from tests.conftest import make_night
-from tests.test_screen import screen_device
-from tests.test_stats import crazytime_game, kraken_game, skullking_hand
-from tests.test_tally import ROLES, kraken_kraken_first, play
+from tests.screens import screen_device
 
 #: Every line a stream may send: the reconnect delay, a heartbeat, a change (with the
 #: laptop's time as its id), its end.
@@ -289,7 +295,7 @@ def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
     import socket
 
     from tests.conftest import ServerProcess
-    from tests.test_drills import create_night
+    from tests.over_http import create_night
 
     server = ServerProcess(database=str(tmp_path / "s.sqlite"),
                            env={"COMPANION_PUSH_STREAMS_MOST": "2",

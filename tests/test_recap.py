@@ -11,12 +11,8 @@ from companion import store
 from companion.core import recap
 from companion.pictures import drawing, lettering
 from companion.pictures import views as pictures
+from tests.builders import ROLES, kraken_all_treasure, kraken_game, play, play_evening
 from tests.conftest import make_night
-from tests.test_stats import (
-    kraken_all_treasure,
-    kraken_game,
-)
-from tests.test_tally import ROLES, play, play_evening
 
 #: Our bound for a picture's file (docs/architecture.md#recap-pictures).
 MAX_BYTES = 1_500_000

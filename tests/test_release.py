@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import answers, free_port
-from tests.test_drills import Device, create_night
+from tests.over_http import Device, create_night
 
 pytestmark = pytest.mark.slow
 

@@ -8,16 +8,12 @@ import time
 
 import pytest
 
-from companion import store
 from companion.app import create_app
 from companion.live import clock
 from tests.conftest import make_night, pushing_app
-from tests.test_export import import_
-from tests.test_screen import screen_device
-from tests.test_skullking_views import host_bid, reveal, start
-
-HX = {"HX-Request": "true"}
-MOMENT = re.compile(r'data-reveal-at="(\d+)" data-reveal-words="([^"]*)"')
+from tests.night_files import import_
+from tests.screens import screen_device
+from tests.skullking_host import HX, MOMENT, bid_all, reveal, reveal_event, start
 
 
 @pytest.fixture
@@ -30,17 +26,6 @@ def screens(night, game, phones):
     """The host's live fragment and each phone's."""
     return [night.host.get(f"{game}/live", headers=HX).data.decode(),
             *(p.get("/me/live", headers=HX).data.decode() for p in phones)]
-
-
-def reveal_event(app, night):
-    with app.test_request_context():
-        game = store.current_game(store.night_by_key(night.key)["id"])
-        return [e for e in game.events if e["type"] == "reveal_bids"][-1]
-
-
-def bid_all(night, game, bids):
-    for seat, bid in bids.items():
-        assert host_bid(night, game, seat, bid).status_code == 303
 
 
 def test_every_screen_gets_the_same_moment_and_count_after_the_reveal_and_none_before(

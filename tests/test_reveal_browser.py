@@ -11,7 +11,8 @@ import time
 import pytest
 
 from tests.browsing import WAIT, as_a_phone, claim, create_night, seat_link
-from tests.test_skullking_browser import phone_bids, round_title, start_game, trick_chip
+from tests.phone_browsing import SKEW
+from tests.skullking_browsing import phone_bids, round_title, start_game, trick_chip
 
 pytestmark = pytest.mark.browser
 
@@ -20,21 +21,6 @@ NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 #: that never synchronised), and its language.
 SKEWS = [0, 7000, -5000, 2500, -1200]
 LOCALES = ["en-US", "en-US", "en-US", "en-US", "ko-KR"]
-
-#: A wrong wall clock: Date.now() and new Date() run ``skew`` ms off. performance.now()
-#: and performance.timeOrigin are left true, so a page's flip can be read in true time.
-SKEW = """(() => {
-  const skew = %d;
-  const RealDate = Date;
-  const realNow = RealDate.now.bind(RealDate);
-  class SkewedDate extends RealDate {
-    constructor(...args) {
-      if (args.length === 0) { super(realNow() + skew); } else { super(...args); }
-    }
-    static now() { return realNow() + skew; }
-  }
-  window.Date = SkewedDate;
-})();"""
 
 
 def skewed_phone(browser, url, skew, locale):

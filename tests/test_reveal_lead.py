@@ -13,8 +13,7 @@ from companion.core.reveal import MARGIN_MS, MOST_MS, STRETCH, lead_ms
 from companion.live.clock import NEED_HEADER
 from companion.store.needs import FRESH_S
 from tests.conftest import make_night, pushing_app
-from tests.test_reveal import HX, MOMENT, bid_all, reveal_event
-from tests.test_skullking_views import reveal, start
+from tests.skullking_host import HX, MOMENT, bid_all, reveal, reveal_event, start
 
 DEFAULT = 1800
 

@@ -9,7 +9,7 @@ from html import unescape
 
 from companion import store
 from tests.conftest import make_night
-from tests.test_kraken_views import FOUR, game_of, games_count, number_of, play
+from tests.kraken_host import FOUR, game_of, games_count, number_of, play
 
 CRAZY = {f"seat{p}": "1" for p in range(5)}
 

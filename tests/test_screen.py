@@ -11,30 +11,12 @@ from companion import store
 from companion.store.connection import now
 from companion.web import known
 from tests.conftest import make_night, page_text
-from tests.test_drills import SCRIPTS, legal_in, state_of
-from tests.test_game_contract import app4 as four_games  # the fixture
-from tests.test_secrecy import WHAT, WHEN, check_headers, crawl, pages, roles_in
+from tests.crawling import WHAT, WHEN, check_headers, crawl, pages, roles_in
+from tests.over_http import SCRIPTS, legal_in, state_of
+from tests.screens import screen_device, show_code
 
-CODE = re.compile(r"/t/([A-Za-z0-9_-]{32,64})")
 NUMBER = re.compile(r"data-screen-number>(\d{3} \d{3})<")
 TV_CODE = re.compile(r"hx-get=\"/screen/([A-Za-z0-9_-]{32,64})\"")
-
-
-def show_code(night, host=None):
-    """The host taps "Show a one-time screen code": its token."""
-    html = (host or night.host).post(f"{night.url}/screens").data.decode()
-    return CODE.search(html).group(1)
-
-
-def screen_device(night):
-    """A TV that scans the code and answers "make this the room's screen"."""
-    token = show_code(night)
-    tv = night.app.test_client()
-    assert tv.get(f"/t/{token}").status_code == 200
-    response = tv.post(f"/t/{token}")
-    assert response.status_code == 303
-    assert response.headers["Location"] == f"{night.url}/screen"
-    return tv
 
 
 def screen_pages(night):
@@ -449,9 +431,6 @@ def test_a_whole_crazy_time_game_never_shows_a_laws_cards(night):
     final = tv.get(f"{night.url}/screen").data.decode()
     assert "Final standings" in final
     assert all(card not in final for card in laws)
-
-
-app4 = four_games  # pytest finds a fixture by its name here; the test asks for it by name
 
 
 def test_a_game_with_no_board_for_the_screen_shows_its_name_and_no_secret(app4):

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tests.browsing import WAIT, create_night, decode_qr, phone, seat_link
-from tests.test_skullking_browser import round_title, start_game, tap_bid
+from tests.skullking_browsing import round_title, start_game, tap_bid
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def pushing(server_process):
 
 
 class Hand:
-    """tests.test_skullking_browser's tap_bid wants a hand that taps on a page."""
+    """tests.skullking_browsing's tap_bid wants a hand that taps on a page."""
 
     def __init__(self, page):
         self.page = page

@@ -12,10 +12,10 @@ import pytest
 
 from companion.skullking import rules as sk
 from tests.browsing import WORDS_BROKEN
+from tests.builders import ev
 from tests.conftest import store_game
-from tests.test_layout_browser import MATCH, crazytime, kraken, make_night, show_on_phones
-from tests.test_layout_browser import NAMES as LONG
-from tests.test_stats import ev
+from tests.layout_night import MATCH, crazytime, kraken, make_night, show_on_phones
+from tests.layout_night import NAMES as LONG
 
 pytestmark = pytest.mark.browser
 

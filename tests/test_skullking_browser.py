@@ -8,10 +8,21 @@ import re
 import pytest
 
 from tests.browsing import WAIT, axe_violations, box_where, create_night, phone, seat_link
+from tests.skullking_browsing import (
+    TABLET,
+    Hand,
+    no_horizontal_scroll,
+    phone_bids,
+    round_title,
+    start_game,
+    stepper,
+    tap_bid,
+    totals,
+    trick_chip,
+)
 
 pytestmark = pytest.mark.browser
 
-TABLET = {"width": 768, "height": 1024}
 SIX = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim"]
 #: Eight names of 30 characters (the longest a night takes), Korean and emoji among them.
 LONG = [name[:30].ljust(30, "x") for name in (
@@ -19,80 +30,6 @@ LONG = [name[:30].ljust(30, "x") for name in (
     "Anne Bonny of the Caribbean Se", "Calico Jack Rackham the Third!",
     "Mary Read, Scourge of the Seas", "Edward Teach called Blackbeard",
     "Henry Every, the Arch Pirate 🏴", "Charles Vane, Terror of Nassau")]
-
-
-class Hand:
-    """The scorekeeper's finger on the tablet: every tap is counted, and so is every
-    scroll gesture a person would need first (the target not wholly on screen)."""
-
-    def __init__(self, page):
-        self.page = page
-        self.taps = 0
-        self.scrolls = 0
-
-    def tap(self, locator):
-        locator.wait_for(state="visible", timeout=WAIT)
-        box = box_where(locator)
-        view = self.page.viewport_size
-        if (box["y"] < 0 or box["y"] + box["height"] > view["height"]
-                or box["x"] < 0 or box["x"] + box["width"] > view["width"]):
-            self.scrolls += 1
-            locator.scroll_into_view_if_needed()
-        self.taps += 1
-        locator.click()
-
-
-def start_game(host, night_url, **options):
-    """Start a game through the form; in the 2021 edition unless ``edition`` says."""
-    options.setdefault("edition", "2021")
-    host.goto(night_url + "/new/skullking")
-    for name, value in options.items():
-        if name == "way":
-            host.select_option("select[name=way]", value)
-        elif name == "rounds":
-            host.fill("input[name=rounds]", value)
-        elif name in ("edition", "scoring"):
-            host.check(f"input[name={name}][value='{value}']")
-        else:
-            host.check(f"input[name={name}]")
-    host.locator("form.sk-new button[type=submit]").click()
-    host.wait_for_url("**/g/*")
-    return host.url
-
-
-def phone_bids(page, value, number=None):
-    """A phone bids (in round ``number``, once its page shows that round's bidding)."""
-    if number is not None:
-        page.locator(".sk-phone-round", has_text=f"Round {number} of").wait_for(
-            timeout=WAIT)
-    page.locator(f".sk-my-bid-form button[name=bid][value='{value}']").click()
-    page.locator(".sk-sent").wait_for(timeout=WAIT)
-
-
-def round_title(host, number, of):
-    host.locator("#sk-round-title", has_text=f"Round {number} of {of}").wait_for(
-        timeout=WAIT)
-
-
-def tap_bid(hand, seat, value):
-    """One tap on a player's bid row; the row then shows only ✓."""
-    hand.tap(hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] "
-                               f"button[name=bid][value='{value}']"))
-    hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
-
-
-def trick_chip(host, seat, value):
-    return host.locator(f".sk-trick-row[data-seat='{seat}'] "
-                        f"label.sk-chip:has(input[name='won-{seat}'][value='{value}'])")
-
-
-def stepper(host, seat, field, step="1"):
-    return host.locator(f".sk-trick-row[data-seat='{seat}'] "
-                        f"[data-stepper]:has(input[name='{field}']) [data-step='{step}']")
-
-
-def totals(host):
-    return [int(t) for t in host.locator(".sk-totals td[data-seat]").all_inner_texts()]
 
 
 def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, live_server):
@@ -277,10 +214,6 @@ def test_a_live_refresh_keeps_what_the_host_opened_and_tapped(browser, live_serv
     # Jo bid 1, took 1 with a Mermaid his Pirate took, and won his wager: 20 + 20 + 10
     assert host.locator(".sk-cell[data-round='1'][data-seat='1']").get_attribute(
         "data-points") == "50"
-
-
-def no_horizontal_scroll(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 @pytest.mark.parametrize("width", [768, 1100])

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from companion.core import exchange
-from tests.test_skullking_views import bid_round, cell, refused, result, start, text, totals
+from tests.skullking_host import bid_round, cell, refused, result, start, text, totals
 
 
 def undo(night, game):
@@ -206,11 +206,11 @@ def test_an_import_checks_adjustments_by_the_rules(night):
     document = json.loads(night.host.get(f"{night.url}/export.json").data)
     bad = json.loads(json.dumps(document))
     next(e for e in bad["games"][0]["events"] if e["type"] == "adjust")["data"]["amount"] = 900
-    with pytest.raises(exchange.BadFile):
+    with pytest.raises(exchange.BadFile, match="Its event log is not one the rules allow"):
         exchange.parse_import(exchange.dumps(bad))
     without = json.loads(json.dumps(document))
     del without["games"][0]["setup"]["adjustments"]
-    with pytest.raises(exchange.BadFile):
+    with pytest.raises(exchange.BadFile, match="Its event log is not one the rules allow"):
         exchange.parse_import(exchange.dumps(without))
 
 

@@ -6,7 +6,7 @@ a 390 px phone shows the house rules line without scrolling sideways."""
 import pytest
 
 from tests.browsing import WAIT, box_where, create_night, phone, seat_link
-from tests.test_skullking_browser import (
+from tests.skullking_browsing import (
     TABLET,
     Hand,
     no_horizontal_scroll,

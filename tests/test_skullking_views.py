@@ -8,66 +8,20 @@ import pytest
 
 from companion.app import create_app
 from tests.conftest import make_night, unmarked
+from tests.skullking_host import (
+    bid_round,
+    cell,
+    host_bid,
+    ranks,
+    refused,
+    result,
+    reveal,
+    start,
+    text,
+    totals,
+)
 
 SIX = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim"]
-
-
-def start(night, players=(0, 1, 2, 3), **form):
-    data = {f"seat{p}": "1" for p in players}
-    data.update(form)
-    return night.start("skullking", **data)
-
-
-def host_bid(night, game, seat, bid, round_=1, **extra):
-    return night.host.post(f"{game}/skullking/bid", data={
-        "round": round_, "seat": seat, "bid": bid, "pos": night.pos(game), **extra})
-
-
-def reveal(night, game, round_=1):
-    return night.host.post(f"{game}/skullking/reveal",
-                           data={"round": round_, "pos": night.pos(game)})
-
-
-def result(night, game, won, round_=1, **extra):
-    data = {"round": round_, "pos": night.pos(game)}
-    data.update({f"won-{seat}": value for seat, value in won.items()})
-    data.update(extra)
-    return night.host.post(f"{game}/skullking/result", data=data)
-
-
-def bid_round(night, game, bids, round_=1):
-    for seat, value in bids.items():
-        assert host_bid(night, game, seat, value, round_).status_code == 303
-    assert reveal(night, game, round_).status_code == 303
-
-
-def text(response):
-    return response.data.decode()
-
-
-def cell(html, round_, seat):
-    """(points, total) of one score-table cell."""
-    m = re.search(rf'data-round="{round_}" data-seat="{seat}" data-points="(-?\d+)" '
-                  rf'data-total="(-?\d+)"', html)
-    assert m, f"round {round_} seat {seat} is not scored"
-    return int(m.group(1)), int(m.group(2))
-
-
-def totals(html):
-    return {int(s): int(t) for s, t in
-            re.findall(r'class="sk-rank[^"]*" data-seat="(\d+)" data-rank="\d+" '
-                       r'data-total="(-?\d+)"', html)}
-
-
-def ranks(html):
-    return {int(s): int(r) for s, r in
-            re.findall(r'class="sk-rank[^"]*" data-seat="(\d+)" data-rank="(\d+)"', html)}
-
-
-def refused(response, status, words):
-    body = text(response)
-    assert response.status_code == status, body[:500]
-    assert words in body.replace("&#39;", "'").replace("&quot;", '"'), body[:3000]
 
 
 # --------------------------------------------------------------------------- starting

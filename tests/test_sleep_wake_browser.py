@@ -19,6 +19,9 @@ import pytest
 
 from tests.browsing import WAIT, claim, create_night, seat_link
 from tests.conftest import STARTS_WITHIN_S
+from tests.phone_browsing import (
+    watch,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -120,18 +123,6 @@ def start_crazytime_with_starting_law(host, night_url):
 def pick_rabbit(host, name):
     host.locator(".ct-deal button", has_text=name).click()
     host.locator(".ct-deal button[aria-pressed=true]", has_text=name).wait_for(timeout=WAIT)
-
-
-def watch(page):
-    """Marks the page: a marker on window (a reload loses it), and a count of the times
-    "can't reach the table" showed."""
-    page.evaluate("""() => {
-      window.__sameDocument = true;
-      window.__offline = 0;
-      new MutationObserver(() => {
-        if (document.querySelector('[data-offline-mark]')) { window.__offline += 1; }
-      }).observe(document.documentElement, {childList: true, subtree: true});
-    }""")
 
 
 def same_document(page):

@@ -11,8 +11,8 @@ import pytest
 
 from companion.core.reveal import MOST_MS, lead_ms
 from tests.browsing import WAIT, claim, create_night, seat_link
-from tests.test_skullking_browser import phone_bids, start_game
-from tests.test_sleep_wake_browser import watch
+from tests.phone_browsing import watch
+from tests.skullking_browsing import phone_bids, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

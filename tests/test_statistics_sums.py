@@ -24,7 +24,7 @@ from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.tokens import device_id, new_token
 from companion.store import log
-from tests.test_kept_results import SCRIPTS, correction
+from tests.builders import WHOLE_GAMES, random_correction
 
 #: Spellings of six players: a night seats four or five of them, each spelled one way.
 PLAYERS = (("Ann", "ann", "ANN"), ("Bo", "BO"), ("Cy",), ("지혜",), ("Di", "di"), ("Eve",))
@@ -88,8 +88,8 @@ class History:
 
     def play(self, n, to_the_end=True):
         night_id = self._pick_night(n)
-        script = list(SCRIPTS)[n % len(SCRIPTS)]
-        players, options, events = SCRIPTS[script]
+        script = list(WHOLE_GAMES)[n % len(WHOLE_GAMES)]
+        players, options, events = WHOLE_GAMES[script]
         shown = store.current_game(night_id)
         leave = shown.number if shown is not None and not shown.finished else None
         game = store.start_game(store.night(night_id), script.split("-")[0], players,
@@ -121,7 +121,7 @@ class History:
     def correct(self, n):
         game = self._pick_game(n)
         if game is not None and game.kind == "skullking":
-            self._move(n, "correct", correction(self.rng, game.state) or {})
+            self._move(n, "correct", random_correction(self.rng, game.state) or {})
 
     def _export(self, n):
         key = store.night(self._pick_night(n))["key"]
@@ -190,7 +190,7 @@ def test_a_best_score_taken_away_sums_the_nights_again(roomy):
     history = History(roomy, random.Random(3))
     with roomy.test_request_context():
         history.night(0)
-        history.play(2)  # Skull King to the end (SCRIPTS' third)
+        history.play(2)  # Skull King to the end (WHOLE_GAMES' third)
         history.look(0)
         night_id = history.nights[0]
         game = store.games(night_id)[0]
@@ -271,7 +271,7 @@ def test_an_upgrade_that_changes_the_scoring_shows_the_new_figures(roomy, monkey
     with roomy.test_request_context():
         history.nights.append(store.create_night(["Ann", "Bo", "Cy", "Di"],
                                                  history.device)["id"])
-        history.play(2)  # Skull King (SCRIPTS' third): Ann scores 20, then −10
+        history.play(2)  # Skull King (WHOLE_GAMES' third): Ann scores 20, then −10
         key = store.night(history.nights[0])["key"]
         tally = history.client.get(f"/n/{key}/tally").data.decode()
         assert ann(history.client) == "10"

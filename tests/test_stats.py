@@ -1,113 +1,27 @@
 """The end of the night, pure: tallies and statistics from hand-made event logs.
 
 Every state here comes from the games' own rules: ``rules.start`` (with a seeded rng,
-roles then dealt by hand) and ``rules.replay`` of explicit events.
+roles then dealt by hand) and ``rules.replay`` of explicit events, built in
+tests/builders.py.
 """
-
-import random
 
 import pytest
 
 from companion.core import charts, stats
-from companion.crazytime import rules as ct
 from companion.kraken import results as kraken_results
-from companion.kraken import rules as kr
 from companion.skullking import rules as sk
-
-
-def ev(type_, by=None, **data):
-    """An event with its data; ``by`` is the phone's seat that sent it (None: the host)."""
-    return {"type": type_, "data": data, "seat": by}
-
-
-# --- hand-made games (shared with test_tally.py and test_export.py) ---------------------
-
-def kraken_setup(roles, series=None):
-    """A Kraken game for seats 0..n-1 with the roles dealt by hand (n = len(roles))."""
-    setup = kr.start(list(range(len(roles))), {"series": series}, rng=random.Random(1))
-    cards = [*setup["roles"].values(), *setup["unused_roles"]]
-    for role in roles:
-        cards.remove(role)
-    setup["roles"] = {str(seat): role for seat, role in enumerate(roles)}
-    setup["unused_roles"] = cards
-    return setup
-
-
-def kraken_kraken_first():
-    """Seat 0 takes the marker and reveals seat 1's card: the Kraken. Skeletons win."""
-    return [ev("marker", seat=0), ev("reveal", seat=1, card="kraken", special=None)]
-
-
-def kraken_all_treasure():
-    """Three players find the three Treasures in the first three reveals: Explorers win."""
-    return [ev("marker", seat=0),
-            ev("reveal", seat=1, card="treasure", special=None),
-            ev("reveal", seat=2, card="treasure", special=None),
-            ev("reveal", seat=0, card="treasure", special=None)]
-
-
-def kraken_game(number, roles, events, series=None):
-    setup = kraken_setup(roles, series)
-    return {"number": number, "kind": "kraken", "setup": setup,
-            "state": kr.replay(setup, events), "events": events}
-
-
-def skullking_events(bids, won):
-    """One game of custom rounds: per round the bids and tricks won, {seat: n}."""
-    events = []
-    for number, (round_bids, round_won) in enumerate(zip(bids, won, strict=True), 1):
-        for seat, bid in round_bids.items():
-            events.append(ev("bid", seat=seat, round=number, bid=bid))
-        events.append(ev("reveal_bids", round=number))
-        events.append(ev("result", round=number,
-                         results={str(s): {"won": n} for s, n in round_won.items()}))
-    return events
-
-
-def skullking_game(number, players, rounds, bids, won):
-    setup = sk.start(players, {"way": "custom", "rounds": rounds})
-    events = skullking_events(bids, won)
-    return {"number": number, "kind": "skullking", "setup": setup,
-            "state": sk.replay(setup, events), "events": events}
-
-
-def crazytime_events(matches, law_texts=("When a 5", "Say hello")):
-    """Four matches given as penalties per seat; a law and the next match in between."""
-    events = [ev("rabbit", seat=3)]
-    for index, penalties in enumerate(matches, 1):
-        for seat, count in penalties.items():
-            events += [ev("penalty", seat=seat, reason="wrong_call")] * count
-        if index < 4 and index < len(matches):
-            events.append(ev("law", name=f"Law {index}", when=law_texts[0],
-                             what=law_texts[1]))
-            events.append(ev("next_match"))
-    return events
-
-
-# Hand tally: hours 1h (seat 0), 2h (seat 1), 3h (seat 0) → seat 0 4h, seat 1 2h.
-# Match 4 penalties 5, 5, 1, 1 → scores -1, -3, -1, -1; the tie at -1 goes to fewer
-# match-4 penalties: seats 2 and 3 share first, seat 0 third, seat 1 fourth.
-CT_MATCHES = [{0: 0, 1: 4, 2: 4, 3: 4}, {0: 4, 1: 0, 2: 4, 3: 4},
-              {0: 0, 1: 4, 2: 4, 3: 4}, {0: 5, 1: 5, 2: 1, 3: 1}]
-
-
-def crazytime_game(number, matches=CT_MATCHES, players=(0, 1, 2, 3)):
-    setup = ct.start(list(players), {})
-    events = crazytime_events(matches)
-    return {"number": number, "kind": "crazytime", "setup": setup,
-            "state": ct.replay(setup, events), "events": events}
-
-
-# Skull King, custom rounds of 1 and 2 cards, seats 0, 1, 2:
-# round 1: bids 1, 0, 0; won 1, 0, 0 → 20, 10, 10
-# round 2: bids 2, 0, 1; won 1, 0, 1 → -10, 20, 20   totals 10, 30, 30 (1 and 2 share first)
-SK_BIDS = [{0: 1, 1: 0, 2: 0}, {0: 2, 1: 0, 2: 1}]
-SK_WON = [{0: 1, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 1}]
-
-
-def skullking_hand(number=1):
-    return skullking_game(number, [0, 1, 2], [1, 2], SK_BIDS, SK_WON)
-
+from tests.builders import (
+    CT_MATCHES,
+    SK_BIDS,
+    SK_WON,
+    crazytime_game,
+    kraken_all_treasure,
+    kraken_game,
+    kraken_kraken_first,
+    skullking_events,
+    skullking_game,
+    skullking_hand,
+)
 
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
 

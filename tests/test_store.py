@@ -96,7 +96,7 @@ def test_played_records_only_what_the_rules_allow(app):
     night.start("kraken", **FIVE)
     with app.test_request_context():
         game = played.current_game(store.night_by_key(night.key)["id"])
-        with pytest.raises(played.RuleError):
+        with pytest.raises(played.RuleError, match="That action is not part of this game"):
             played.record(game, "no such event", {}, pos=game.pos, device=HOST)
         assert played.game(game.night_id, game.number).length == 0
 

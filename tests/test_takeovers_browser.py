@@ -9,11 +9,11 @@ import pytest
 
 from companion.skullking import rules as sk
 from tests.browsing import WAIT, axe_violations
+from tests.builders import ev, kraken_kraken_first, kraken_setup
 from tests.conftest import store_game
-from tests.test_crazytime_rules import after_match_1
-from tests.test_crazytime_rules import setup as crazytime_setup
-from tests.test_phone_browser import bump, record, seat_url, table, touch_phone
-from tests.test_stats import ev, kraken_kraken_first, kraken_setup
+from tests.crazytime_log import after_match_1
+from tests.crazytime_log import setup as crazytime_setup
+from tests.phone_browsing import bump, record, seat_url, table, touch_phone
 
 pytestmark = pytest.mark.browser
 

@@ -5,13 +5,8 @@ against the tally a careful scorekeeper wrote on paper."""
 import pytest
 
 from tests.browsing import WAIT, axe_violations, create_night
+from tests.builders import crazytime_game, kraken_game, kraken_kraken_first, skullking_hand
 from tests.conftest import store_game
-from tests.test_stats import (
-    crazytime_game,
-    kraken_game,
-    kraken_kraken_first,
-    skullking_hand,
-)
 
 pytestmark = pytest.mark.browser
 

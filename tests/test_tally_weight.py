@@ -7,14 +7,14 @@ import pytest
 
 from companion.core import bgstats
 from companion.pictures import qr
-from tests.conftest import make_night, store_game
-from tests.test_stats import (
+from tests.builders import (
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
     skullking_hand,
 )
+from tests.conftest import make_night, store_game
 
 ROLES = ["explorer", "skeleton", "explorer", "explorer"]
 LIMIT = 150 * 1024

@@ -7,8 +7,8 @@ import pytest
 
 from tests.browsing import axe_violations
 from tests.conftest import store_game
-from tests.test_layout_browser import MATCH, crazytime, kraken, make_night, show_on_phones
-from tests.test_layout_browser import skullking as layout_skullking
+from tests.layout_night import MATCH, crazytime, kraken, make_night, show_on_phones
+from tests.layout_night import skullking as layout_skullking
 
 pytestmark = pytest.mark.browser
 

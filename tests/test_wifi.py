@@ -20,10 +20,10 @@ from companion.core import wifi
 from companion.serving.cafe import Worker
 from tests.browsing import decode_qr
 from tests.conftest import STARTS_WITHIN_S, make_night
+from tests.crawling import crawl, pages
+from tests.over_http import CAFE, Gunicorn, create_night
 from tests.refusing import refuses
-from tests.test_drills import CAFE, Gunicorn, create_night
-from tests.test_screen import screen_device
-from tests.test_secrecy import crawl, pages
+from tests.screens import screen_device
 
 PASSWORD = "Pa;ss,wo:rd\\q\"u'ote"  # every character the format escapes, and a quote
 IMAGE = re.compile(r'src="([^"]*/wifi\.png[^"]*)"')

@@ -28,7 +28,7 @@ from companion.laptop import awake, console, paths
 from companion.serving import cli
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
 from tests.laptops import ENDED_EXIT
-from tests.test_drills import SCRIPTS, Device, assert_log_sound, create_night, start_game, step
+from tests.over_http import SCRIPTS, Device, assert_log_sound, create_night, start_game, step
 
 # --- the secret key: Windows' Python 3.11 and 3.12, and a USB stick -----------------
 

@@ -8,7 +8,7 @@ a few bytes longer than an Explorer's. So a template marks each secret with
 ``width`` bytes, and the response is compressed around it, never through it — the parts
 before and after are deflated on their own (no back-reference reaches into the secret),
 and the secret goes into the gzip stream as stored, uncompressed bytes. Every variant of
-a page then has the same size, byte for byte (tests/test_side_channels.py).
+a page then has the same size, byte for byte (tests/test_sealed.py).
 """
 
 import secrets

@@ -10,10 +10,10 @@ import gzip
 import pytest
 
 from companion.web import sealed
+from tests.builders import kraken_setup
 from tests.conftest import make_night, store_game
-from tests.test_crazytime_rules import after_match_1, law
-from tests.test_crazytime_rules import setup as crazytime_setup
-from tests.test_stats import kraken_setup
+from tests.crazytime_log import after_match_1, law
+from tests.crazytime_log import setup as crazytime_setup
 
 NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
 

@@ -1,6 +1,6 @@
-"""Statistics across nights that groups ask for (docs/rules.md#statistics): Skull King's
-exact-bid rate and zero-bid success, Kraken's win rate per role, and head to head; on the
-statistics page and in its CSV files."""
+"""A player's statistics across nights, that groups ask for (docs/rules.md#statistics):
+Skull King's exact-bid rate and zero-bid success, Kraken's win rate per role, head to
+head and the leaderboards; on the statistics page and in its CSV files."""
 
 import csv
 import io
@@ -11,16 +11,19 @@ import pytest
 from companion.core import awards, stats
 from companion.kraken import views as kraken_views
 from companion.skullking import views as skullking_views
-from tests.conftest import make_night
-from tests.test_awards import SK_BIDS, SK_ROUNDS, SK_WON, sk_one_card
-from tests.test_stats import (
+from tests.builders import (
+    SK_NIGHT_BIDS,
+    SK_NIGHT_ROUNDS,
+    SK_NIGHT_WON,
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    play_evening,
+    sk_one_card,
     skullking_game,
 )
-from tests.test_tally import play_evening, text
+from tests.conftest import make_night, text_without_bdi
 
 
 def cells(columns, player):
@@ -39,14 +42,14 @@ def test_a_rate_is_a_whole_percentage_with_halves_rounded_up():
 # --- Skull King -------------------------------------------------------------------------
 
 def sk_nights():
-    """Night 1: the four-round game of test_awards (Ann 3 exact of 4, zeros 3 of 3; Bo 2 of
-    4, zeros 1 of 2; Cy 2 of 4, zeros 1 of 2). Night 2: one card, bids 1, 1, 1, won 0, 1,
-    0 (only Bo exact), and a game still running whose scored round would give Ann an
-    exact zero."""
+    """Night 1: the four-round game of tests/builders.py (sk_night_game: Ann 3 exact of 4,
+    zeros 3 of 3; Bo 2 of 4, zeros 1 of 2; Cy 2 of 4, zeros 1 of 2). Night 2: one card,
+    bids 1, 1, 1, won 0, 1, 0 (only Bo exact), and a game still running whose scored round
+    would give Ann an exact zero."""
     running = skullking_game(3, [0, 1, 2], [1, 1], [{0: 0, 1: 1, 2: 0}],
                              [{0: 0, 1: 1, 2: 0}])
     return [{"names": {0: "Ann", 1: "Bo", 2: "Cy"},
-             "games": [skullking_game(1, [0, 1, 2], SK_ROUNDS, SK_BIDS, SK_WON)]},
+             "games": [skullking_game(1, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS, SK_NIGHT_WON)]},
             {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
              "games": [sk_one_card(2, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0}), running]}]
 
@@ -99,14 +102,15 @@ def test_kraken_win_rate_per_role_is_wins_of_games_dealt_that_role():
 # --- head to head -----------------------------------------------------------------------
 
 def h2h_nights():
-    """Night 1: the Skull King game of test_awards (Ann 50 first, Bo 30 second). Night 2
-    ("BO" is Bo): Skull King, one card, Bo alone exact (Bo first, Ann second); Kraken, Bo
-    the Skeleton, the Kraken first (Bo wins); Kraken, Ann and Bo Explorers find the
-    treasure (both win, same place); a Kraken game still running. Night 3: Ann, Cy, Di
-    and "Bob" (Bo after a merge) play Crazy Time; Ann places 3rd, Bob 4th."""
+    """Night 1: the four-round Skull King game of tests/builders.py (sk_night_game: Ann 50
+    first, Bo 30 second). Night 2 ("BO" is Bo): Skull King, one card, Bo alone exact (Bo
+    first, Ann second); Kraken, Bo the Skeleton, the Kraken first (Bo wins); Kraken, Ann
+    and Bo Explorers find the treasure (both win, same place); a Kraken game still
+    running. Night 3: Ann, Cy, Di and "Bob" (Bo after a merge) play Crazy Time; Ann
+    places 3rd, Bob 4th."""
     return [
         {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
-         "games": [skullking_game(1, [0, 1, 2], SK_ROUNDS, SK_BIDS, SK_WON)]},
+         "games": [skullking_game(1, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS, SK_NIGHT_WON)]},
         {"names": {0: "Ann", 1: "BO", 2: "Cy"},
          "games": [sk_one_card(1, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0}),
                    kraken_game(2, ["explorer", "skeleton", "explorer"],
@@ -149,10 +153,10 @@ def test_players_who_never_met_have_an_empty_head_to_head():
 
 @pytest.fixture
 def evening(app):
-    """The evening of tests/test_tally.py: Ann, Bo, Cy play a Kraken series of three (Bo,
-    the Skeleton, wins each: the Kraken is the first card), a Skull King game (totals 10,
-    30, 30), all four a Crazy Time game (places: Cy, Di 1st, Ann 3rd, Bo 4th), and a
-    Kraken game is left running."""
+    """The evening of tests/builders.py's play_evening: Ann, Bo, Cy play a Kraken series
+    of three (Bo, the Skeleton, wins each: the Kraken is the first card), a Skull King
+    game (totals 10, 30, 30), all four a Crazy Time game (places: Cy, Di 1st, Ann 3rd, Bo
+    4th), and a Kraken game is left running."""
     night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
     night.host.set_cookie("lang", "en")
     play_evening(app, night)
@@ -160,7 +164,7 @@ def evening(app):
 
 
 def test_the_statistics_page_shows_head_to_head_for_two_chosen_players(evening):
-    html = text(evening.host.get("/stats?a=ann&b=bo"))
+    html = text_without_bdi(evening.host.get("/stats?a=ann&b=bo"))
     assert "Finished games played together: 5" in html
     # Ann: no win, ahead once (Crazy Time); Bo: 3 Kraken and the Skull King, ahead 4 times.
     assert ('<td data-label="Games won" class="big">0</td>\n        '
@@ -173,14 +177,14 @@ def test_the_statistics_page_shows_head_to_head_for_two_chosen_players(evening):
 
 @pytest.mark.parametrize("query", ["a=ann&b=ann", "a=ann&b=nobody", "a=ann"])
 def test_a_head_to_head_needs_two_different_known_players(evening, query):
-    html = text(evening.host.get(f"/stats?{query}"))
+    html = text_without_bdi(evening.host.get(f"/stats?{query}"))
     assert "Finished games played together" not in html
     assert 'class="notice error" role="alert"' in html
 
 
 def read_csv(response):
     assert response.status_code == 200 and response.mimetype == "text/csv"
-    return list(csv.reader(io.StringIO(text(response).lstrip("\ufeff"))))
+    return list(csv.reader(io.StringIO(text_without_bdi(response).lstrip("\ufeff"))))
 
 
 def test_the_statistics_csv_has_a_row_per_player_with_the_new_figures(evening):
@@ -224,40 +228,6 @@ def test_the_statistics_csv_files_are_for_host_devices_only(client, evening):
     assert client.get("/stats/head-to-head.csv").status_code == 403
 
 
-# --- awards on the tally ----------------------------------------------------------------
-
-def test_the_tally_shows_tonights_awards_with_the_players_colours(evening):
-    html = text(evening.host.get(f"{evening.url}/tally"))
-    assert "The night's awards" in html
-    # Skull King: Bo bid 0 and made it in both rounds.
-    assert "Bid 0 and took no trick, rounds in a row: 2" in html
-    # Crazy Time: Ann took 9 penalties, everybody else 13.
-    assert "Fewest penalties per game: 9" in html
-    streak = html[html.index("award-zero-streak"):html.index("award-dodger")]
-    assert streak.count('<span class="player pc-') == 1 and ">Bo</span>" in streak
-
-
-def test_the_tally_gives_no_award_most_of_the_table_shares(evening):
-    html = text(evening.host.get(f"{evening.url}/tally"))
-    # Kraken: Ann and Cy had none of their cards revealed, 2 of the series' 3 players;
-    # Skull King: Bo and Cy bid exactly twice each, 2 of 3 (docs/rules.md#awards).
-    assert "Survivor" not in html and "Fewest own cards revealed" not in html
-    assert "Sharpshooter" not in html and "Most exact bids" not in html
-
-
-def test_a_phone_sees_the_same_awards(evening):
-    phone = evening.phone(2)
-    phone.set_cookie("lang", "en")
-    html = text(phone.get("/me/tally"))
-    assert "The night's awards" in html and "Perfect zero streak" in html
-
-
-def test_the_awards_are_in_korean(evening):
-    evening.host.set_cookie("lang", "ko")
-    html = text(evening.host.get(f"{evening.url}/tally"))
-    assert "이번 모임 시상" in html and "0 입찰 연속 성공" in html
-
-
 # --- the leaderboards ---------------------------------------------------------------------
 
 def test_the_leaderboards_sort_each_games_players_by_wins(evening):
@@ -278,7 +248,7 @@ def test_the_leaderboards_sort_each_games_players_by_wins(evening):
 
 
 def test_the_statistics_page_has_a_leaderboard_a_game_in_player_colours(evening):
-    html = text(evening.host.get("/stats"))
+    html = text_without_bdi(evening.host.get("/stats"))
     assert "Leaderboards" in html
     kraken = html[html.index('data-board="kraken"'):html.index('data-board="skullking"')]
     # Bo won the three Kraken games; Ann and Cy none.
@@ -294,5 +264,5 @@ def test_the_statistics_page_has_a_leaderboard_a_game_in_player_colours(evening)
 
 
 def test_the_table_page_links_the_statistics(evening):
-    html = text(evening.host.get(evening.url))
+    html = text_without_bdi(evening.host.get(evening.url))
     assert 'href="/stats"' in html
