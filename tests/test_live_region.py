@@ -19,7 +19,7 @@ MACRO = "_live.html"
 OFFLINE = {"en": "Connection lost. Reconnecting…",
            "ko": "연결이 끊겼습니다. 다시 연결하는 중…"}
 #: What every live region carries, with live push on or off.
-ALWAYS = {"id", "hx-get", "hx-trigger", "hx-swap", "data-offline"}
+ALWAYS = {"id", "hx-get", "hx-trigger", "hx-ext", "hx-swap", "data-offline"}
 #: What it carries more where live push is on (and its page has a night to follow).
 PUSHED = {"data-stream", "data-heartbeat"}
 #: And where it has parts (companion/web/parts.py): the hash of all the rest.
@@ -99,7 +99,8 @@ def test_every_live_region_carries_the_same_attributes(walk_app):
         assert live.get("data-offline") == OFFLINE["en"], (viewer, url)
         assert live.get("hx-trigger") == \
             f"every {walk_app.config['POLL_SECONDS']}s, poll-now", (viewer, url)
-        assert live.get("hx-swap") == "outerHTML", (viewer, url)
+        assert live.get("hx-swap") == "morph:outerHTML", (viewer, url)
+        assert live.get("hx-ext") == "morph", (viewer, url)
         if follows:
             assert live.get("data-heartbeat") == str(walk_app.config["PUSH_HEARTBEAT"])
             with client.get(live.get("data-stream")) as stream:

@@ -237,7 +237,7 @@
          the laptop answers with "nothing changed", 204) */
       if (why === "unhide") { url = url.replace(/([?&]v=)-?\d+/, "$1-1"); }
       var done = window.htmx.ajax("GET", url,
-                                  { source: el, target: el, swap: "outerHTML",
+                                  { source: el, target: el, swap: "morph:outerHTML",
                                     headers: have(el) });
     } finally {
       issuing = false;
