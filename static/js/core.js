@@ -30,7 +30,7 @@
                        "hold.wake",
                        "panels.restoreFields", "clock.check", "clock.offer", "panels.reach",
                        "skullking.sums"],
-    "htmx:afterSettle": ["hold.again", "live.follow"],
+    "htmx:afterSettle": ["live.follow"],
     "htmx:afterRequest": ["live.heard"],
     "htmx:sendError": ["live.unreachable"],
     "htmx:responseError": ["live.failed"],
