@@ -19,7 +19,7 @@ MACRO = "_live.html"
 OFFLINE = {"en": "Connection lost. Reconnecting…",
            "ko": "연결이 끊겼습니다. 다시 연결하는 중…"}
 #: What every live region carries, with live push on or off.
-ALWAYS = {"id", "hx-get", "hx-trigger", "hx-swap", "data-offline"}
+ALWAYS = {"id", "hx-get", "hx-trigger", "hx-ext", "hx-swap", "data-offline"}
 #: What it carries more where live push is on (and its page has a night to follow).
 PUSHED = {"data-stream", "data-heartbeat"}
 #: And where it has parts (companion/web/parts.py): the hash of all the rest.
@@ -89,6 +89,7 @@ def test_every_live_region_carries_the_same_attributes(walk_app):
 
     walk_app.jinja_env.get_template = record
     refreshed = set()
+    writers = 0
     for client, viewer, url, html in walk(walk_app):
         live = region(html)
         attributes = set(live.attrib) - {"class"}
@@ -99,7 +100,15 @@ def test_every_live_region_carries_the_same_attributes(walk_app):
         assert live.get("data-offline") == OFFLINE["en"], (viewer, url)
         assert live.get("hx-trigger") == \
             f"every {walk_app.config['POLL_SECONDS']}s, poll-now", (viewer, url)
-        assert live.get("hx-swap") == "outerHTML", (viewer, url)
+        assert live.get("hx-swap") == "morph:outerHTML", (viewer, url)
+        assert live.get("hx-ext") == "morph", (viewer, url)
+        # a write's answer is morphed into the region as a refresh is: its form is inside
+        # the region, where the region's hx-ext reaches it (outside, htmx would fall back
+        # to putting the answer inside the region)
+        for writer in live.getroottree().getroot().xpath('//*[@hx-target="#live"]'):
+            assert live in writer.iterancestors(), (viewer, url, writer.get("hx-post"))
+            assert writer.get("hx-swap") == "morph:outerHTML", (viewer, url)
+            writers += 1
         if follows:
             assert live.get("data-heartbeat") == str(walk_app.config["PUSH_HEARTBEAT"])
             with client.get(live.get("data-stream")) as stream:
@@ -114,6 +123,7 @@ def test_every_live_region_carries_the_same_attributes(walk_app):
         assert again.status_code == 200
         assert region(again.data.decode()).get("hx-get").startswith(refresh.group(1) + "?v=")
         refreshed.add(walk_app.url_map.bind("table.test").match(refresh.group(1))[0])
+    assert writers
     # the walk went through every live fragment and every template that draws a region
     assert refreshed == {rule.endpoint for rule in walk_app.url_map.iter_rules()
                          if rule.rule.endswith("/live")}

@@ -119,11 +119,12 @@ def test_a_tap_under_way_when_another_phone_s_bid_refreshes_the_page_is_not_lost
         browser, pushing, kind):
     """Mina's button is pressed when Jo's bid refreshes her page. With a mouse (a
     laptop, a trackpad) the browser clicks only where the press began: had the refresh
-    been swapped in, the button pressed would be gone by the release, no click would
-    come, and the press would do nothing (it did, without the wait). A touch is clicked
-    where the finger lifts, and was never lost so; it is tried too, to keep it so. The
-    refresh waits for the release, however long the button is held; the bid is sent, and
-    then her page shows Jo's too."""
+    replaced the region, the button pressed would be gone by the release, no click would
+    come, and the press would do nothing (it did, before the page held refreshes through
+    a press). A touch is clicked where the finger lifts, and was never lost so; it is
+    tried too, to keep it so. The refresh is morphed in under the press, which keeps the
+    button pressed (docs/architecture.md, "idiomorph"), however long it is held; the bid
+    is sent, and then her page shows Jo's too."""
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
                                ).new_page()
     night_url = create_night(host, pushing.url, NAMES)
@@ -166,11 +167,12 @@ def test_a_tap_under_way_when_the_scorekeeper_s_last_tap_is_answered_is_not_lost
         browser, pushing, kind, pressed):
     """On the tablet the scorekeeper taps Mina's bid and is already pressing Jo's when
     the answer to Mina's comes back (a quick hand, a slow laptop: the answer is held back
-    here until the press has begun). Had it been swapped in then, the button pressed
-    would be gone by the release, and a mouse would click nothing (it did not, without
-    the wait). The answer waits for the release; Jo's bid is sent, and its answer shows
-    both. A touch is tried too, to keep it so. A press that sends nothing (on Jo's name)
-    gets the held answer as it ends, not a refresh a second later."""
+    here until the press has begun). Had it replaced the region then, the button pressed
+    would be gone by the release, and a mouse would click nothing (it did not, before
+    the page held answers through a press). Morphed in, it keeps the button pressed;
+    Jo's bid is sent, and its answer shows both. A touch is tried too, to keep it so. A
+    press that sends nothing (on Jo's name) shows the answer, with no refresh asked for
+    it after the release."""
     context = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024},
                                   has_touch=kind == "touch", is_mobile=kind == "touch")
     host = context.new_page()
@@ -197,8 +199,7 @@ def test_a_tap_under_way_when_the_scorekeeper_s_last_tap_is_answered_is_not_lost
     held[0].fulfill(response=held[0].fetch())  # Mina's bid is answered under the finger
     host.wait_for_function("() => window.answered === 1", timeout=WAIT)
     if pressed == "name":
-        # Refreshes asked after the release. (One asked during the press, the stream's
-        # word of Mina's bid coming late on a slow box, is not swapped in.)
+        # Refreshes asked after the release: none, the answer already showed the bid.
         refreshes, lifted = [], []
         host.on("request", lambda r: refreshes.append(r.url)
                 if lifted and "/live" in r.url else None)

@@ -69,7 +69,7 @@ def _wrapped(name: str, content: str, digest: str, version: str | None = None) -
     """A part in its wrapper; an out-of-band one (an answer of parts only) says the
     version it shows: a page that already shows a later one drops it (static/js/live.js:
     a write's answer can overtake a refresh sent before it, whose parts are older)."""
-    swap = f' data-part-v="{version}" hx-swap-oob="true"' if version is not None else ""
+    swap = f' data-part-v="{version}" hx-swap-oob="morph"' if version is not None else ""
     return (f'<div class="part" id="part-{name}" data-part="{name}" '
             f'data-part-hash="{stored(digest)}"{swap}>{content}</div>')
 

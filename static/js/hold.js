@@ -103,8 +103,9 @@
     }
   }
 
-  /* After a live refresh (and again once it settled): the fresh secret shows at once if
-     the hold goes on. */
+  /* After a live refresh: the fresh secret shows at once if the hold goes on. Once is
+     enough: htmx settles a replaced element's class back a moment after its swap, a
+     morphed one not, and the secret's hidden and data-held are never settled. */
   function holdAfterSwap() {
     if (hold === null) { return; }
     var again = document.querySelectorAll("[data-hold='" + hold.id + "']");
@@ -121,7 +122,6 @@
     if (event.target.closest && event.target.closest("[data-hold]")) { event.preventDefault(); }
   });
   C.on("htmx:afterSwap", "hold.again", holdAfterSwap);
-  C.on("htmx:afterSettle", "hold.again", holdAfterSwap);
   C.on("htmx:afterSwap", "hold.wake", syncWake);
   C.on("ready", "hold.wake", syncWake);
 

@@ -218,9 +218,6 @@
     var el = region();
     if (!el || !window.htmx) { return; }
     if (why === "poll" && streaming && Date.now() - lastRefresh < SAFETY_MS) { return; }
-    /* An answer held through a press is about to be shown: answer() asks after it, if
-       the region is still behind. */
-    if (lifting) { return; }
     /* A count's last second is the count's: asked just after it (static/js/clock.js). */
     var hush = C.countLeft ? C.countLeft() : 0;
     if (hush > 0) { later(hush + HUSH_AFTER_MS); return; }
@@ -237,7 +234,7 @@
          the laptop answers with "nothing changed", 204) */
       if (why === "unhide") { url = url.replace(/([?&]v=)-?\d+/, "$1-1"); }
       var done = window.htmx.ajax("GET", url,
-                                  { source: el, target: el, swap: "outerHTML",
+                                  { source: el, target: el, swap: "morph:outerHTML",
                                     headers: have(el) });
     } finally {
       issuing = false;
@@ -489,83 +486,6 @@
     if (Math.abs(need - reported) < NEED_STEP_MS) { return; }
     event.detail.headers["X-Reveal-Need"] = String(need);
     reported = need;
-  });
-
-  /* A press in progress. A refresh swapped in between a mouse button's down and its up
-     replaces the button pressed, and the browser then fires no click (the press began
-     on an element that is gone): the click is lost, and nothing happens — on the host's
-     laptop while the phones bid, each bid refreshing its pages. (A touch is clicked
-     where the finger lifts.) So a refresh that lands while a press on the region is
-     under way is not swapped; the region asks again as the press ends (or after
-     TAP_MS, a finger held that long being no tap). This page's own write answered
-     during a press is held likewise (answer(), below). A "hold to see" is left alone: its
-     secret follows a refresh (static/js/hold.js). */
-  var TAP_MS = 1000;
-  /* A mouse button is a click however long it is held down: it is waited for longer
-     (its up is lost only when it is let go outside the window). */
-  var CLICK_MS = 10000;
-  /* A touch's click comes a moment after its pointerup: the region asks again after
-     that moment, not before it. */
-  var LIFT_MS = 100;
-  var press = null;  /* {missed, held}: the press on the region under way */
-  var lifting = null;  /* the answer held through a press, between its release and its swap */
-  /* Writes sent from this page so far: whether a press's click sent one. */
-  var writes = 0;
-
-  C.on("htmx:beforeRequest", "live.wrote", function (event) {
-    if (C.isWrite(event)) { writes += 1; }
-  });
-
-  C.on("pointerdown", "live.press", function (event) {
-    var el = region();
-    var target = event.target;
-    if (!el || !target || !target.closest || !el.contains(target) ||
-        target.closest("[data-hold]")) { return; }
-    var mine = press = { missed: false, held: null };
-    setTimeout(function () { if (press === mine) { released(); } },
-               event.pointerType === "mouse" ? CLICK_MS : TAP_MS);
-  });
-
-  function released() {
-    if (!press) { return; }
-    var missed = press.missed;
-    var held = press.held;
-    press = null;
-    if (held) {
-      var before = writes;
-      lifting = held;
-      setTimeout(function () { answer(held, writes !== before); }, LIFT_MS);
-    } else if (missed || behind()) { later(LIFT_MS); }
-  }
-
-  /* A write's answer held through a press, once the press is over: dropped if the
-     press's click sent a write of its own (that one's answer, on its way, shows this
-     change too), else swapped in as htmx would have. */
-  function answer(held, wrote) {
-    if (lifting === held) { lifting = null; }
-    if (!wrote && held.target.isConnected && window.htmx) {
-      window.htmx.swap(held.target, held.serverResponse,
-                       { swapStyle: "outerHTML", swapDelay: 0,
-                         settleDelay: window.htmx.config.defaultSettleDelay },
-                       { eventInfo: held, contextElement: held.elt });
-    }
-    if (behind()) { later(CHASE_MS); }
-  }
-
-  C.on("pointerup", "live.release", released);
-  C.on("pointercancel", "live.release", released);
-
-  C.on("htmx:beforeSwap", "live.tap", function (event) {
-    if (!press || !event.detail.shouldSwap) { return; }
-    if (C.isRefresh(event)) {
-      press.missed = true;
-      event.detail.shouldSwap = false;
-    } else if (C.isWrite(event) && event.detail.target === region()) {
-      /* This page's own write, answered while another press is under way (a quick
-         hand on a slow laptop): held the same way, and swapped in as the press ends. */
-      press.held = event.detail;
-      event.detail.shouldSwap = false;
-    }
   });
 
   /* A page that comes back: a phone unlocked (visibilitychange), a page the browser
