@@ -6,7 +6,8 @@ the few functions the core asks of it (:class:`GameKind`). The core — the stor
 game pages, the tally, statistics, export and the base template — reads every game
 through this module and never names one.
 
-Adding a game is one folder and one line in :data:`INSTALLED` (docs/adding-a-game.md).
+Adding a game is its package, its templates and static files, and one line in
+:data:`INSTALLED` (docs/adding-a-game.md lists every place).
 An app may be made with another list (``create_app({"GAMES": [...]})``): the test suite
 registers a minimal fourth game that way. ``create_app`` keeps its games on the app
 (:data:`APP_KEY`); the code that reads them passes them on, so nothing here asks which
