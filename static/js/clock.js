@@ -146,13 +146,10 @@
      longer one way than the other. ``sent`` and ``back`` (the page's own times) when the
      browser has no such record. */
   function wire(url, since, sent, back) {
-    var entries = performance.getEntriesByName(new URL(url, location.href).href, "resource");
-    var base = wall();
-    for (var i = entries.length - 1; i >= 0; i--) {
-      var e = entries[i];
-      if (e.startTime >= since && e.requestStart > 0 && e.responseStart >= e.requestStart) {
-        return [base + e.requestStart, base + e.responseStart];
-      }
+    var e = C.answered(new URL(url, location.href).href, since);
+    if (e && e.requestStart > 0 && e.responseStart >= e.requestStart) {
+      var base = wall();
+      return [base + e.requestStart, base + e.responseStart];
     }
     return [sent, back];
   }

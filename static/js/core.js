@@ -145,6 +145,17 @@
 
   function isWrite(event) { return verb(event) !== "get"; }
 
+  /* The browser's record (Resource Timing) of a request to ``url`` (absolute) that
+     started at or after ``since`` (performance.now()) and whose answer began to come:
+     the latest such, or null. The live part's patience and the clock's samples read it. */
+  function answered(url, since) {
+    var entries = performance.getEntriesByName(url, "resource");
+    for (var i = entries.length - 1; i >= 0; i--) {
+      if (entries[i].startTime >= since && entries[i].responseStart > 0) { return entries[i]; }
+    }
+    return null;
+  }
+
   window.Companion = { on: on, ORDER: ORDER, csrfToken: csrfToken, live: live,
-                       isRefresh: isRefresh, isWrite: isWrite };
+                       isRefresh: isRefresh, isWrite: isWrite, answered: answered };
 })();

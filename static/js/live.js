@@ -42,10 +42,7 @@
   });
 
   function answering(f) {
-    if (f.xhr.readyState >= 2) { return true; }
-    return performance.getEntriesByName(f.url, "resource").some(function (e) {
-      return e.startTime >= f.since - 1 && e.responseStart > 0;
-    });
+    return f.xhr.readyState >= 2 || C.answered(f.url, f.since - 1) !== null;
   }
 
   /* How long a refresh may wait on the network with no answer begun. */
@@ -56,15 +53,10 @@
 
   /* A refresh answered: its trip, by the browser's record of it. */
   function tripOf(f) {
-    var entries = performance.getEntriesByName(f.url, "resource");
-    for (var i = entries.length - 1; i >= 0; i--) {
-      var e = entries[i];
-      if (e.startTime >= f.since - 1 && e.responseStart > 0) {
-        trips.push(e.responseStart - e.startTime);
-        if (trips.length > TRIPS) { trips.shift(); }
-        return;
-      }
-    }
+    var e = C.answered(f.url, f.since - 1);
+    if (!e) { return; }
+    trips.push(e.responseStart - e.startTime);
+    if (trips.length > TRIPS) { trips.shift(); }
   }
 
   /* Each tick: the refresh on its way, given up once it has waited on the network
