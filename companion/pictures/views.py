@@ -39,11 +39,6 @@ _pictures = LRU(32, 32 * 1024 * 1024, len)  # at most 32 MB of PNG
 WORDS = recap.Words(_, ngettext, local_date)
 
 
-def _games(night_id: int) -> list[dict[str, Any]]:
-    """The night's games from their kept results (no log read, no replay)."""
-    return store.night_games(night_id)
-
-
 def _png(night: store.Row, content: dict[str, Any] | None) -> bytes:
     """The picture of ``content`` (404 when there is none), drawn once per process."""
     if content is None:
@@ -70,13 +65,14 @@ def _answer(png: bytes, name: str) -> Response:
 
 def night_picture(night: store.Row) -> Response:
     names = store.names(night["id"])
-    content = recap.night(night["created"], names, _games(night["id"]), WORDS, known.games())
+    games = store.night_games(night["id"])  # kept results: no log read, no replay
+    content = recap.night(night["created"], names, games, WORDS, known.games())
     return _answer(_png(night, content), f"night-{night['created'][:10]}")
 
 
 def game_picture(night: store.Row, number: int) -> Response:
     """One finished game's picture; 404 for a game that runs or is not there."""
-    game = next((g for g in _games(night["id"]) if g["number"] == number), None)
+    game = store.night_game(night["id"], number)
     content = None if game is None else recap.game(
         night["created"], store.names(night["id"]), game, WORDS, known.games())
     return _answer(_png(night, content), f"night-{night['created'][:10]}-game-{number}")

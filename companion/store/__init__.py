@@ -140,7 +140,7 @@ from companion.store.statistics import (
     statistics_nights,
     statistics_totals,
 )
-from companion.store.tallied import night_games, outcomes, tallied
+from companion.store.tallied import night_game, night_games, outcomes, tallied
 from companion.store.wifi import (
     forget_unremembered,
     forget_wifi,
@@ -164,7 +164,8 @@ __all__ = [
     "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",
     "latest_night", "latest_nights", "logs", "merge_alias", "my_seat", "names", "night",
     "night_by_key", "night_needs", "note_need",
-    "night_games", "night_versions", "nights_like", "note", "note_reached", "noted", "outcomes",
+    "night_game", "night_games", "night_versions", "nights_like", "note", "note_reached",
+    "noted", "outcomes",
     "read_log", "record", "reissue_code",
     "release_seat", "remove_host", "replace_games", "retired_code", "rules_for",
     "seat_by_token", "seat_in_night", "seats", "set_colour", "set_current_game", "set_felt",

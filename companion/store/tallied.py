@@ -79,6 +79,11 @@ def night_games(night_id: int) -> list[dict[str, Any]]:
     return tallied([night_id])[night_id]
 
 
+def night_game(night_id: int, number: int) -> dict[str, Any] | None:
+    """Game ``number`` of a night as the tallies read it; None when there is none."""
+    return next((g for g in night_games(night_id) if g["number"] == number), None)
+
+
 def outcomes(night_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Per night, its games' numbers, kinds and kept results, in order, without their
     setups or states (what the history lists): each ``{"number", "kind", "finished",

@@ -136,7 +136,7 @@ def my_tally_live() -> Answer:
 
 def _bgstats_file(night: store.Row, number: int) -> Answer:
     names = store.names(night["id"])
-    game = next((g for g in store.night_games(night["id"]) if g["number"] == number), None)
+    game = store.night_game(night["id"], number)
     found = None if game is None else bgstats_play(night, names, game)
     if found is None:
         abort(404)
@@ -151,7 +151,7 @@ def _bgstats_code(night: store.Row, number: int) -> Answer:
     too long for a code, or a game not there). Its address carries a digest of the link
     (``v``): the browser keeps it for good, and a changed game is a new address."""
     names = store.names(night["id"])
-    game = next((g for g in store.night_games(night["id"]) if g["number"] == number), None)
+    game = store.night_game(night["id"], number)
     found = None if game is None else bgstats_play(night, names, game)
     url = None if found is None else bgstats.link(found)
     if url is None or not bgstats.fits_qr(url):
