@@ -43,8 +43,19 @@ def test_gevent_patches_first_only_for_serve():
     assert serving([r"C:\Users\me\pipx\venvs\companion\Scripts\companion.exe", "serve"])
     assert not serving(["/home/me/.local/bin/companion", "doctor"])
     assert not serving(["/usr/bin/flask", "serve"])
-    assert not serving(["-m"])
     assert not serving([])
+
+
+def test_gevent_patches_first_for_a_double_click():
+    """With no command, ``companion`` serves (companion/serving/cli.py), and so does the
+    built program, whatever its file is called, with ``serve`` or nothing."""
+    assert serving(["/home/me/.local/bin/companion"])
+    assert serving(["-m"])  # python -m companion, while -m finds it
+    assert serving(["/Applications/Companion.app/Contents/MacOS/Companion"], frozen=True)
+    assert serving([r"C:\Users\me\Downloads\Companion-0.2.0-windows-x64.exe", "serve"],
+                   frozen=True)
+    assert not serving(["/Applications/Companion.app/Contents/MacOS/Companion"])
+    assert not serving([r"C:\Users\me\Downloads\Companion.exe", "doctor"], frozen=True)
 
 
 def _serve(args, env, **popen):

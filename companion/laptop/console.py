@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.wintypes as wintypes
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -52,6 +53,35 @@ def can_print(text: str, stream: TextIO | None = None) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+#: The East Asian code pages (Japanese, Simplified and Traditional Chinese, Korean) under
+#: which Windows' classic console (conhost) draws the QR code's "ambiguous width" blocks
+#: two cells wide: the code comes out stretched and no camera reads it.
+WIDE_BLOCK_CODE_PAGES = (932, 936, 949, 950)
+
+
+def draws_blocks_narrow(kernel32: Any, environ: dict[str, str] | Any) -> bool:
+    """Whether this Windows console draws ``▀ ▄ █`` one cell wide. Windows Terminal
+    (``WT_SESSION`` set) always does; the classic console does not under an East Asian
+    code page (a Korean Windows 10's default)."""
+    if environ.get("WT_SESSION"):
+        return True
+    try:
+        page = int(kernel32.GetConsoleOutputCP())
+    except (AttributeError, OSError, TypeError, ValueError):
+        return True
+    return page not in WIDE_BLOCK_CODE_PAGES
+
+
+def can_draw_blocks(blocks: str, stream: TextIO | None = None) -> bool:
+    """Whether a QR code drawn in ``blocks`` comes out square on standard output: the
+    stream can encode them, and on Windows the console draws them one cell wide."""
+    if not can_print(blocks, stream):
+        return False
+    if sys.platform != "win32":
+        return True
+    return draws_blocks_narrow(ctypes.windll.kernel32, os.environ)
 
 
 def forgiving(*streams: Any) -> None:

@@ -32,6 +32,7 @@ from typing import Any, Generic, TypeVar
 from companion.core.errors import N_
 from companion.laptop import addresses
 from companion.laptop.addresses import Interface, Kind
+from companion.laptop.words import gettext as _
 
 #: Seconds a firewall or network command may take before it is given up on.
 COMMAND_SECONDS = 3.0
@@ -164,55 +165,59 @@ def advice(facts: Facts) -> list[Step]:
 
 #: How the terminal names each kind of address.
 KIND_NAMES = {
-    Kind.HOTSPOT: "this laptop's hotspot", Kind.WIFI: "Wi-Fi",
-    Kind.LAN: "network adapter", Kind.OTHER: "network adapter",
-    Kind.VIRTUAL: "virtual machines' or containers' network: phones are not on it",
-    Kind.VPN: "VPN or tunnel: phones reach it only on the same VPN",
-    Kind.LINK_LOCAL: "no address from the network (link-local)",
-    Kind.LOOPBACK: "this machine only",
+    Kind.HOTSPOT: N_("this laptop's hotspot"), Kind.WIFI: N_("Wi-Fi"),
+    Kind.LAN: N_("network adapter"), Kind.OTHER: N_("network adapter"),
+    Kind.VIRTUAL: N_("virtual machines' or containers' network: phones are not on it"),
+    Kind.VPN: N_("VPN or tunnel: phones reach it only on the same VPN"),
+    Kind.LINK_LOCAL: N_("no address from the network (link-local)"),
+    Kind.LOOPBACK: N_("this machine only"),
 }
 
 
 def _listening_line(facts: Facts) -> str:
     if facts.listening is None:
-        return f"Port {facts.port}: not checked."
+        return _("Port %(port)s: not checked.", port=facts.port)
     if facts.listening:
-        return f"Port {facts.port}: something answers on it (companion serve, if it is yours)."
-    return (f"Port {facts.port}: nothing answers on it. Start the server: "
-            f"companion serve --port {facts.port}")
+        return _("Port %(port)s: something answers on it (companion serve, if it is yours).",
+                 port=facts.port)
+    return _("Port %(port)s: nothing answers on it. Start the server: companion serve "
+             "--port %(port)s", port=facts.port)
 
 
 def address_line(interface: Interface, port: int, chosen: str = "") -> str:
     """One address for the terminal: its URL, its interface and what that is."""
-    mark = "  <- printed by companion serve" if interface.address == chosen else ""
-    state = "" if interface.up else ", down"
+    mark = _("  <- printed by companion serve") if interface.address == chosen else ""
+    state = _(", down") if not interface.up else ""
     return (f"  http://{interface.address}:{port}  {interface.name}: "
-            f"{KIND_NAMES[addresses.kind(interface)]}{state}{mark}")
+            f"{_(KIND_NAMES[addresses.kind(interface)])}{state}{mark}")
 
 
 def report(facts: Facts) -> str:
-    """The diagnosis for the terminal, in English (``companion doctor``)."""
+    """The diagnosis for the terminal, in its language (``companion doctor``:
+    companion/laptop/words.py)."""
     ranked = addresses.rank(list(facts.interfaces))
     chosen = facts.chosen or addresses.best(list(facts.interfaces))
-    lines = [f"Addresses of this computer, best first (companion serve prints {chosen}):"]
+    lines = [_("Addresses of this computer, best first (companion serve prints %(address)s):",
+               address=chosen)]
     lines += [address_line(i, facts.port, chosen) for i in ranked]
     if not ranked:
-        lines.append("  none: this computer is on no network.")
+        lines.append(_("  none: this computer is on no network."))
     lines.append(_listening_line(facts))
-    lines += [f"Firewall: {line}" for line in facts.firewall] or [
-        "Firewall: its state could not be read here."]
-    lines += [f"Windows: the network “{n.name or n.adapter}” ({n.adapter}) is {n.category}."
+    lines += [_("Firewall: %(state)s", state=line) for line in facts.firewall] or [
+        _("Firewall: its state could not be read here.")]
+    lines += [_("Windows: the network “%(name)s” (%(adapter)s) is %(category)s.",
+                name=n.name or n.adapter, adapter=n.adapter, category=n.category)
               for n in facts.networks]
     if facts.system == "Windows" and not facts.networks:
-        lines.append("Windows: its networks' profiles (Public or Private) could not be "
-                     "read here.")
+        lines.append(_("Windows: its networks' profiles (Public or Private) could not be "
+                       "read here."))
     found = _tunnels(facts, Kind.VPN) + _tunnels(facts, Kind.VIRTUAL)
     if found:
-        lines.append(f"VPNs and bridges found: {', '.join(found)}")
-    lines.append("If phones cannot open it:")
-    lines += [f"  - {step.english()}" for step in advice(facts)]
-    lines.append("  - Or try the other addresses above (companion serve shows their QR "
-                 "codes on the table page, under “Phones can't open it?”).")
+        lines.append(_("VPNs and bridges found: %(names)s", names=", ".join(found)))
+    lines.append(_("If phones cannot open it:"))
+    lines += [f"  - {_(step.message, **step.params)}" for step in advice(facts)]
+    lines.append(_("  - Or try the other addresses above (companion serve shows their QR "
+                   "codes on the table page, under “Phones can't open it?”)."))
     return "\n".join(lines)
 
 
@@ -417,3 +422,14 @@ def page_facts(port: int) -> Facts:
     a page's way (Windows' networks are read in the background, :func:`windows_networks`)."""
     return Facts(system=platform.system(), port=port, interfaces=interfaces(),
                  networks=windows_networks())
+
+
+def networks_read(timeout: float) -> tuple[Network, ...]:
+    """Windows' networks once the background reading (begun by :func:`warm`) is done, at
+    most ``timeout`` seconds on: for ``companion serve``'s warning in the terminal, which
+    waits in a greenlet of its own. Nothing elsewhere."""
+    if platform.system() != "Windows":
+        return ()
+    _NETWORKS.refresh()
+    _NETWORKS.wait(timeout)
+    return _NETWORKS.get()

@@ -13,11 +13,13 @@ import argparse
 import contextlib
 import errno
 import os
+import platform
 import signal
 import socket
 import sqlite3
 import sys
 import time
+import webbrowser
 from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime
@@ -34,6 +36,7 @@ from companion import store
 from companion.app import create_app, ready, server_started
 from companion.laptop import addresses, awake, console, doctor
 from companion.laptop.paths import DataFolderError, data_folder, prepare
+from companion.laptop.words import gettext as _
 from companion.pictures.qr import BLOCKS, text
 from companion.serving import connections
 
@@ -55,40 +58,50 @@ def installed_version() -> str:
 
 def _data_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", metavar="DIR",
-                        help="the folder of the group's data (default: COMPANION_DATA, "
-                             "else instance/ in a checkout, else the user's data folder)")
+                        help=_("the folder of the group's data (default: COMPANION_DATA, "
+                               "else instance/ in a checkout, else the user's data folder)"))
+
+
+def _port_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=_("the port `companion serve` listens on (default %(port)s)",
+                               port=DEFAULT_PORT))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description="A board-game table companion.")
+    parser = argparse.ArgumentParser(
+        prog="companion", description=_("A board-game table companion. With no command, it "
+                                        "serves the table and opens its start page."))
     parser.add_argument("--version", action="version",
                         version=f"companion {installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve the app to the table (gevent)")
+    serve = sub.add_parser("serve", help=_("serve the app to the table"))
     _data_option(serve)
     serve.add_argument("--host", default="0.0.0.0",
-                       help="address to listen on (default: every interface, so phones reach it)")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
-                       help=f"port to listen on (default {DEFAULT_PORT})")
+                       help=_("address to listen on (default: every interface, so phones "
+                              "reach it)"))
+    _port_option(serve)
     serve.add_argument("--public-url",
-                       help="the address phones should use, if not this machine's LAN address")
-    serve.add_argument("--quiet", action="store_true", help="print only the address")
+                       help=_("the address phones should use, if not this machine's LAN "
+                              "address"))
+    serve.add_argument("--open", action="store_true",
+                       help=_("open the start page in this computer's browser"))
+    serve.add_argument("--quiet", action="store_true", help=_("print only the address"))
     link = sub.add_parser(
-        "host-link", help="print a one-time link (and QR) that makes a device a host again")
-    link.add_argument("--night", help="the night's key (default: the latest night)")
-    link.add_argument("--public-url", help="the address phones and tablets use")
-    link.add_argument("--port", type=int, default=DEFAULT_PORT,
-                      help=f"the port `companion serve` listens on (default {DEFAULT_PORT})")
+        "host-link", help=_("print a one-time link (and QR) that makes a device a host again"))
+    link.add_argument("--night", help=_("the night's key (default: the latest night)"))
+    link.add_argument("--public-url", help=_("the address phones and tablets use"))
+    _port_option(link)
     _data_option(link)
     backup = sub.add_parser(
-        "backup", help="copy the group's data to a file, safely while the server runs")
+        "backup", help=_("copy the group's data to a file, safely while the server runs"))
     backup.add_argument("file", nargs="?",
-                        help="where to write the copy (default: backups/ in the data folder)")
+                        help=_("where to write the copy (default: backups/ in the data "
+                               "folder)"))
     _data_option(backup)
     check = sub.add_parser(
-        "doctor", help="say why phones may not reach this computer, and what to do")
-    check.add_argument("--port", type=int, default=DEFAULT_PORT,
-                       help=f"the port `companion serve` listens on (default {DEFAULT_PORT})")
+        "doctor", help=_("say why phones may not reach this computer, and what to do"))
+    _port_option(check)
     return parser
 
 
@@ -100,23 +113,25 @@ def backup(args: argparse.Namespace) -> int:
     folder = data_folder(args.data)
     source = Path(os.environ.get("COMPANION_DATABASE") or folder / "companion.sqlite")
     if not source.is_file():
-        print(f"There is no data to back up in {folder}.", file=sys.stderr)
+        print(_("There is no data to back up in %(folder)s.", folder=folder), file=sys.stderr)
         return 2
     target = Path(args.file) if args.file else (
         folder / "backups" / time.strftime("companion-%Y%m%d-%H%M%S.sqlite"))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.exists():
-            print(f"{target} exists already: name another file.", file=sys.stderr)
+            print(_("%(file)s exists already: name another file.", file=target),
+                  file=sys.stderr)
             return 2
         with closing(sqlite3.connect(store.uri(source, "ro"), uri=True)) as src, \
                 closing(sqlite3.connect(target)) as copy:
             src.backup(copy)
             store.forget_unremembered(Database(copy), everything=True)
     except (OSError, sqlite3.Error) as error:
-        print(f"Could not write the backup to {target}: {error}", file=sys.stderr)
+        print(_("Could not write the backup to %(file)s: %(error)s", file=target,
+                error=error), file=sys.stderr)
         return 2
-    print(f"Backed up {source} to {target}")
+    print(_("Backed up %(database)s to %(file)s", database=source, file=target))
     return 0
 
 
@@ -125,7 +140,7 @@ def _data_or_exit(chosen: str | None) -> Path | None:
     try:
         return prepare(data_folder(chosen))
     except DataFolderError as error:
-        print(error, file=sys.stderr)
+        print(_(error.template, **error.values), file=sys.stderr)
         return None
 
 
@@ -142,10 +157,13 @@ def host_link(args: argparse.Namespace) -> int:
             return 2
         token = store.invite_host(night["id"])
     link = f"{public}/h/{token}"
-    print(f"Open this once, within {store.HOST_CODE_MINUTES} minutes, on the device that "
-          f"should host the night of {night['created'][:10]}:")
+    print(_("Open this once, within %(minutes)s minutes, on the device that should host "
+            "the night of %(date)s:", minutes=store.HOST_CODE_MINUTES,
+            date=night["created"][:10]))
     print(link)
-    print(qr_text(link), flush=True)
+    drawn = qr_text(link)
+    print(drawn if drawn else _("(This window cannot draw its QR code: type the link.)"),
+          flush=True)
     return 0
 
 
@@ -160,21 +178,21 @@ def _chosen_night() -> store.Row | None:
     or no one to ask."""
     nights = store.latest_nights(NIGHTS_OFFERED)
     if not nights:
-        print("There is no such night yet.", file=sys.stderr)
+        print(_("There is no such night yet."), file=sys.stderr)
         return None
     if len(nights) == 1:
         return nights[0]
     rosters = store.rosters([int(n["id"]) for n in nights])
-    print("Which night should this device host again?")
+    print(_("Which night should this device host again?"))
     for number, night in enumerate(nights, 1):
         players = ", ".join(str(seat["name"]) for seat in rosters[int(night["id"])])
         print(f"  {number:>2}. {_local(night['created'])}  {players}  (--night {night['key']})")
     if not sys.stdin.isatty():
-        print("Choose one with --night KEY.", file=sys.stderr)
+        print(_("Choose one with --night KEY."), file=sys.stderr)
         return None
-    answer = input(f"Number (1-{len(nights)}): ").strip()
+    answer = input(_("Number (1-%(last)s): ", last=len(nights))).strip()
     if not answer.isdigit() or not 1 <= int(answer) <= len(nights):
-        print("No night chosen.", file=sys.stderr)
+        print(_("No night chosen."), file=sys.stderr)
         return None
     return nights[int(answer) - 1]
 
@@ -237,9 +255,13 @@ def _stop_on_signals(server: connections.Server,
     return window
 
 
-def qr_text(link: str) -> str:
-    """The link's QR code for the terminal, in block characters where it can print them,
-    else in ASCII (companion/laptop/console.py)."""
+def qr_text(link: str) -> str | None:
+    """The link's QR code for the terminal: in block characters where they come out
+    square, in ASCII where the stream cannot encode them; None in a console that would
+    draw the blocks stretched (a classic East Asian Windows console:
+    companion/laptop/console.py), where an ASCII code would be too big to fit."""
+    if console.can_print(BLOCKS) and not console.can_draw_blocks(BLOCKS):
+        return None
     return text(link, plain=not console.can_print(BLOCKS))
 
 
@@ -251,16 +273,16 @@ WSAEACCES = 10013
 def bind_refused(error: OSError, host: str, port: int) -> str | None:
     """The one line for a port the server could not listen on; None for another error."""
     if error.errno in (errno.EADDRINUSE, 10048):  # 10048: Windows' WSAEADDRINUSE
-        return (f"Port {port} is already in use. Stop the other program or choose "
-                f"another port: companion serve --port {port + 1}")
+        return _("Port %(port)s is already in use. Stop the other program or choose "
+                 "another port: companion serve --port %(next)s", port=port, next=port + 1)
     if error.errno in (errno.EACCES, WSAEACCES):
-        return (f"This computer does not let Companion use port {port} (Windows keeps "
-                f"some ports for Hyper-V, WSL or Docker; below 1024 other systems ask for "
-                f"an administrator). Choose another port: companion serve --port "
-                f"{port + 1}")
+        return _("This computer does not let Companion use port %(port)s (Windows keeps "
+                 "some ports for Hyper-V, WSL or Docker; below 1024 other systems ask for "
+                 "an administrator). Choose another port: companion serve --port %(next)s",
+                 port=port, next=port + 1)
     if error.errno == errno.EADDRNOTAVAIL:
-        return (f"This computer has no address {host} to listen on: leave out --host to "
-                "listen on every network.")
+        return _("This computer has no address %(host)s to listen on: leave out --host to "
+                 "listen on every network.", host=host)
     return None
 
 
@@ -291,20 +313,94 @@ def night_is_live(app: Flask, server: connections.Server) -> bool:
 
 def _print_start(args: argparse.Namespace, public: str, others: list[str],
                  found: list[addresses.Interface], folder: Path, database: str) -> None:
-    print(f"Companion is running. Open {public} on the host's tablet or laptop.", flush=True)
+    say = _printer(sys.stdout)
+    say(_("Companion is running. Open %(url)s on the host's tablet or laptop.", url=public))
     kept = folder if Path(database).parent == folder else database  # COMPANION_DATABASE
-    print(f"The group's data is kept in {kept}", flush=True)
+    say(_("The group's data is kept in %(folder)s", folder=kept))
     if args.quiet:
         return
-    print(qr_text(public), flush=True)
+    if args.open:
+        # The start page is the host's, with every seat's QR code: no console draws one.
+        say(_("Its start page is opening in this computer's browser (%(url)s): start the "
+              "night there, and each player scans their seat's QR code on its page.",
+              url=local_url(args.port)))
+    else:
+        drawn = qr_text(public)
+        say(drawn if drawn else _("This window cannot draw the QR code: type the address "
+                                  "above on the tablet. The players' QR codes are on the "
+                                  "table page."))
     if others:
-        print("If phones cannot open it, this computer's other addresses (their QR codes "
-              "are on the table page; companion doctor says why phones may not reach it):",
-              flush=True)
+        say(_("If phones cannot open it, this computer's other addresses (their QR codes "
+              "are on the table page; companion doctor says why phones may not reach it):"))
         for interface in addresses.offered(found):
             if f"http://{interface.address}:{args.port}" in others:
-                print(doctor.address_line(interface, args.port), flush=True)
-    print("Phones must be on the same Wi-Fi. Press Ctrl+C to stop.", flush=True)
+                say(doctor.address_line(interface, args.port))
+    say(_("Phones must be on the same Wi-Fi. To stop, press Ctrl+C or close this window: "
+          "every night is kept."))
+
+
+def _printer(stream: Any) -> Callable[[str], None]:
+    """A print to ``stream`` that reaches the window at once."""
+    return lambda line: print(line, file=stream, flush=True)
+
+
+#: Loopback addresses: a server listening only there is out of every phone's reach.
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def reach_warnings(host: str, facts: doctor.Facts) -> list[str]:
+    """What keeps every phone out, said at start in the terminal (where the host looks
+    while the first phone scans): listening on this computer alone, and a network Windows
+    treats as Public (its firewall's prompt allowed Private networks only)."""
+    warnings = []
+    if host in LOOPBACK or host.startswith("127."):
+        warnings.append(_("Only this computer can open it: --host %(host)s keeps every "
+                          "phone out. Leave out --host to let phones in.", host=host))
+    warnings += [_(step.message, **step.params) for step in doctor.advice(facts)
+                 if step.key == "windows-public"]
+    return warnings
+
+
+def _warn_of_reach(args: argparse.Namespace) -> None:
+    """Say, within seconds of the start, what keeps phones out (:func:`reach_warnings`):
+    Windows' networks are read in the background (PowerShell takes a second)."""
+    networks = doctor.networks_read(doctor.COMMAND_SECONDS + 1)
+    facts = doctor.Facts(system=platform.system(), port=args.port, networks=networks)
+    for line in reach_warnings(args.host, facts):
+        _printer(sys.stderr)(line)
+
+
+def local_url(port: int) -> str:
+    """The start page's address on this computer: ``localhost`` is a secure context, where
+    the browser lets the page keep the screen awake."""
+    return f"http://localhost:{port}/"
+
+
+#: How many ports after the default one a double-clicked Companion tries.
+PORTS_TRIED = 20
+
+
+def _bound(args: argparse.Namespace, app: Flask) -> connections.Server | str:
+    """The server, listening; or the line that says why it cannot. Started with no
+    arguments (:func:`double_click`), a taken port moves it to the next free one."""
+    wanted = args.port
+    last = wanted + (PORTS_TRIED if getattr(args, "next_free", False) else 0)
+    while True:
+        try:
+            server = connections.Server(_listener(args), app, **SERVE_SETTINGS)
+            server.init_socket()
+        except OSError as error:
+            refused = bind_refused(error, args.host, args.port)
+            if refused is None:
+                raise
+            if args.port >= last:
+                return refused
+            args.port += 1
+            continue
+        if args.port != wanted:
+            _printer(sys.stdout)(_("Port %(port)s is in use: Companion uses port %(next)s.",
+                                   port=wanted, next=args.port))
+        return server
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -313,18 +409,13 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     monkey.patch_all()  # done already (companion/serving/gevent_first.py) unless called in-process
     found = addresses.interfaces()
-    public, others = _addresses(args, found)
-    app = ready(create_app({"PUBLIC_URL": public, "OTHER_URLS": others[:OTHER_URLS_SHOWN]},
-                           data=folder))
-    try:
-        server = connections.Server(_listener(args), app, **SERVE_SETTINGS)
-        server.init_socket()
-    except OSError as error:
-        refused = bind_refused(error, args.host, args.port)
-        if refused is None:
-            raise
-        print(refused, file=sys.stderr)
+    app = ready(create_app({}, data=folder))
+    server = _bound(args, app)
+    if isinstance(server, str):
+        print(server, file=sys.stderr)
         return 2
+    public, others = _addresses(args, found)  # the port is known now
+    app.config.update(PUBLIC_URL=public, OTHER_URLS=others[:OTHER_URLS_SHOWN])
     # Only once the port is this server's: a second `companion serve` started by
     # mistake, refused its port, must not forget the running server's Wi-Fi code.
     server_started(app)
@@ -336,10 +427,13 @@ def serve(args: argparse.Namespace) -> int:
     if note:
         print(note, file=sys.stderr, flush=True)
     doctor.warm()  # PowerShell's second, in the background, before a page needs it
+    gevent.spawn(_warn_of_reach, args)
+    if args.open:
+        gevent.spawn(webbrowser.open, local_url(args.port))
     holder = awake.inhibitor()
     keeper = gevent.spawn(awake.keep_awake_while, lambda: night_is_live(app, server), holder,
                           float(app.config["AWAKE_CHECK_SECONDS"]),
-                          say=lambda line: print(line, flush=True))
+                          say=_printer(sys.stdout))
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -352,9 +446,18 @@ def serve(args: argparse.Namespace) -> int:
     store.checkpoint(database)  # the file alone holds every night: ready to copy
     # A closed window has no console left to print to; the night is saved all the same.
     with contextlib.suppress(OSError, ValueError):
-        print(f"Companion stopped. Every night is saved in {database}", flush=True)
+        print(_("Companion stopped. Every night is saved in %(database)s", database=database),
+              flush=True)
     stopped.append(True)
     return 0
+
+
+def double_click(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """What ``companion`` with no arguments does (the program, double-clicked): serve on
+    the default port or the next free one, and open the start page in the browser."""
+    args = parser.parse_args(["serve", "--open"])
+    args.next_free = True
+    return args
 
 
 def check(args: argparse.Namespace) -> int:
@@ -365,7 +468,9 @@ def check(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     console.forgiving()  # a pipe in cp949 or cp1252 prints "?", never a traceback
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    args = double_click(parser) if not argv else parser.parse_args(argv)
     if args.command == "serve":
         return serve(args)
     if args.command == "host-link":
