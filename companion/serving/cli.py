@@ -51,7 +51,7 @@ def lan_address() -> str:
 
 def installed_version() -> str:
     try:
-        return version("companion")
+        return version("companion-table")
     except PackageNotFoundError:  # run from a checkout that was never installed
         return "unknown"
 
