@@ -62,6 +62,11 @@ def _data_option(parser: argparse.ArgumentParser) -> None:
                                "else instance/ in a checkout, else the user's data folder)"))
 
 
+def _help_option(parser: argparse.ArgumentParser) -> None:
+    """``-h``, said in the terminal's language (argparse's own words would be English)."""
+    parser.add_argument("-h", "--help", action="help", help=_("print this help and stop"))
+
+
 def _port_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=_("the port `companion serve` listens on (default %(port)s)",
@@ -70,12 +75,16 @@ def _port_option(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="companion", description=_("A board-game table companion. With no command, it "
-                                        "serves the table and opens its start page."))
+        prog="companion", add_help=False,
+        description=_("A board-game table companion. With no command, it serves the table "
+                      "and opens its start page."))
+    _help_option(parser)
     parser.add_argument("--version", action="version",
-                        version=f"companion {installed_version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help=_("serve the app to the table"))
+                        version=f"companion {installed_version()}",
+                        help=_("print the version and stop"))
+    sub = parser.add_subparsers(dest="command", required=True, title=_("commands"))
+    serve = sub.add_parser("serve", help=_("serve the app to the table"), add_help=False)
+    _help_option(serve)
     _data_option(serve)
     serve.add_argument("--host", default="0.0.0.0",
                        help=_("address to listen on (default: every interface, so phones "
@@ -88,19 +97,25 @@ def build_parser() -> argparse.ArgumentParser:
                        help=_("open the start page in this computer's browser"))
     serve.add_argument("--quiet", action="store_true", help=_("print only the address"))
     link = sub.add_parser(
-        "host-link", help=_("print a one-time link (and QR) that makes a device a host again"))
+        "host-link", help=_("print a one-time link (and QR) that makes a device a host again"),
+        add_help=False)
+    _help_option(link)
     link.add_argument("--night", help=_("the night's key (default: the latest night)"))
     link.add_argument("--public-url", help=_("the address phones and tablets use"))
     _port_option(link)
     _data_option(link)
     backup = sub.add_parser(
-        "backup", help=_("copy the group's data to a file, safely while the server runs"))
+        "backup", help=_("copy the group's data to a file, safely while the server runs"),
+        add_help=False)
+    _help_option(backup)
     backup.add_argument("file", nargs="?",
                         help=_("where to write the copy (default: backups/ in the data "
                                "folder)"))
     _data_option(backup)
     check = sub.add_parser(
-        "doctor", help=_("say why phones may not reach this computer, and what to do"))
+        "doctor", help=_("say why phones may not reach this computer, and what to do"),
+        add_help=False)
+    _help_option(check)
     _port_option(check)
     return parser
 
