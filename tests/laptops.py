@@ -88,6 +88,8 @@ class Stand(types.ModuleType):
 #: can hold it).
 ENDED_BY_WINDOWS = (2, 5, 6)
 ENDED_EXIT = 0x3A
+#: What GetDriveTypeW says of a local disk (4, DRIVE_REMOTE: a letter mapped to a share).
+DRIVE_FIXED = 3
 
 
 class Kernel32:
@@ -95,16 +97,23 @@ class Kernel32:
     log as a JSON line; the console handler is kept, and called when the console file
     names an event."""
 
-    def __init__(self, log: Path | None, console: Path | None) -> None:
+    def __init__(self, log: Path | None, console: Path | None,
+                 drives: dict[str, int] | None = None) -> None:
         self.log, self.console = log, console
         self.mode = 0x01F7  # a console with QuickEdit, as Windows 10 and 11 start one
+        self.drives = drives or {}  # "Z:": 4 (DRIVE_REMOTE); any other letter: a disk
 
         def set_thread_execution_state(flags: int) -> int:
             self._write("SetThreadExecutionState", flags)
             return 0x80000000
 
-        # A function, not a method: ctypes's functions take argtypes and restype.
+        def get_drive_type(root: str) -> int:
+            self._write("GetDriveTypeW", root)
+            return self.drives.get(root[:2].upper(), DRIVE_FIXED)
+
+        # Functions, not methods: ctypes's functions take argtypes and restype.
         self.SetThreadExecutionState = set_thread_execution_state
+        self.GetDriveTypeW = get_drive_type
 
     def _write(self, call: str, *args: Any) -> None:
         if self.log is not None:

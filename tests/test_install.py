@@ -65,6 +65,18 @@ def test_a_data_folder_that_cannot_be_made_is_one_clear_line_and_nothing_starts(
     assert done.stdout == ""  # it never said it was running
 
 
+def test_a_folder_that_cannot_be_made_says_why_in_a_translatable_line(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(paths.DataFolderError) as refused:
+        paths.prepare(blocker / "data")
+    error = refused.value
+    assert error.template == paths.CANNOT_KEEP  # the catalogs' msgid, printed translated
+    assert error.values["folder"] == str(blocker / "data")
+    assert error.values["reason"] == "Not a directory"  # the system's own words
+    assert str(error) == error.template % error.values
+
+
 # --- the version ---------------------------------------------------------------------
 
 def test_companion_version(capsys):

@@ -15,22 +15,37 @@ the folder ``companion serve`` printed held no files, and uninstalling that Pyth
 deleted every night. Under it, the data lives in ``%USERPROFILE%\\Companion``, which
 Windows leaves where it is (or, for a group that already played there, in the package's
 real folder, printed as it is).
+
+A folder on another computer (a Windows share, or a drive letter mapped to one) is
+refused before anything is written (:func:`refuse_network_folder`; why:
+companion/laptop/places.py).
 """
 
 import os
 import re
 import sys
 import tempfile
-from pathlib import Path
+from collections.abc import Callable
+from pathlib import Path, PurePath
+from typing import Any
 
 from platformdirs import user_data_dir
+
+from companion.core.errors import N_
+from companion.laptop import places
 
 PACKAGE = Path(__file__).resolve().parent.parent  # companion/, two up from companion/laptop/
 CHECKOUT = PACKAGE.parent
 
 
 class DataFolderError(Exception):
-    """The data folder cannot be made or written (its message says which and why)."""
+    """The data folder cannot be used: ``template`` (marked ``N_``, with ``%(name)s``
+    placeholders) says which and why with ``values``, translated where it is printed;
+    ``str(error)`` is the English."""
+
+    def __init__(self, template: str, **values: Any) -> None:
+        self.template, self.values = template, values
+        super().__init__(template % values)
 
 
 def from_checkout() -> bool:
@@ -90,15 +105,35 @@ def store_folder(package: str, environ: os._Environ[str] | dict[str, str]) -> Pa
     return (Path(home) if home else Path.home()) / "Companion"
 
 
+#: Why a folder cannot hold the data: the system's own reason ("Permission denied").
+CANNOT_KEEP = N_("Cannot keep the data in %(folder)s: %(reason)s. Choose another folder "
+                 "with --data DIR (or COMPANION_DATA).")
+#: A network folder (companion/laptop/places.py says why it is refused).
+ON_THE_NETWORK = N_("Cannot keep the data in %(folder)s: it is a network folder, where the "
+                    "database can be damaged. Choose a folder on this computer or on a USB "
+                    "stick with --data DIR (or COMPANION_DATA).")
+
+
+def refuse_network_folder(folder: PurePath,
+                          drive_type: Callable[[str], int] = places.windows_drive_type) -> None:
+    """A ``DataFolderError`` when ``folder`` is on another computer (a Windows share, or
+    a drive letter mapped to one: :func:`places.network_share`), before SQLite is given a
+    path it cannot open there (``\\\\server\\share`` makes the URI ``file://server/...``,
+    which SQLite refuses) or a WAL it cannot keep."""
+    if places.network_share(folder, drive_type):
+        raise DataFolderError(ON_THE_NETWORK, folder=str(folder))
+
+
 def prepare(folder: Path) -> Path:
-    """Make ``folder`` if needed and check that a file can be written in it; a
-    ``DataFolderError`` saying which folder and why otherwise (nothing starts half-way)."""
+    """Check that ``folder`` is on this computer, make it if needed and check that a
+    file can be written in it; a ``DataFolderError`` saying which folder and why
+    otherwise (nothing starts half-way)."""
+    refuse_network_folder(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
         reason = error.strerror or str(error)
-        raise DataFolderError(f"Cannot keep the data in {folder}: {reason}. Choose another "
-                              "folder with --data DIR (or COMPANION_DATA).") from error
+        raise DataFolderError(CANNOT_KEEP, folder=str(folder), reason=reason) from error
     return folder
