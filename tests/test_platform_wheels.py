@@ -1,9 +1,9 @@
 """Every supported (system, processor, Python) installs the app from wheels alone, at the
-versions constraints.txt pins: nobody needs a compiler (Xcode's tools, Visual C++) to run
+versions the wheel pins: nobody needs a compiler (Xcode's tools, Visual C++) to run
 Companion. Each case asks the package index, as `pip download --only-binary=:all:` for
-that platform and Python, for the runtime dependencies of pyproject.toml, and checks that
-the lock pins every package it brings (a lock frozen on Linux left out Windows' cffi,
-pycparser and colorama).
+that platform and Python, for what the wheel requires (every line of the lock that
+pyproject.toml reads, requirements.txt), and checks that the lock pins every package it
+brings (a lock frozen on Linux left out Windows' cffi, pycparser and colorama).
 
 pip evaluates environment markers against the Python that runs it, whatever
 `--platform` says (pypa/pip#5453): gevent's `sys_platform == 'win32'` cffi, colorama's
@@ -12,23 +12,22 @@ machine's. So pip runs with the marker values of the target (`as_target`), the o
 ask "what would a Mac with Python 3.11 install" from here."""
 
 import json
-import os
-import re
 import subprocess
 import sys
-import tomllib
-from pathlib import Path
 
 import pytest
 
+from tests import pins
+from tests.pins import canonical, lock_path, requirement_lines, said
+
 pytestmark = pytest.mark.slow
 
-CHECKOUT = Path(__file__).resolve().parent.parent
-CONSTRAINTS = CHECKOUT / "constraints.txt"
+#: The index's probe and pip's cache (tests/pins.py), shared with other modules' cases.
+index_reached, pip_cache = pins.index_reached, pins.pip_cache
 
 #: The Pythons the README promises (requires-python's floor, and each newer release that
 #: every runtime dependency publishes wheels for).
-PYTHONS = ("3.11", "3.12", "3.13", "3.14")
+PYTHONS = ("3.11", "3.12", "3.13", "3.14", "3.15")
 
 
 def manylinux(arch):
@@ -77,59 +76,6 @@ def as_target(markers, *pip_args, timeout=300):
         capture_output=True, text=True, timeout=timeout)
 
 
-def said(done):
-    """What pip said (its reasons for a conflict go to stdout, its errors to stderr), less
-    its notes on the local file indexes some machines add."""
-    lines = [line for line in (done.stdout + done.stderr).splitlines()
-             if not (line.startswith("WARNING: Location 'file:") and "is ignored" in line)]
-    return "\n".join(lines)[-4000:]
-
-
-def canonical(name):
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def runtime_dependencies():
-    project = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())["project"]
-    return project["dependencies"]
-
-
-#: sqlite-utils requires pip, which every venv already has: the lock leaves it out
-#: (`--no-emit-package pip`), since a pin would make `pip install -c constraints.txt` replace
-#: the running pip, which pip refuses on Windows unless it runs as `python -m pip`.
-UNPINNED = {"pip"}
-
-
-def pinned():
-    return {canonical(m[1]) for m in re.finditer(r"(?m)^([A-Za-z0-9._-]+)==",
-                                                   CONSTRAINTS.read_text())} | UNPINNED
-
-
-@pytest.fixture(scope="session")
-def pip_cache(tmp_path_factory):
-    """One pip cache for every case (and every xdist worker's cases): each platform's
-    wheels differ, but the index's pages are the same."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
-    cache = root / "platform-wheels-pip-cache"
-    cache.mkdir(exist_ok=True)
-    return cache
-
-
-@pytest.fixture(scope="session")
-def index_reached(pip_cache, tmp_path_factory):
-    """Skips when the package index cannot be reached: one small wheel, without retries."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-         "--retries", "0", "--timeout", "15", "--cache-dir", str(pip_cache),
-         "-d", str(tmp_path_factory.mktemp("probe")), "zope.event"],
-        capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        pytest.skip("the package index cannot be reached (pip download --no-deps zope.event "
-                    f"failed): {said(done)[-600:]}")
-
-
 @pytest.mark.parametrize("python", PYTHONS, ids=lambda v: f"py{v}")
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_the_runtime_installs_from_wheels_alone(platform, python, index_reached, pip_cache,
@@ -141,14 +87,15 @@ def test_the_runtime_installs_from_wheels_alone(platform, python, index_reached,
     platform_args = [arg for tag in tags for arg in ("--platform", tag)]
     done = as_target(markers, "download", "--only-binary=:all:", *platform_args,
                      "--python-version", python, "--implementation", "cp", "--abi", abi,
-                     "--cache-dir", str(pip_cache), "-d", str(tmp_path), "-c", str(CONSTRAINTS),
-                     *runtime_dependencies())
+                     "--cache-dir", str(pip_cache), "-d", str(tmp_path),
+                     *requirement_lines(lock_path()))
     if done.returncode != 0:
         pytest.fail(f"{platform}, Python {python}: some package has no wheel there at the "
-                    f"version constraints.txt pins (pip would compile it):\n{said(done)}",
+                    f"version the lock pins (pip would compile it):\n{said(done)}",
                     pytrace=False)
     wheels = {canonical(w.name.split("-")[0]) for w in tmp_path.glob("*.whl")}
     assert wheels, f"{platform}, Python {python}: pip downloaded nothing\n{said(done)}"
-    assert wheels <= pinned(), (
-        f"{platform}, Python {python}: constraints.txt pins no version of "
-        f"{sorted(wheels - pinned())} (refresh it: docs/testing.md, \"Reproducible installs\")")
+    pinned = set(pins.pins(lock_path())) | pins.UNPINNED
+    assert wheels <= pinned, (
+        f"{platform}, Python {python}: {lock_path().name} pins no version of "
+        f"{sorted(wheels - pinned)} (compile it again: docs/release.md, \"Pins\")")

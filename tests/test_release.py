@@ -1,11 +1,16 @@
 """The release as a host installs it: the wheel, in a fresh environment outside the
 checkout, serving from an empty folder with a home of its own. Every page and static
 file is there, a night survives a restart and a reinstall, and nothing is written inside
-the installed package (the group's data goes to the user's data folder)."""
+the installed package (the group's data goes to the user's data folder). And the wheel
+as `uv tool install` (and `uvx`) installs it with nothing but the index: every package at
+the version the lock pins for this machine, and a short night played with it."""
 
+import json
 import os
+import signal
 import subprocess
 import sys
+import tomllib
 import urllib.request
 from pathlib import Path
 
@@ -13,6 +18,7 @@ import pytest
 
 from tests.conftest import answers, free_port
 from tests.over_http import Device, create_night
+from tests.pins import canonical, lock_path, pins_here
 
 pytestmark = pytest.mark.slow
 
@@ -58,12 +64,20 @@ class Installed:
         self.said, _ = self.process.communicate(timeout=30)
 
 
-def test_the_wheel_installs_serves_and_keeps_the_groups_data_outside_the_package(tmp_path):
-    dist, venv, home, empty = (tmp_path / n for n in ("dist", "venv", "home", "empty"))
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The release's wheel, built from this checkout (once per worker)."""
+    dist = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, CHECKOUT)
+    (built,) = dist.glob("companion_table-*-py3-none-any.whl")
+    return built
+
+
+def test_the_wheel_installs_serves_and_keeps_the_groups_data_outside_the_package(tmp_path,
+                                                                                 wheel):
+    venv, home, empty = (tmp_path / n for n in ("venv", "home", "empty"))
     home.mkdir()
     empty.mkdir()
-    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, CHECKOUT)
-    wheel = next(dist.glob("companion-*.whl"))
     run(sys.executable, "-m", "venv", venv)
     pip = [venv / "bin" / "pip", "install", "-q", "-c", CHECKOUT / "constraints.txt"]
     run(*pip, wheel)
@@ -113,3 +127,64 @@ def test_the_wheel_installs_serves_and_keeps_the_groups_data_outside_the_package
     again, (status, _head, html) = hosts_it()
     assert status == 200 and "Mina" in html
     assert files_under(site) - before == set()  # nothing written inside site-packages
+
+
+# --- uv tool install: the wheel alone, as `uvx --from companion-table` takes it -------
+
+UV = Path(sys.executable).with_name("uv")  # the release extra's uv, in the test venv
+
+#: What a distribution reports of itself inside an environment: {name: version}.
+INSTALLED = ("import importlib.metadata as m, json; "
+             "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))")
+
+
+def uv_tool_env(root):
+    """A tool folder, a command folder, a cache and a home of their own under ``root``;
+    uv takes this Python (no download) and reads no user or project configuration."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("COMPANION_", "XDG_", "VIRTUAL_ENV", "PYTHON", "UV_", "LANG"))}
+    env.update(UV_TOOL_DIR=str(root / "tools"), UV_TOOL_BIN_DIR=str(root / "bin"),
+               UV_CACHE_DIR=str(root / "cache"), UV_PYTHON_DOWNLOADS="never",
+               UV_NO_CONFIG="1", HOME=str(root / "home"), LC_ALL="C.UTF-8")
+    (root / "home").mkdir(parents=True)
+    return env
+
+
+def test_uv_tool_install_brings_the_locks_pins_and_plays_a_short_night(tmp_path, wheel):
+    env = uv_tool_env(tmp_path)
+    run(UV, "tool", "install", "--python", sys.executable, wheel, env=env, cwd=tmp_path)
+    companion = tmp_path / "bin" / "companion"
+    assert companion.is_file(), "uv installed no companion command"
+
+    # every package at the version the lock pins for this machine, from the index alone
+    tool_python = tmp_path / "tools" / "companion-table" / "bin" / "python"
+    installed = {canonical(name): version for name, version in json.loads(
+        run(tool_python, "-c", INSTALLED, env=env, cwd=tmp_path).stdout).items()}
+    expected = pins_here(lock_path())
+    assert {"flask", "gevent", "werkzeug"} <= set(expected)
+    assert {name: installed.get(name) for name in expected} == expected
+    project = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())["project"]
+    assert installed["companion-table"] == project["version"]
+
+    # a night: the host makes it over HTTP, a phone claims a seat, Ctrl+C stops it
+    data, port = tmp_path / "data", free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [companion, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
+         "--quiet"], cwd=tmp_path, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert answers(url + "/"), "the uv-installed server did not start"
+        _host, key, tokens = create_night(url, names=["Mina", "Jo", "Sun"],
+                                          database=str(data / "companion.sqlite"))
+        phone = Device(url)
+        assert phone.claim(tokens[0]) == 303
+        status, _head, html = phone.get("/me")
+        assert status == 200 and "Mina" in html
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=30)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert out.strip().splitlines()[-1] == (
+        f"Companion stopped. Every night is saved in {data / 'companion.sqlite'}")
