@@ -4,6 +4,7 @@ script named ``powershell`` on PATH, or a stand-in for subprocess.run) that prin
 in any code page, hang or fail, and never break the table page nor make it wait."""
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -49,6 +50,17 @@ def test_nothing_listening_says_how_to_start_and_an_unknown_firewall_says_so():
     assert "nothing answers on it. Start the server: companion serve --port 8800" in text
     assert "Firewall: its state could not be read here." in text
     assert "System Settings → Network → Firewall" in text
+
+
+def test_a_mac_is_told_of_local_network_privacy_after_its_firewall():
+    """macOS 15 and newer keep an app off the local network until it is allowed, and
+    a server run in its terminal with it; Apple's Terminal alone is exempt."""
+    keys = [step.key for step in doctor.advice(Facts(system="Darwin", port=8765))]
+    assert keys[:2] == ["mac-firewall", "mac-local-network"]
+    text = doctor.report(Facts(system="Darwin", port=8765))
+    assert "VS Code, iTerm, Warp" in text
+    assert "System Settings → Privacy & Security → Local Network" in text
+    assert "Local Network" not in doctor.report(Facts(system="Windows", port=8765))
 
 
 def test_windows_names_a_public_network_and_says_what_each_is():
@@ -122,22 +134,29 @@ def profiles_json(names, category="Public"):
                        for i, name in enumerate(names)], ensure_ascii=False)
 
 
+#: Where Windows keeps its PowerShell, under %SystemRoot% (the ``windows`` fixture's).
+POWERSHELL = "Windows/System32/WindowsPowerShell/v1.0/powershell.exe"
+
+
 @pytest.fixture
 def commands(tmp_path, monkeypatch):
-    """A factory of fake commands on PATH: ``commands("powershell", b"...", code=0,
+    """A factory of fake commands on PATH: ``commands("firewall-cmd", b"...", code=0,
     sleep=0)`` writes an executable script that prints those bytes (as they are, in
     whatever code page), exits with ``code`` after ``sleep`` seconds, and records its
-    arguments in ``<name>.args``."""
+    arguments in ``<name>.args`` beside it; a name with a ``/`` is a path under the
+    test's folder (:data:`POWERSHELL`), not on PATH."""
     folder = tmp_path / "bin"
     folder.mkdir()
     monkeypatch.setenv("PATH", str(folder))  # only the fakes: no real command is found
 
     def make(name, output=b"", code=0, sleep=0.0):
-        script = folder / name
+        script = tmp_path / name if "/" in name else folder / name
+        script.parent.mkdir(parents=True, exist_ok=True)
+        args = script.with_name(script.name + ".args")
         script.write_text(
             f"#!{sys.executable}\n"
             "import json, sys, time\n"
-            f"open({str(folder / (name + '.args'))!r}, 'w').write(json.dumps(sys.argv[1:]))\n"
+            f"open({str(args)!r}, 'w').write(json.dumps(sys.argv[1:]))\n"
             f"time.sleep({sleep!r})\n"
             f"sys.stdout.buffer.write({bytes(output)!r})\n"
             "sys.stdout.flush()\n"
@@ -149,10 +168,12 @@ def commands(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def windows(monkeypatch):
-    """This machine reads as Windows, with a fresh (empty) cache of its networks; the
-    cache's reading, if one began, is over before the test's patches are undone."""
+def windows(monkeypatch, tmp_path):
+    """This machine reads as Windows, its ``SystemRoot`` the test's ``Windows`` folder,
+    with a fresh (empty) cache of its networks; the cache's reading, if one began, is
+    over before the test's patches are undone."""
     monkeypatch.setattr(doctor.platform, "system", lambda: "Windows")
+    monkeypatch.setenv("SystemRoot", str(tmp_path / "Windows"))
     cache = doctor.Background(doctor.read_windows_networks, ())
     monkeypatch.setattr(doctor, "_NETWORKS", cache)
     yield cache
@@ -163,7 +184,7 @@ def windows(monkeypatch):
                                                           strict=True)))
 def test_powershell_output_in_a_code_page_reads_as_replaced_characters(
         windows, commands, encoding, name):
-    commands("powershell", profiles_json([name]).encode(encoding))
+    commands(POWERSHELL, profiles_json([name]).encode(encoding))
     networks = doctor.read_windows_networks()
     assert len(networks) == 1
     assert networks[0].category == "Public"
@@ -173,12 +194,56 @@ def test_powershell_output_in_a_code_page_reads_as_replaced_characters(
 
 
 def test_powershell_is_asked_for_utf8_and_read_as_utf8(windows, commands, tmp_path):
-    commands("powershell", profiles_json(NAMES).encode("utf-8"))
+    commands(POWERSHELL, profiles_json(NAMES).encode("utf-8"))
     assert [n.name for n in doctor.read_windows_networks()] == NAMES
-    command = json.loads((tmp_path / "bin" / "powershell.args").read_text())[-1]
+    command = json.loads((tmp_path / (POWERSHELL + ".args")).read_text())[-1]
     assert command.startswith("[Console]::OutputEncoding = [System.Text.Encoding]::UTF8;")
-    commands("powershell", b"\xef\xbb\xbf" + profiles_json(NAMES[2:]).encode("utf-8"))
+    commands(POWERSHELL, b"\xef\xbb\xbf" + profiles_json(NAMES[2:]).encode("utf-8"))
     assert [n.name for n in doctor.read_windows_networks()] == NAMES[2:]  # a BOM, dropped
+
+
+def test_powershell_is_windows_own_by_its_full_path_never_one_on_path_or_here(
+        windows, commands, tmp_path, monkeypatch):
+    """Windows looks a bare ``powershell`` up beside Python and in the current folder
+    (a downloaded checkout) before System32."""
+    commands("powershell", profiles_json(["Impostor on PATH"]).encode())
+    here = tmp_path / "checkout"
+    here.mkdir()
+    for name in ("powershell", "powershell.exe"):
+        (here / name).write_text(f"#!{sys.executable}\nprint('[]')\n")
+        (here / name).chmod(0o755)
+    monkeypatch.chdir(here)
+    commands(POWERSHELL, profiles_json(["Home"]).encode())
+    assert [n.name for n in doctor.read_windows_networks()] == ["Home"]
+
+
+def test_powershells_path_is_under_systemroot_and_its_bare_name_only_without_one():
+    arguments = ["-NoProfile", "-NonInteractive", "-Command", doctor.WINDOWS_PROFILES]
+    root = os.path.join("C:", "Windows")
+    assert doctor.powershell({"SystemRoot": root}) == [
+        os.path.join(root, "System32", "WindowsPowerShell", "v1.0", "powershell.exe"),
+        *arguments]
+    assert doctor.powershell({"SYSTEMROOT": root})[0].startswith(root)  # a copied environ
+    assert doctor.powershell({}) == ["powershell", *arguments]
+
+
+def test_a_command_gets_a_hidden_console_of_its_own_on_windows(commands, monkeypatch):
+    """Sharing the host's console, PowerShell's UTF-8 setting stayed on it (code page
+    65001) after Companion had stopped."""
+    commands("powershell")
+    seen = []
+
+    def run(command, **kwargs):
+        seen.append(kwargs)
+        return subprocess.CompletedProcess(command, 0, b"[]", b"")
+
+    monkeypatch.setattr(doctor.subprocess, "run", run)
+    monkeypatch.setattr(subprocess, "CREATE_NO_WINDOW", 0x08000000, raising=False)
+    assert doctor._run(["powershell"]) == "[]"
+    assert seen[0]["creationflags"] == 0x08000000
+    monkeypatch.delattr(subprocess, "CREATE_NO_WINDOW")  # elsewhere: none (0)
+    doctor._run(["powershell"])
+    assert seen[1]["creationflags"] == 0
 
 
 @pytest.mark.parametrize("output, code, sleep", [
@@ -191,7 +256,7 @@ def test_powershell_is_asked_for_utf8_and_read_as_utf8(windows, commands, tmp_pa
 def test_a_powershell_that_hangs_fails_or_prints_garbage_reads_unknown(
         windows, commands, monkeypatch, output, code, sleep):
     monkeypatch.setattr(doctor, "COMMAND_SECONDS", 0.5)
-    commands("powershell", output, code, sleep)
+    commands(POWERSHELL, output, code, sleep)
     assert doctor.read_windows_networks() == ()
     text = doctor.report(doctor.facts(CLOSED_PORT))
     assert "Windows: its networks' profiles (Public or Private) could not be read here." in text
@@ -222,7 +287,7 @@ def test_the_firewall_commands_output_is_read_whatever_its_bytes(commands, monke
 
 
 def test_companion_doctor_reads_windows_networks_now(windows, commands):
-    commands("powershell", profiles_json(NAMES[:1]).encode())
+    commands(POWERSHELL, profiles_json(NAMES[:1]).encode())
     assert doctor.facts(CLOSED_PORT).networks == (Network("Wi-Fi 0", "Café", "Public"),)
 
 
@@ -319,7 +384,7 @@ def test_warm_begins_a_reading_in_the_background_on_windows_only(windows, monkey
 
 def test_the_table_page_does_not_wait_for_a_slow_powershell(night, windows, commands,
                                                             monkeypatch):
-    commands("powershell")
+    commands(POWERSHELL)
     release, done, ran = threading.Event(), threading.Event(), []
 
     def slow_powershell(command, **kwargs):
@@ -347,7 +412,7 @@ def test_the_table_page_does_not_wait_for_a_slow_powershell(night, windows, comm
 
 def test_the_table_page_answers_when_powershell_prints_undecodable_bytes(night, windows,
                                                                        commands):
-    commands("powershell", profiles_json(["Café"]).encode("cp850"))
+    commands(POWERSHELL, profiles_json(["Café"]).encode("cp850"))
     assert night.host.get(night.url).status_code == 200
     windows.wait(5)
     answer = night.host.get(night.url)

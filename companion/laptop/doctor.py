@@ -17,13 +17,14 @@ its answer reads as unknown, never as an error.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shutil
 import socket
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -46,7 +47,9 @@ UFW_CONF = Path("/etc/ufw/ufw.conf")
 WINDOWS_PROFILES = ("[Console]::OutputEncoding = [System.Text.Encoding]::UTF8; "
                     "Get-NetConnectionProfile | Select-Object InterfaceAlias,Name,"
                     "NetworkCategory | ConvertTo-Json -Compress")
-POWERSHELL = ["powershell", "-NoProfile", "-NonInteractive", "-Command", WINDOWS_PROFILES]
+#: Windows PowerShell, under ``%SystemRoot%``: Windows looks a bare ``powershell`` up
+#: beside Python and in the current folder (a downloaded checkout, say) before System32.
+POWERSHELL = ("System32", "WindowsPowerShell", "v1.0", "powershell.exe")
 #: Seconds a background reading stays fresh: PowerShell takes a second to start.
 REFRESH_SECONDS = 60.0
 
@@ -124,7 +127,14 @@ def _os_steps(facts: Facts) -> list[Step]:
         return [Step("mac-firewall", N_(
             "Allow incoming connections on the laptop: System Settings → Network → "
             "Firewall → Options → Python → Allow incoming connections (or turn the "
-            "firewall off for the night)."))]
+            "firewall off for the night).")),
+            # macOS 15 on: an app, and whatever runs in its terminal, reaches the
+            # local network only once allowed; only Apple's Terminal and ssh are exempt.
+            Step("mac-local-network", N_(
+                "Started Companion from VS Code, iTerm, Warp or another app than Terminal, "
+                "or as its own app? macOS 15 and newer keep that app off the local network "
+                "until it is allowed: System Settings → Privacy & Security → Local "
+                "Network → turn it on."))]
     if facts.system == "Linux":
         return [Step("linux-firewall", N_(
             "Open port %(port)s in the laptop's firewall: sudo ufw allow %(port)s/tcp "
@@ -238,8 +248,11 @@ def _run(command: list[str]) -> str | None:
     if shutil.which(command[0]) is None and not Path(command[0]).is_file():
         return None
     try:
+        # Windows: a hidden console of its own, so that the command neither shows a
+        # window nor changes the host's (PowerShell sets its console to UTF-8).
         done = subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL,
-                              timeout=COMMAND_SECONDS, check=False)
+                              timeout=COMMAND_SECONDS, check=False,
+                              creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if done.returncode != 0 or not isinstance(done.stdout, bytes):
@@ -335,11 +348,20 @@ class Background(Generic[T]):
             thread.join(timeout)
 
 
+def powershell(environ: Mapping[str, str]) -> list[str]:
+    """The command that reads Windows' networks: Windows PowerShell by its full path
+    under ``SystemRoot`` (:data:`POWERSHELL`), by its bare name only where that is not
+    set."""
+    root = environ.get("SystemRoot") or environ.get("SYSTEMROOT")
+    program = os.path.join(root, *POWERSHELL) if root else "powershell"
+    return [program, "-NoProfile", "-NonInteractive", "-Command", WINDOWS_PROFILES]
+
+
 def read_windows_networks() -> tuple[Network, ...]:
     """Windows' networks and their categories, read now (up to ``COMMAND_SECONDS``);
     none, for unknown, when PowerShell cannot say. ``companion doctor`` waits for it;
     the page never calls it (:func:`windows_networks`)."""
-    return parse_profiles(_run(POWERSHELL))
+    return parse_profiles(_run(powershell(os.environ)))
 
 
 #: This process's reading of Windows' networks, for the page (a cache, see Background).
