@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import pins
 from tests.conftest import answers, free_port
 from tests.over_http import Device, create_night
 from tests.pins import canonical, lock_path, pins_here
@@ -132,6 +133,8 @@ def test_the_wheel_installs_serves_and_keeps_the_groups_data_outside_the_package
 # --- uv tool install: the wheel alone, as `uvx --from companion-table` takes it -------
 
 UV = Path(sys.executable).with_name("uv")  # the release extra's uv, in the test venv
+#: uv installs from the package index: without it the test is skipped (tests/pins.py).
+index_reached, pip_cache = pins.index_reached, pins.pip_cache
 
 #: What a distribution reports of itself inside an environment: {name: version}.
 INSTALLED = ("import importlib.metadata as m, json; "
@@ -150,7 +153,8 @@ def uv_tool_env(root):
     return env
 
 
-def test_uv_tool_install_brings_the_locks_pins_and_plays_a_short_night(tmp_path, wheel):
+def test_uv_tool_install_brings_the_locks_pins_and_plays_a_short_night(tmp_path, wheel,
+                                                                      index_reached):
     env = uv_tool_env(tmp_path)
     run(UV, "tool", "install", "--python", sys.executable, wheel, env=env, cwd=tmp_path)
     companion = tmp_path / "bin" / "companion"
