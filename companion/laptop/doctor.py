@@ -131,10 +131,10 @@ def _os_steps(facts: Facts) -> list[Step]:
             # macOS 15 on: an app, and whatever runs in its terminal, reaches the
             # local network only once allowed; only Apple's Terminal and ssh are exempt.
             Step("mac-local-network", N_(
-                "Started Companion from VS Code, iTerm, Warp or another app than Terminal, "
-                "or as its own app? macOS 15 and newer keep that app off the local network "
-                "until it is allowed: System Settings → Privacy & Security → Local "
-                "Network → turn it on."))]
+                "Started Companion from VS Code, iTerm, Warp or another app than Terminal? "
+                "macOS 15 and newer keep that app off the local network until it is "
+                "allowed: System Settings → Privacy & Security → Local Network → turn it "
+                "on."))]
     if facts.system == "Linux":
         return [Step("linux-firewall", N_(
             "Open port %(port)s in the laptop's firewall: sudo ufw allow %(port)s/tcp "
