@@ -85,7 +85,7 @@ def test_companion_version(capsys):
     with pytest.raises(SystemExit) as done:
         cli.main(["--version"])
     assert done.value.code == 0
-    assert capsys.readouterr().out.strip() == f"companion {version('companion')}"
+    assert capsys.readouterr().out.strip() == f"companion {version('companion-table')}"
 
 
 # --- backups -------------------------------------------------------------------------

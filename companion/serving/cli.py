@@ -34,11 +34,16 @@ from sqlite_utils import Database
 
 from companion import store
 from companion.app import create_app, ready, server_started
-from companion.laptop import addresses, awake, console, doctor
-from companion.laptop.paths import DataFolderError, data_folder, prepare
+from companion.laptop import addresses, awake, console, doctor, places
+from companion.laptop.paths import (
+    DataFolderError,
+    data_folder,
+    prepare,
+    refuse_network_folder,
+)
 from companion.laptop.words import gettext as _
 from companion.pictures.qr import BLOCKS, text
-from companion.serving import connections
+from companion.serving import connections, quiet_exit
 
 DEFAULT_PORT = 8765  # 5000 is AirPlay's on macOS
 
@@ -127,6 +132,11 @@ def backup(args: argparse.Namespace) -> int:
     the copy back as ``companion.sqlite`` while the server is stopped (docs/guide.md)."""
     folder = data_folder(args.data)
     source = Path(os.environ.get("COMPANION_DATABASE") or folder / "companion.sqlite")
+    try:
+        refuse_network_folder(source.parent)  # SQLite takes no share's address
+    except DataFolderError as error:
+        print(_(error.template, **error.values), file=sys.stderr)
+        return 2
     if not source.is_file():
         print(_("There is no data to back up in %(folder)s.", folder=folder), file=sys.stderr)
         return 2
@@ -423,6 +433,10 @@ def serve(args: argparse.Namespace) -> int:
     if folder is None:
         return 2
     monkey.patch_all()  # done already (companion/serving/gevent_first.py) unless called in-process
+    quiet_exit.install()
+    synced = places.sync_service_here(folder)
+    if synced:
+        print(_(places.SYNCED, folder=folder, service=synced), file=sys.stderr, flush=True)
     found = addresses.interfaces()
     app = ready(create_app({}, data=folder))
     server = _bound(args, app)
