@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from companion.serving import quiet_exit
-from tests import test_platform_wheels as wheels
+from tests import pins
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 #: The index's probe and pip's cache, shared with the wheels' cases.
-index_reached, pip_cache = wheels.index_reached, wheels.pip_cache
+index_reached, pip_cache = pins.index_reached, pins.pip_cache
 #: The runtime's pins, as the wheel requires them (pyproject.toml reads it).
 LOCK = CHECKOUT / "requirements.txt"
 #: The lock's line for a Mac's Python 3.11 (the other gevent line is everyone else's).
@@ -92,7 +92,7 @@ def mac_311_venv(tmp_path, index_reached, pip_cache):
         [str(python), "-m", "pip", "install", "-q", "--only-binary=:all:", "--cache-dir",
          str(pip_cache), "-r", str(requirements)],
         capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"the Mac's pins do not install here:\n{wheels.said(done)}"
+    assert done.returncode == 0, f"the Mac's pins do not install here:\n{pins.said(done)}"
     installed = subprocess.run([str(python), "-c", "import gevent; print(gevent.__version__)"],
                                capture_output=True, text=True, timeout=60, check=True)
     assert f"gevent=={installed.stdout.strip()}" in requirements.read_text().splitlines()

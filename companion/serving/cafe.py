@@ -6,7 +6,7 @@ gunicorn's ``gevent_pywsgi`` worker (gevent's own WSGI server in each worker, as
 (companion/serving/connections.py): deadlines for each request's head and body, a timeout for
 each write, at most ``PER_ADDRESS`` connections from one client address, and the
 open-files soft limit raised to the hard limit in each worker.
-Needs gunicorn (``pip install 'companion[cafe]'``). Its master process does what a server
+Needs gunicorn (``pip install 'companion-table[cafe]'``). Its master process does what a server
 does once at its start (:meth:`Worker.check_config`).
 
 As a gunicorn configuration module (``-c python:companion.serving.cafe``) it names this worker,
