@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import importlib.metadata
+import importlib.util
 import os
 import platform
 import shutil
@@ -65,6 +66,9 @@ PROGRAM = "Companion"
 #: The languages a night speaks: the only ones whose Babel locale data goes in.
 LANGUAGES = ("ko", "en")
 
+#: The café's gunicorn worker: a module of the package the program leaves out.
+CAFE = "companion.serving.cafe"
+
 #: Modules the program never runs: the standard library's GUI, test, documentation and
 #: packaging tools, the libraries' own tests, and what only builds gevent's cffi modules
 #: (the built ones need cffi's ``_cffi_backend`` alone). Pillow's Tk and Qt bridges would
@@ -81,16 +85,22 @@ EXCLUDES = (
     # (6 MB on Linux); a night's pictures are PNG, drawn with fonts.
     "PIL._avif", "PIL.AvifImagePlugin", "PIL._webp", "PIL.WebPImagePlugin",
     "PIL._imagingcms", "PIL.ImageCms",
+    # qrcode writes its SVG with lxml when it finds it (a test extra's package), with the
+    # standard library's ElementTree otherwise, as an installed wheel does.
+    "lxml",
+    # The café's setup runs gunicorn (companion/serving/cafe.py), never the program.
+    "gunicorn", CAFE,
 )
 
 #: Modules no import statement names: gevent picks its loop by name at run time
 #: (``GEVENT_LOOP``; libuv's cffi loop is Windows' default, libev's compiled one the
-#: others'), and cffi's compiled modules need its C backend, which they load from C.
+#: others'), and cffi's compiled modules load cffi's C backend from C.
 GEVENT_LOOPS = (
     "gevent.libuv.loop", "gevent.libuv._corecffi", "gevent.libuv.watcher",
     "gevent.libev.corecext", "gevent.libev.corecffi", "gevent.libev._corecffi",
-    "gevent.libev.watcher", "_cffi_backend",
+    "gevent.libev.watcher",
 )
+CFFI_BACKEND = "_cffi_backend"
 
 
 class BuildError(Exception):
@@ -177,6 +187,27 @@ def package_files(project: dict, root: Path = ROOT) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+def package_modules(root: Path = ROOT, package: str = "companion") -> list[str]:
+    """Every module of the package in the checkout: the games are imported by name
+    (``core/registry.py``), so no import statement leads to them all."""
+    folder = root / package
+    names = {".".join((package, *path.relative_to(folder).with_suffix("").parts))
+             for path in folder.rglob("*.py")}
+    return sorted(name.removesuffix(".__init__") for name in names)
+
+
+def hidden_imports(system: str, root: Path = ROOT, cffi: bool | None = None) -> list[str]:
+    """What PyInstaller must take although no import names it: every module of the
+    package but the café's worker, gevent's loops, and cffi's C backend (always for
+    Windows, whose default loop is libuv's through cffi; elsewhere when installed, for
+    ``GEVENT_LOOP``'s other choices)."""
+    if cffi is None:
+        cffi = importlib.util.find_spec(CFFI_BACKEND) is not None
+    backend = [CFFI_BACKEND] if system == "windows" or cffi else []
+    modules = [name for name in package_modules(root) if name != CAFE]
+    return [*modules, *GEVENT_LOOPS, *backend]
+
+
 # --- Babel's locale data --------------------------------------------------------------
 
 
@@ -238,7 +269,7 @@ def plan(root: Path = ROOT, platform_name: str = sys.platform,
         "executable": executable_name(version, system, arch),
         "output": output_name(version, system, arch),
         "datas": package_files(project, root),
-        "hiddenimports": list(GEVENT_LOOPS),
+        "hiddenimports": hidden_imports(system, root),
         "excludes": list(EXCLUDES),
         "babel": sorted(babel_files()),
         "icon": str(ICON) if ICON.is_file() else None,
