@@ -418,3 +418,57 @@ def test_the_table_page_answers_when_powershell_prints_undecodable_bytes(night, 
     answer = night.host.get(night.url)
     assert answer.status_code == 200
     assert "Windows treats the network “Caf\ufffd” as Public" in answer.data.decode()
+
+
+# --- Windows' firewall rules for the program that serves --------------------------------
+
+
+def test_the_rules_are_read_from_powershells_json():
+    one = '{"Action":"Allow","Profile":"Private"}'
+    assert doctor.parse_rules(one) == (doctor.Rule("Allow", ("Private",)),)
+    several = ('[{"Action":"Allow","Profile":"Private, Public"},'
+               '{"Action":"Block","Profile":"Domain"}]')
+    assert doctor.parse_rules(several) == (doctor.Rule("Allow", ("Private", "Public")),
+                                           doctor.Rule("Block", ("Domain",)))
+    assert doctor.parse_rules("") == ()  # no rule at all: the question was closed
+    assert doctor.parse_rules(None) is None  # PowerShell could not say: unknown
+    assert doctor.parse_rules("Get-NetFirewallRule : Access denied") is None
+
+
+def test_a_program_with_a_quote_in_its_path_is_quoted_for_powershell():
+    script = doctor.rules_script(r"C:\Users\O'Neil\Downloads\Companion.exe")
+    assert r"-Program 'C:\Users\O''Neil\Downloads\Companion.exe'" in script
+
+
+@pytest.mark.parametrize(("rules", "category", "admitted"), [
+    ((doctor.Rule("Allow", ("Private",)),), "Private", True),
+    ((doctor.Rule("Allow", ("Private",)),), "Public", False),  # the prompt's default
+    ((doctor.Rule("Allow", ("Any",)),), "Public", True),
+    ((doctor.Rule("Allow", ("Domain",)),), "DomainAuthenticated", True),
+    ((doctor.Rule("Allow", ("Any",)), doctor.Rule("Block", ("Private",))), "Private", False),
+    ((), "Private", False),  # the question closed without an answer
+])
+def test_a_block_wins_and_no_rule_keeps_phones_out(rules, category, admitted):
+    assert doctor.admitted(rules, category) is admitted
+
+
+def test_a_network_the_rules_leave_out_gets_the_clicks_that_fix_it():
+    facts = doctor.Facts(system="Windows", port=8765, program="Companion",
+                         networks=(doctor.Network("Wi-Fi", "Home", "Private"),),
+                         rules=(doctor.Rule("Allow", ("Public",)),))
+    [step] = [s for s in doctor.advice(facts) if s.key == "windows-no-rule"]
+    said = step.english()
+    assert "no rule that lets phones reach Companion on “Home”" in said
+    assert "Allow an app through firewall" in said
+    unread = doctor.Facts(system="Windows", port=8765,
+                          networks=(doctor.Network("Wi-Fi", "Home", "Private"),))
+    assert not [s for s in doctor.advice(unread) if s.key == "windows-no-rule"]
+
+
+def test_the_firewall_knows_a_venv_by_its_base_python(monkeypatch):
+    monkeypatch.delattr(sys, "frozen", raising=False)
+    monkeypatch.setattr(sys, "_base_executable", r"C:\Python312\python.exe", raising=False)
+    assert doctor.serving_program() == (r"C:\Python312\python.exe", "Python")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", r"C:\Users\me\Downloads\Companion.exe")
+    assert doctor.serving_program() == (r"C:\Users\me\Downloads\Companion.exe", "Companion")

@@ -119,6 +119,19 @@ def test_a_public_windows_network_is_said_with_the_clicks_that_fix_it(monkeypatc
     assert cli.reach_warnings("0.0.0.0", private) == []
 
 
+def test_serve_tells_when_the_firewall_has_no_rule_for_the_network(monkeypatch):
+    """The firewall's question allows Private only by default: on that laptop's Public
+    café Wi-Fi, both the network and the rule are said."""
+    monkeypatch.setattr(words, "terminal_language", lambda: "en")
+    facts = doctor.Facts(system="Windows", port=8765, program="Companion",
+                         networks=(doctor.Network("Wi-Fi", "Cafe", "Public"),),
+                         rules=(doctor.Rule("Allow", ("Private",)),))
+    said = cli.reach_warnings("0.0.0.0", facts)
+    assert len(said) == 2
+    assert "“Cafe” as Public" in said[0]
+    assert "no rule that lets phones reach Companion on “Cafe”" in said[1]
+
+
 # --- a double-click ---------------------------------------------------------------------
 
 

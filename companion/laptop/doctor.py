@@ -22,6 +22,7 @@ import platform
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -65,6 +66,37 @@ class Network:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """One of Windows' inbound firewall rules for a program: "Allow" or "Block", and the
+    profiles it holds on ("Any", or some of "Domain", "Private", "Public")."""
+
+    action: str
+    profiles: tuple[str, ...]
+
+
+#: Which rule profile covers each of Windows' network categories.
+PROFILE_OF = {"Public": "Public", "Private": "Private", "DomainAuthenticated": "Domain"}
+
+
+def admitted(rules: tuple[Rule, ...], category: str) -> bool:
+    """Whether Windows' firewall lets phones on a network of ``category`` reach the
+    program: a rule allows it there, and no rule blocks it there (a block wins)."""
+    def holds(rule: Rule) -> bool:
+        return "Any" in rule.profiles or PROFILE_OF.get(category, category) in rule.profiles
+    if any(rule.action == "Block" and holds(rule) for rule in rules):
+        return False
+    return any(rule.action == "Allow" and holds(rule) for rule in rules)
+
+
+def unadmitted_networks(facts: Facts) -> list[Network]:
+    """The connected networks Windows' firewall keeps phones out of, for want of a rule
+    (none when the rules were not read)."""
+    if facts.rules is None:
+        return []
+    return [n for n in facts.networks if not admitted(facts.rules, n.category)]
+
+
+@dataclass(frozen=True)
 class Facts:
     """What is known of this laptop: everything but ``system`` and ``port`` may be
     unknown (empty, or None)."""
@@ -76,6 +108,9 @@ class Facts:
     firewall: tuple[str, ...] = ()  # lines saying what the firewall is, where readable
     listening: bool | None = None  # whether something answers on the port
     chosen: str | None = None  # the address serve prints (default: the best found)
+    # Windows' inbound firewall rules for the program that serves; None: not read
+    rules: tuple[Rule, ...] | None = None
+    program: str = "Python"  # what Windows' firewall names it: "Companion" for the program
 
 
 @dataclass(frozen=True)
@@ -114,6 +149,12 @@ def _os_steps(facts: Facts) -> list[Step]:
             "phone in: make it Private (Settings → Network & internet → Wi-Fi or "
             "Ethernet → %(name)s → Network profile type: Private network)."), {"name": n})
             for n in public_networks(facts)]
+        steps += [Step("windows-no-rule", N_(
+            "Windows' firewall has no rule that lets phones reach %(program)s on “%(name)s”: "
+            "Windows Security → Firewall & network protection → Allow an app through "
+            "firewall → Change settings → tick Private (and Public, on a Public network) "
+            "for %(program)s."), {"name": n.name or n.adapter, "program": facts.program})
+            for n in unadmitted_networks(facts)]
         if not steps:
             steps.append(Step("windows-private", N_(
                 "Make this network Private on the laptop: Settings → Network & internet → "
@@ -240,7 +281,7 @@ def decode_output(data: bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
-def _run(command: list[str]) -> str | None:
+def _run(command: list[str], seconds: float = COMMAND_SECONDS) -> str | None:
     """A command's output, or None when it is missing, fails or takes too long. Read as
     bytes and decoded here (:func:`decode_output`): ``text=True`` decodes in the
     locale's code page, and its UnicodeDecodeError is neither an OSError nor a
@@ -251,7 +292,7 @@ def _run(command: list[str]) -> str | None:
         # Windows: a hidden console of its own, so that the command neither shows a
         # window nor changes the host's (PowerShell sets its console to UTF-8).
         done = subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL,
-                              timeout=COMMAND_SECONDS, check=False,
+                              timeout=seconds, check=False,
                               creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
@@ -434,8 +475,10 @@ def facts(port: int) -> Facts:
     system = platform.system()
     found = addresses.interfaces()
     networks = read_windows_networks() if system == "Windows" else ()
-    return Facts(system=system, port=port, interfaces=tuple(found),
-                 networks=networks, firewall=firewall(system),
+    program, name = serving_program()
+    rules = read_windows_rules(program) if networks else None
+    return Facts(system=system, port=port, interfaces=tuple(found), networks=networks,
+                 rules=rules, program=name, firewall=firewall(system),
                  listening=listening(port, ("127.0.0.1", addresses.best(found))))
 
 
@@ -455,3 +498,52 @@ def networks_read(timeout: float) -> tuple[Network, ...]:
     _NETWORKS.refresh()
     _NETWORKS.wait(timeout)
     return _NETWORKS.get()
+
+
+#: Seconds Windows' firewall may take to list a program's rules (a laptop with many rules
+#: takes several).
+RULES_SECONDS = 10.0
+
+
+def rules_script(program: str) -> str:
+    """One PowerShell line: the inbound rules Windows' firewall has for ``program``,
+    each with its action and profiles as words, in UTF-8 JSON."""
+    quoted = program.replace("'", "''")
+    return ("[Console]::OutputEncoding = [System.Text.Encoding]::UTF8; "
+            f"Get-NetFirewallApplicationFilter -Program '{quoted}' -ErrorAction "
+            "SilentlyContinue | Get-NetFirewallRule | Where-Object { $_.Direction -eq "
+            "'Inbound' -and $_.Enabled -eq 'True' } | ForEach-Object { @{ Action = "
+            "[string]$_.Action; Profile = [string]$_.Profile } } | ConvertTo-Json -Compress")
+
+
+def parse_rules(output: str | None) -> tuple[Rule, ...] | None:
+    """Rules from :func:`rules_script`'s JSON (an object for one, a list for several,
+    nothing for none); None, for unknown, when the output is no such thing."""
+    if output is None:
+        return None
+    if not output.strip():
+        return ()
+    try:
+        found = json.loads(output)
+    except (ValueError, RecursionError):
+        return None
+    rows = found if isinstance(found, list) else [found] if isinstance(found, dict) else []
+    return tuple(Rule(str(r.get("Action") or ""),
+                      tuple(p.strip() for p in str(r.get("Profile") or "").split(",")))
+                 for r in rows if isinstance(r, dict))
+
+
+def serving_program() -> tuple[str, str]:
+    """The file Windows' firewall knows the serving process by, and its name there: the
+    built program itself; else the Python that really runs (a venv's python.exe only
+    starts its base interpreter, whose file the firewall's rule names)."""
+    if getattr(sys, "frozen", False):
+        return sys.executable, "Companion"
+    return getattr(sys, "_base_executable", sys.executable), "Python"
+
+
+def read_windows_rules(program: str) -> tuple[Rule, ...] | None:
+    """Windows' inbound firewall rules for ``program``, read now; None when PowerShell
+    cannot say."""
+    command = powershell(os.environ)[:-1] + [rules_script(program)]
+    return parse_rules(_run(command, RULES_SECONDS))

@@ -22,6 +22,7 @@ import time
 import webbrowser
 from collections.abc import Callable
 from contextlib import closing
+from dataclasses import replace
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -382,17 +383,34 @@ def reach_warnings(host: str, facts: doctor.Facts) -> list[str]:
         warnings.append(_("Only this computer can open it: --host %(host)s keeps every "
                           "phone out. Leave out --host to let phones in.", host=host))
     warnings += [_(step.message, **step.params) for step in doctor.advice(facts)
-                 if step.key == "windows-public"]
+                 if step.key in ("windows-public", "windows-no-rule")]
     return warnings
+
+
+#: Seconds after the start when Windows' firewall rules are read: the firewall's own
+#: question (whose answer makes the rule) pops up as the port opens, and a host who
+#: ticked Private only, or closed it, has answered by then.
+RULES_READ_AFTER = 10.0
 
 
 def _warn_of_reach(args: argparse.Namespace) -> None:
     """Say, within seconds of the start, what keeps phones out (:func:`reach_warnings`):
-    Windows' networks are read in the background (PowerShell takes a second)."""
+    Windows' networks are read in the background (PowerShell takes a second), its
+    firewall's rules for this program a little later."""
+    say = _printer(sys.stderr)
     networks = doctor.networks_read(doctor.COMMAND_SECONDS + 1)
     facts = doctor.Facts(system=platform.system(), port=args.port, networks=networks)
+    said = reach_warnings(args.host, facts)
+    for line in said:
+        say(line)
+    if not networks:
+        return
+    gevent.sleep(RULES_READ_AFTER)
+    program, name = doctor.serving_program()
+    facts = replace(facts, rules=doctor.read_windows_rules(program), program=name)
     for line in reach_warnings(args.host, facts):
-        _printer(sys.stderr)(line)
+        if line not in said:
+            say(line)
 
 
 def local_url(port: int) -> str:
