@@ -45,14 +45,18 @@ def terminal_command(args: list[str], *, frozen: bool, platform: str, executable
     return None
 
 
-def restore_library_path(environ: MutableMapping[str, str]) -> None:
-    """Give programs this one starts the library path the host had (PyInstaller keeps it
-    as ``LD_LIBRARY_PATH_ORIG``; none there means the host had none)."""
+def restore_library_path(environ: MutableMapping[str, str], bundled: str) -> None:
+    """Give programs this one starts the library path the host had: PyInstaller put the
+    program's own folder (``bundled``) first, and kept the host's as
+    ``LD_LIBRARY_PATH_ORIG`` (none there: the host had none). A path PyInstaller did not
+    set is left as it is."""
+    if environ.get("LD_LIBRARY_PATH", "").split(os.pathsep)[0] != bundled:
+        return
     original = environ.pop("LD_LIBRARY_PATH_ORIG", None)
     if original is not None:
         environ["LD_LIBRARY_PATH"] = original
     else:
-        environ.pop("LD_LIBRARY_PATH", None)
+        del environ["LD_LIBRARY_PATH"]
 
 
 def attended() -> bool:
@@ -79,7 +83,7 @@ def main() -> int:
     if command is not None and reopened_in_terminal(command):
         return 0
     if frozen and sys.platform.startswith("linux"):
-        restore_library_path(os.environ)
+        restore_library_path(os.environ, getattr(sys, "_MEIPASS", ""))
     # As companion/__main__.py: the package first (gevent's patches, when serving).
     from companion.serving import gevent_first  # noqa: F401
     from companion.serving.cli import main as companion

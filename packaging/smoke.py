@@ -212,6 +212,13 @@ def browser_recorder(folder: Path) -> tuple[str, Path]:
     return str(script), noted
 
 
+def port_in(output: str) -> int | None:
+    """The port of the first address in what the program printed (in either language;
+    an IPv6 address in brackets), or None."""
+    found = re.search(r"https?://(?:\[[^\]\s]+\]|[^\s/:\[\]]+):(\d+)", output)
+    return int(found.group(1)) if found else None
+
+
 class Program:
     """The program running, its output read as it comes."""
 
@@ -250,10 +257,9 @@ class Program:
         """The port of the first address the program prints."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = re.search(r"https?://[^\s/:]+(?::\d+)*:(\d+)", self.output) or \
-                re.search(r"https?://\[[^\]]+\]:(\d+)", self.output)
-            if found:
-                return int(found.group(1))
+            found = port_in(self.output)
+            if found is not None:
+                return found
             check(self.process.poll() is None,
                   f"the program ended (exit code {self.process.returncode}) before it served")
             time.sleep(0.1)
@@ -333,6 +339,19 @@ def seat_tokens(database: Path, key: str) -> list[str]:
 # --- the night ----------------------------------------------------------------------
 
 
+def qr_images(page: str) -> list[str]:
+    """The addresses of the seat QR codes a night's page shows."""
+    return [src.replace("&amp;", "&") for src in re.findall(r'<img src="(/n/[^"]+/qr[^"]*)"', page)]
+
+
+def role_shown(page: str) -> str | None:
+    """The role a page holds behind "Hold to see your role", or None."""
+    if 'id="role-secret"' not in page:
+        return None
+    found = re.search(r'<p class="secret">\s*([^<]*?)\s*</p>', page)
+    return found.group(1) if found else ""
+
+
 def png(device: Device, path: str, what: str, language: str | None = None) -> None:
     """``path`` answers a PNG image."""
     status, head, body = device.request(path, language=language)
@@ -358,9 +377,9 @@ def make_night(base: str, say: Callable[[str], None]) -> tuple[Device, str]:
         first = host.page("/", language)
         check(WHEN[language].search(first),
               f"the start page in {language} shows no time of the night written by Babel")
-    images = re.findall(r'<img src="(/n/[^"]+/qr[^"]*)"', host.page(f"/n/{key}"))
+    images = qr_images(host.page(f"/n/{key}"))
     check(len(images) == len(NAMES), f"{len(images)} seat QR codes, not {len(NAMES)}")
-    status, head, body = host.request(images[0].replace("&amp;", "&"))
+    status, head, body = host.request(images[0])
     check(status == 200 and head.get("Content-Type", "").startswith("image/svg+xml")
           and b"<svg" in body, f"a seat's QR code is no SVG image ({status})")
     wifi = f"/n/{key}/wifi"
@@ -386,18 +405,13 @@ def deal_kraken(base: str, host: Device, key: str, database: Path,
     claim = phone.page(f"/s/{token}")
     phone.send(f"/s/{token}", form(claim, f"/s/{token}"))
     waiting = phone.page("/me")
-    check(NAMES[0] in waiting and "role-secret" not in waiting,
+    check(NAMES[0] in waiting and role_shown(waiting) is None,
           "the phone's page before the deal is not the first seat's, or shows a role")
     new = f"/n/{key}/new/kraken"
     game = host.send(new, form(host.page(new), new))
     check(re.fullmatch(rf"/n/{re.escape(key)}/g/\d+", game), f"the deal led to {game}")
-    mine = phone.page("/me")
-    role = re.search(r'<p class="secret">\s*(\w+)\s*</p>', mine)
-    check("role-secret" in mine and role and role.group(1) in ROLES,
-          "the phone's page shows no role after the deal")
-    table = host.page(game)
-    check("role-secret" not in table and 'class="secret"' not in table,
-          "the host's page carries a role")
+    check(role_shown(phone.page("/me")) in ROLES, "the phone's page shows no role after the deal")
+    check(role_shown(host.page(game)) is None, "the host's page carries a role")
     say(f"a phone claimed {NAMES[0]}'s seat; the deal put a role on its page only")
 
 
