@@ -8,6 +8,8 @@
   in Terminal it has a terminal, so it serves. When Terminal cannot be opened it serves
   all the same, without a window (the browser opens the start page either way).
   A very old Finder adds a ``-psn_…`` argument of its own: it is dropped.
+- **Windows.** The console PyInstaller opens is the program's window: its title says
+  Companion rather than the program file's path.
 - **Linux.** PyInstaller points ``LD_LIBRARY_PATH`` at the program's own libraries for the
   program itself; a program it starts (the browser, systemd-inhibit) gets the host's
   variable back, or it would load the bundled libraries instead of its own.
@@ -18,10 +20,15 @@ for every other way Companion starts.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 from collections.abc import MutableMapping
+from typing import Any
+
+#: The window's title on Windows.
+TITLE = "Companion"
 
 
 def arguments(given: list[str]) -> list[str]:
@@ -59,6 +66,13 @@ def restore_library_path(environ: MutableMapping[str, str], bundled: str) -> Non
         del environ["LD_LIBRARY_PATH"]
 
 
+def name_the_window(kernel32: Any) -> None:
+    """Title the console window (Windows' ``kernel32``); a console that cannot be titled
+    keeps its title."""
+    with contextlib.suppress(AttributeError, OSError):
+        kernel32.SetConsoleTitleW(TITLE)
+
+
 def attended() -> bool:
     """Whether a terminal is there to read from."""
     try:
@@ -84,6 +98,10 @@ def main() -> int:
         return 0
     if frozen and sys.platform.startswith("linux"):
         restore_library_path(os.environ, getattr(sys, "_MEIPASS", ""))
+    if frozen and sys.platform == "win32":
+        import ctypes
+
+        name_the_window(ctypes.windll.kernel32)  # type: ignore[attr-defined]
     # As companion/__main__.py: the package first (gevent's patches, when serving).
     from companion.serving import gevent_first  # noqa: F401
     from companion.serving.cli import main as companion

@@ -268,8 +268,12 @@ class Program:
     def stop(self, timeout: float) -> int:
         """Stop it as a host does (Ctrl+C; Ctrl+Break on Windows); its exit code."""
         if self.process.poll() is None:
-            self.process.send_signal(signal.CTRL_BREAK_EVENT if os.name == "nt"
-                                     else signal.SIGINT)
+            try:
+                self.process.send_signal(signal.CTRL_BREAK_EVENT if os.name == "nt"
+                                         else signal.SIGINT)
+            except OSError as error:  # Windows: no console shared with the program
+                self.kill()
+                raise Failed(f"could not press Ctrl+C (Ctrl+Break) for it: {error}") from None
         try:
             code = self.process.wait(timeout)
         except subprocess.TimeoutExpired:

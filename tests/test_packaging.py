@@ -253,6 +253,18 @@ def test_the_process_number_an_old_finder_adds_is_no_argument():
     assert launcher.arguments(["serve", "--port", "8800"]) == ["serve", "--port", "8800"]
 
 
+def test_on_windows_the_console_window_is_titled_companion():
+    calls = []
+
+    class Kernel32:
+        def SetConsoleTitleW(self, title):  # noqa: N802 (Windows' name)
+            calls.append(title)
+
+    launcher.name_the_window(Kernel32())
+    assert calls == ["Companion"]
+    launcher.name_the_window(object())  # no console to title: nothing happens
+
+
 def test_programs_it_starts_get_the_hosts_library_path_back():
     environ = {"LD_LIBRARY_PATH": "/tmp/_MEI1:/opt/lib", "LD_LIBRARY_PATH_ORIG": "/opt/lib"}
     launcher.restore_library_path(environ, "/tmp/_MEI1")
