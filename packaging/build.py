@@ -274,9 +274,10 @@ def plan(root: Path = ROOT, platform_name: str = sys.platform,
         "babel": sorted(babel_files()),
         "icon": str(ICON) if ICON.is_file() else None,
         "onefile": system != "macos",
-        # Debug symbols out of the libraries (Python's own can be most of the file);
-        # never on macOS, where it would break their signatures.
-        "strip": system == "linux",
+        # Debug symbols out of the libraries (Python's own can be most of the file), by
+        # binutils' strip where it is installed; never on macOS, where it would break
+        # the libraries' signatures.
+        "strip": system == "linux" and shutil.which("strip") is not None,
     }
 
 
