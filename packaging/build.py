@@ -24,13 +24,15 @@ The version is the installed distribution's (``importlib.metadata``), whose name
 from pyproject.toml's ``[project]`` table at build time.
 
 What goes in (packaging/companion.spec applies it): every module of the ``companion``
-package (the games are found by the registry, by name, so no import names them all);
-``templates/`` and ``static/`` as ``companion/templates`` and ``companion/static``, the
-fonts and the compiled catalogs, where an installed wheel has them (pyproject.toml's
-package data, read here), so ``companion.laptop.paths`` finds them as in a wheel; the
-distribution's metadata (``companion --version``); gevent's every loop, libuv's through
-cffi among them (Windows' default); and of Babel's locale data only what Korean and
-English load. What a night never runs stays out (:data:`EXCLUDES`).
+package but the café's gunicorn worker (the games are found by the registry, by name, so
+no import names them all); ``templates/`` and ``static/`` as ``companion/templates`` and
+``companion/static``, the fonts and the compiled catalogs, where an installed wheel has
+them (pyproject.toml's package data, read here), so ``companion.laptop.paths`` finds them
+as in a wheel (and ``from_checkout()`` is False); the distribution's metadata
+(``companion --version``); gevent's every loop, libuv's through cffi among them (Windows'
+default; elsewhere only where cffi is installed, as the test extra installs it); and of
+Babel's locale data only what Korean and English load. What a night never runs stays out
+(:data:`EXCLUDES`), and on Linux the libraries' debug symbols.
 
 A double-clicked ``Companion.app`` has no terminal: its launcher (packaging/launcher.py)
 opens its own executable again in Terminal.app, whose window says where it serves, where
@@ -148,6 +150,7 @@ def executable_name(version: str, system: str, arch: str) -> str:
 
 
 def pyproject(root: Path = ROOT) -> dict:
+    """pyproject.toml, read."""
     with open(root / "pyproject.toml", "rb") as file:
         return tomllib.load(file)
 
@@ -234,6 +237,10 @@ def babel_files(languages: Iterable[str] = LANGUAGES,
     return {"babel/global.dat", *(f"babel/locale-data/{name}.dat" for name in names)}
 
 
+#: Files some hooks collect that a running program never opens.
+DATA_LEFT_OUT = ("*.pyi", "*.c", "*.h", "*.pxd", "*.pyx")
+
+
 def wanted_data(target: str, babel_keep: set[str]) -> bool:
     """Whether a data file PyInstaller collected (``target``, its path in the program)
     stays: Babel's locale data only for :data:`LANGUAGES`; libraries' type stubs,
@@ -242,10 +249,6 @@ def wanted_data(target: str, babel_keep: set[str]) -> bool:
     if path.startswith("babel/locale-data/") or path == "babel/global.dat":
         return path in babel_keep
     return not any(fnmatch.fnmatch(path, pattern) for pattern in DATA_LEFT_OUT)
-
-
-#: Files some hooks collect that a running program never opens.
-DATA_LEFT_OUT = ("*.pyi", "*.c", "*.h", "*.pxd", "*.pyx")
 
 
 # --- the plan the spec applies --------------------------------------------------------

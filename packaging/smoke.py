@@ -12,8 +12,9 @@ Then, over HTTP with two cookie jars as two devices:
 1. the port comes from what the program prints (8765, or one of the next when taken),
    and the browser was asked to open ``http://localhost:<port>/``;
 2. the host makes a night with the start page's form; the start page, the night's page
-   and a style sheet answer in Korean and in English, its seat QR codes are PNG images,
-   and the start page shows the night's time as Babel writes it in each language;
+   and a style sheet answer in Korean and in English, the start page shows the night's
+   time as Babel writes it in each language, the seat QR codes are SVG images, and the
+   Wi-Fi code the host sets is a PNG (qrcode and Pillow);
 3. a phone claims a seat (its code, which a phone scans from the QR image, is read from
    the group's database), the host starts No Touch Kraken, and the deal puts a role on
    the phone's page and none on the host's;
@@ -117,7 +118,7 @@ def form(page: str, action: str) -> list[tuple[str, str]]:
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
