@@ -67,8 +67,8 @@ def _serve(args, env, **popen):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_ctrl_c_and_sigterm_end_the_night_with_one_line_and_no_traceback(tmp_path, stop):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_ctrl_c_sigterm_and_a_closed_terminal_end_the_night_with_one_line(tmp_path, stop):
     env = {**os.environ, "COMPANION_DATA": str(tmp_path), "COMPANION_SECRET_KEY": "cli"}
     env.pop("COMPANION_DATABASE", None)
     process, first = _serve([sys.executable, "-m", "companion"], env)

@@ -257,7 +257,7 @@ def _addresses(args: argparse.Namespace,
 
 def _stop_on_signals(server: connections.Server,
                      finished: Callable[[], bool]) -> console.WindowsConsole | None:
-    """Ctrl+C (SIGINT) and SIGTERM stop the server: ``serve_forever`` returns, and no
+    """Ctrl+C (SIGINT), SIGTERM and a closed terminal (SIGHUP) stop the server: ``serve_forever`` returns, and no
     KeyboardInterrupt crosses gevent's loop (which prints it as a failure of its hub).
     Where gevent cannot watch a signal, Ctrl+C still arrives as KeyboardInterrupt, and
     the hub is told it is no error to print. On Windows, Ctrl+Break, closing the window,
@@ -266,7 +266,8 @@ def _stop_on_signals(server: connections.Server,
     """
     hub = gevent.get_hub()
     hub.NOT_ERROR = (*hub.NOT_ERROR, KeyboardInterrupt)
-    for name in ("SIGINT", "SIGTERM"):
+    # SIGHUP: a Mac's or Linux's terminal window was closed (there is none on Windows).
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         try:
             gevent.signal_handler(getattr(signal, name), server.stop)
         except (AttributeError, ValueError, OSError, NotImplementedError):
