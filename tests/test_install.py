@@ -39,6 +39,26 @@ def test_an_installed_app_keeps_its_data_in_the_users_data_folder(monkeypatch, t
     assert paths.PACKAGE not in folder.parents  # never inside the installed package
 
 
+def test_the_program_keeps_its_nights_where_the_wheel_does(monkeypatch, tmp_path):
+    """The built program unpacks the package with its templates inside it, as the wheel
+    has them (packaging/build.py): it is no checkout, and a host who switches between the
+    program and the wheel (or uv) finds every night."""
+    monkeypatch.delenv("COMPANION_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    bundle = tmp_path / "_MEI12345"
+    (bundle / "companion" / "templates").mkdir(parents=True)
+    monkeypatch.setattr(paths, "PACKAGE", bundle / "companion")
+    monkeypatch.setattr(paths, "CHECKOUT", bundle)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert not paths.from_checkout()
+    as_program = paths.data_folder()
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.delenv("COMPANION_DATA", raising=False)
+    monkeypatch.setattr(paths, "from_checkout", lambda: False)
+    assert as_program == paths.data_folder() == tmp_path / "share" / "companion"
+
+
 def test_data_and_companion_data_choose_another_folder(monkeypatch, tmp_path):
     monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "env"))
     assert paths.data_folder() == tmp_path / "env"
