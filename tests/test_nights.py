@@ -262,8 +262,12 @@ def test_a_one_time_host_code_makes_another_device_a_host(night, app):
     assert app.test_client().get(link).status_code == 410
 
 
-def test_showing_a_new_host_code_cancels_the_old_one(night, app):
+def test_showing_a_new_host_code_cancels_the_old_one(night, app, monkeypatch):
+    from companion.store import connection as db
+
     first = host_code(night)
+    shown = db.time.time()
+    monkeypatch.setattr(db.time, "time", lambda: shown + 31)  # asked again seconds later: the same
     second = host_code(night)
     assert app.test_client().post(first).status_code == 410
     assert app.test_client().post(second).status_code == 303
@@ -529,7 +533,10 @@ def test_a_cancelled_or_expired_host_code_stays_dead_when_the_clock_goes_back(
     from companion.store import connection as companion_db
 
     cancelled = host_code(night)
+    shown = companion_db.time.time()
+    monkeypatch.setattr(companion_db.time, "time", lambda: shown + 31)
     expired = host_code(night)  # cancels the first
+    assert expired != cancelled
     real_now = companion_db.now
     monkeypatch.setattr(store.codes, "now", lambda later=0: real_now(later + 3600))  # an hour on
     assert app.test_client().get(expired).status_code == 410  # found expired, and noted

@@ -182,8 +182,12 @@ def test_an_expired_code_is_refused_and_stays_ended(night):
     assert tv.post(f"/t/{token}").status_code == 410  # a clock set back revives nothing
 
 
-def test_a_newer_code_cancels_the_one_shown_before(night):
+def test_a_newer_code_cancels_the_one_shown_before(night, monkeypatch):
+    from companion.store import connection as db
+
     old = show_code(night)
+    shown = db.time.time()
+    monkeypatch.setattr(db.time, "time", lambda: shown + 31)  # asked again seconds later: the same
     new = show_code(night)
     tv = night.app.test_client()
     assert tv.post(f"/t/{old}").status_code == 410

@@ -48,6 +48,12 @@ class LRU:
                 oldest, _ = self._items.popitem(last=False)
                 self.weight -= self._weights.pop(oldest)
 
+    def pop(self, key: Hashable) -> None:
+        """Drop ``key``'s entry, if there is one."""
+        with self._lock:
+            if self._items.pop(key, None) is not None:
+                self.weight -= self._weights.pop(key)
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

@@ -1,12 +1,18 @@
 """QR codes: as SVG, cached (the same link always makes the same code), and as PNG for a
-code that must not stay in memory (the Wi-Fi join code, which holds a password)."""
+code that its caller keeps (the Wi-Fi join code, which holds a password:
+companion/table/wifi_code.py keeps it only while it is the night's). A code that is not
+kept is drawn beside the loop, in the client address's turn (``offload.in_turn``): one
+costs 7-12 ms of CPU, and a guest asking for new ones again and again held every other
+table's answers while it was drawn on the loop."""
 
 import io
-from functools import lru_cache
 
 import qrcode
 import qrcode.image.pil
 import qrcode.image.svg
+
+from companion.core.lru import LRU
+from companion.web.offload import in_turn
 
 #: Error correction levels: M (15 %) for codes that may be printed, L (7 %) where a code
 #: is only ever shown on a screen and every byte makes it denser (docs/bgstats.md).
@@ -14,9 +20,24 @@ MEDIUM = qrcode.constants.ERROR_CORRECT_M
 LOW = qrcode.constants.ERROR_CORRECT_L
 
 
-@lru_cache(maxsize=512)
+#: The SVG codes drawn so far (a seat's, a host or screen code's, an address's), by
+#: their text and correction: about 4 KB each.
+_drawn = LRU(512)
+
+
 def svg(data: str, correction: int = MEDIUM) -> str:
-    """An SVG image of a QR code that encodes ``data``."""
+    """An SVG image of a QR code that encodes ``data``: the one kept, or one drawn
+    beside the loop (and kept)."""
+    key = (data, correction)
+    found: str | None = _drawn.get(key)
+    if found is None:
+        found = in_turn(draw_svg, data, correction)
+        _drawn.put(key, found)
+    return found
+
+
+def draw_svg(data: str, correction: int = MEDIUM) -> str:
+    """An SVG image of a QR code that encodes ``data``, drawn now."""
     code = qrcode.QRCode(border=2, error_correction=correction,
                          image_factory=qrcode.image.svg.SvgPathImage)
     code.add_data(data)
@@ -27,8 +48,9 @@ def svg(data: str, correction: int = MEDIUM) -> str:
 
 def png(data: str, correction: int = MEDIUM) -> bytes:
     """A PNG image of a QR code that encodes ``data``: 10 px a module, with the four
-    modules of white around it that a camera wants. Never cached: ``data`` may be a
-    secret that must be gone from the process once it is forgotten."""
+    modules of white around it that a camera wants. Not kept here: ``data`` may be a
+    secret that must be gone from the process once it is forgotten (its caller keeps it
+    only as long as it may)."""
     code = qrcode.QRCode(border=4, box_size=10, error_correction=correction,
                          image_factory=qrcode.image.pil.PilImage)
     code.add_data(data)

@@ -26,6 +26,20 @@ def live_code(db: Database, table: Codes, token: str) -> Row | None:
     return code
 
 
+#: A code asked for again this soon is the same code: a new one cancels the one shown
+#: before (for the night, or the host device), and a host who taps twice, or a guest who
+#: asks from many connections, would only have made a write and a drawing each time.
+AGAIN_S = 30
+
+
+def recent_code(db: Database, table: Codes, where: str, params: list[object]) -> Row | None:
+    """The newest live code of ``table`` that ``where`` says, shown less than
+    :data:`AGAIN_S` ago (or None)."""
+    return _first(db, f"select * from {table} where {where} and used_by is null "
+                      "and ended = 0 and expires > ? and created >= ? "
+                      "order by created desc limit 1", [*params, now(), now(-AGAIN_S)])
+
+
 def code_known(db: Database, table: Codes, token: str) -> bool:
     """Whether this code was ever shown (it may be used, expired or cancelled since)."""
     return _first(db, f"select 1 from {table} where token = ?", [token]) is not None

@@ -5,7 +5,7 @@ from sqlite_utils import Database
 
 from companion.core.tokens import new_token
 from companion.store import log
-from companion.store.codes import claim_code, code_known, live_code
+from companion.store.codes import claim_code, code_known, live_code, recent_code
 from companion.store.connection import get_db, now, write
 from companion.store.histories import settle
 from companion.store.nights import night
@@ -38,9 +38,13 @@ HOST_CODE_MINUTES = 5
 
 def invite_host(night_id: int, minutes: int = HOST_CODE_MINUTES) -> str:
     """A one-time token that makes the device which opens it a host of the night, for
-    ``minutes``; it cancels any code shown before for the night."""
-    token = new_token()
+    ``minutes``; it cancels any code shown before for the night. The night's code shown
+    seconds ago (``codes.AGAIN_S``: only its hosts can ask) is given back instead."""
     db = get_db()
+    again = recent_code(db, "host_invites", "night_id = ?", [night_id])
+    if again is not None:
+        return str(again["token"])
+    token = new_token()
     with write(db):
         _end_codes(db, night_id)
         db.table("host_invites").insert(

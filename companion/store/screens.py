@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from companion.core.tokens import new_token
 from companion.store import log
-from companion.store.codes import claim_code, code_known, live_code
+from companion.store.codes import claim_code, code_known, live_code, recent_code
 from companion.store.connection import get_db, now, write
 from companion.store.nights import night
 from companion.store.quotas import spend
@@ -26,9 +26,14 @@ SCREEN_CODE_MINUTES = 5
 def invite_screen(night_id: int, made_by: str, minutes: int = SCREEN_CODE_MINUTES
                   ) -> Row:
     """A one-time screen code (its ``token`` for the QR) shown by the host device
-    ``made_by``; it cancels every screen code shown before for the night."""
-    token = new_token()
+    ``made_by``; it cancels every screen code shown before for the night. The device's
+    code shown seconds ago (``codes.AGAIN_S``) is given back instead."""
     db = get_db()
+    again = recent_code(db, "screen_invites", "night_id = ? and made_by = ?",
+                        [night_id, made_by])
+    if again is not None:
+        return {"token": again["token"]}
+    token = new_token()
     with write(db):
         _end_codes(db, "night_id = ?", [night_id])
         db.table("screen_invites").insert(

@@ -16,11 +16,13 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from companion import store
 from companion.core import wifi
 from companion.core.errors import RuleError
+from companion.core.lru import LRU
 from companion.pictures import qr
 from companion.table.nights import night_context
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night_or_404, is_htmx, viewed_night
+from companion.web.offload import in_turn
 
 bp = Blueprint("wifi_code", __name__)
 
@@ -61,6 +63,7 @@ def shown(key: str) -> Answer:
     if asked not in ("0", "1"):
         return _answer(key, error=_("That request could not be read. Reload the page and "
                                     "try again."), status=422)
+    forget_drawn(_stamp(night))
     store.show_wifi(night["id"], asked == "1")
     return _answer(key)
 
@@ -69,20 +72,48 @@ def shown(key: str) -> Answer:
 def forget(key: str) -> Answer:
     """Forget the network: its row is deleted, whether it was remembered or not."""
     night = hosted_night_or_404(key)
+    forget_drawn(_stamp(night))
     store.forget_wifi(night["id"])
     return _answer(key)
+
+
+def _stamp(night: store.Row) -> str | None:
+    shown = store.night_wifi(night["id"])
+    return shown["stamp"] if shown else None
+
+
+#: The code's image as last drawn, by the network's ``stamp`` (a new one each time a
+#: network is set): a TV's reload, a second host's page and a guest asking again and
+#: again cost a dictionary's look-up, not a drawing. An entry goes when its network is
+#: hidden or forgotten here, or is found gone or hidden (another worker of the café
+#: forgot it); a few networks at most are live at once.
+_drawn = LRU(16)
+
+
+def forget_drawn(stamp: str | None) -> None:
+    """The image of the network with this ``stamp`` is kept no more."""
+    if stamp:
+        _drawn.pop(stamp)
 
 
 @bp.get("/n/<key>/wifi.png")
 def image(key: str) -> Answer:
     """The code's image, for the night's hosts and screens only (anyone else, or a code
-    hidden or forgotten: 404). Never kept by a browser or a proxy."""
+    hidden or forgotten: 404). Never kept by a browser or a proxy. Drawn once per
+    network, beside the loop (``qr.png``, some 10 ms of CPU)."""
     night = viewed_night(key)
     shown_row = store.night_wifi(night["id"])
-    net = store.night_network(night["id"]) if shown_row and shown_row["shown"] else None
-    if net is None:
+    if shown_row is None or not shown_row["shown"]:
+        forget_drawn(shown_row["stamp"] if shown_row else None)
         abort(404)
-    response = Response(qr.png(wifi.join_code(net)), mimetype="image/png")
+    png: bytes | None = _drawn.get(shown_row["stamp"])
+    if png is None:
+        net = store.night_network(night["id"])
+        if net is None:
+            abort(404)
+        png = in_turn(qr.png, wifi.join_code(net))
+        _drawn.put(shown_row["stamp"], png)
+    response = Response(png, mimetype="image/png")
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 import gevent
 from flask import (
     g,
+    has_request_context,
     request,
 )
 from gevent import monkey
@@ -67,6 +68,21 @@ def one_at_a_time(key: str) -> Iterator[None]:
             del _turns[key]
 
 
+def in_turn(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` beside the loop and in the client address's turn (one at a time
+    for each address): what a costly view does, for a piece of a view (a QR code drawn
+    when it is not kept). Inside a costly view's turn, or outside a request, it just
+    runs."""
+    if not has_request_context() or g.get("costly"):
+        return work(*args)
+    g.costly = True
+    try:
+        with one_at_a_time(request.remote_addr or ""):
+            return beside_the_loop(work, *args)
+    finally:
+        g.costly = False
+
+
 def costly(view: Callable[..., T]) -> Callable[..., T]:
     """A view whose answer may take a tenth of a second or more on a long night (an
     export, a picture, the tally, the statistics): worked out beside the loop, so other
@@ -75,14 +91,7 @@ def costly(view: Callable[..., T]) -> Callable[..., T]:
     (docs/security.md)."""
     @wraps(view)
     def answer(*args: Any, **kwargs: Any) -> T:
-        if g.get("costly"):  # called by another costly view: already its turn
-            return view(*args, **kwargs)
-        g.costly = True
-        try:
-            with one_at_a_time(request.remote_addr or ""):
-                return beside_the_loop(partial(view, *args, **kwargs))
-        finally:
-            g.costly = False
+        return in_turn(partial(view, *args, **kwargs))
     return answer
 
 
