@@ -153,6 +153,7 @@ def server_started(app: Flask) -> Flask:
     conn = store.connect(app.config["DATABASE"])
     try:
         store.forget_unremembered(conn)
+        store.prune_needs(conn)  # the screens' needs of nights long gone
     finally:
         conn.close()
     return app

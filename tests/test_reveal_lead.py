@@ -123,3 +123,95 @@ def test_a_reveal_without_a_lead_in_its_event_counts_by_the_default(app, monkeyp
     data = reveal_event(app, night)["data"]
     html = phone.get("/me/live", headers=HX).data.decode()
     assert MOMENT.search(html).group(1) == str(data["at_ms"] + app.config["REVEAL_LEAD_MS"])
+
+
+# --- what a need may cost: a write only for a device of a night, when it moved --------
+
+
+def need_rows(app):
+    db = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return dict(db.execute("select device, need_ms from reveal_needs").fetchall())
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("value", ["²", "¹²", "1²", "٣"])
+def test_a_digit_that_is_not_ascii_is_no_need_and_no_error(app, value):
+    """(a header's Latin-1 byte 0xB2 is "²", which ``str.isdigit`` takes and ``int``
+    refuses: it was a 500 on every route)"""
+    phone = make_night(app).phone(0)
+    for path in ("/me/live", "/favicon.ico", "/nowhere"):
+        answer = phone.get(path, headers={**HX, NEED_HEADER: _as_latin1(value)})
+        assert answer.status_code in (200, 204, 404)
+    assert need_rows(app) == {}
+
+
+def _as_latin1(value):
+    """A header's text as WSGI gives it: its bytes read as Latin-1 (a character outside
+    it arrives as its UTF-8 bytes)."""
+    try:
+        value.encode("latin-1")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("utf-8").decode("latin-1")
+
+
+def test_a_made_up_device_writes_no_need(app):
+    from companion.core.tokens import new_token
+
+    make_night(app)
+    for cookie in [new_token() for _ in range(20)] + ["x", ""]:
+        stranger = app.test_client()
+        stranger.set_cookie("device", cookie)
+        for path in ("/favicon.ico", "/nowhere", "/"):
+            stranger.get(path, headers={NEED_HEADER: "1"})
+    assert need_rows(app) == {}
+
+
+def test_a_host_and_a_screen_s_needs_are_kept(app):
+    from tests.screens import screen_device
+
+    night = make_night(app)
+    night.host.get(night.url, headers={NEED_HEADER: "900"})
+    screen_device(night).get(f"{night.url}/screen", headers={NEED_HEADER: "1300"})
+    assert sorted(needs_of(app, night)) == [900, 1300]
+
+
+def test_a_need_is_written_when_it_moved_and_at_most_every_half_minute(app, monkeypatch):
+    from companion.live import clock
+
+    night = make_night(app)
+    phone = night.phone(0)
+    started = time.monotonic()
+    monkeypatch.setattr(clock.time, "monotonic", lambda: started)
+    phone.get("/me/live", headers={**HX, NEED_HEADER: "1000"})
+    assert needs_of(app, night) == [1000]
+    phone.get("/me/live", headers={**HX, NEED_HEADER: "2500"})  # moved, but too soon
+    assert needs_of(app, night) == [1000]
+    monkeypatch.setattr(clock.time, "monotonic", lambda: started + 31)
+    phone.get("/me/live", headers=HX)  # its turn has come: the need that waited
+    assert needs_of(app, night) == [2500]
+    monkeypatch.setattr(clock.time, "monotonic", lambda: started + 100)
+    phone.get("/me/live", headers={**HX, NEED_HEADER: "2600"})  # moved too little
+    phone.get("/me/live", headers=HX)
+    assert needs_of(app, night) == [2500]
+
+
+def test_needs_gone_stale_are_deleted_by_the_next_write_and_a_server_s_start(app):
+    from companion.app import server_started
+
+    night = make_night(app)
+    night.phone(0).get("/me/live", headers={**HX, NEED_HEADER: "1000"})
+    db = sqlite3.connect(app.config["DATABASE"])
+    with db:
+        db.execute("update reveal_needs set updated = ?", [int(time.time()) - FRESH_S - 1])
+    db.close()
+    night.phone(1).get("/me/live", headers={**HX, NEED_HEADER: "700"})
+    assert sorted(need_rows(app).values()) == [700]
+    db = sqlite3.connect(app.config["DATABASE"])
+    with db:
+        db.execute("update reveal_needs set updated = ?", [int(time.time()) - FRESH_S - 1])
+    db.close()
+    server_started(app)
+    assert need_rows(app) == {}

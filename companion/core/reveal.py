@@ -34,3 +34,34 @@ def lead_ms(needs: Iterable[int], least_ms: int, most_ms: int = MOST_MS,
     slowest = max(needs, default=None)
     wanted = least_ms if slowest is None else round(slowest * STRETCH) + margin_ms
     return max(least_ms, min(most_ms, wanted))
+
+
+#: A device's need is written again only once it moved by this much (ms): a lead moves
+#: by its stretch of it, and less than this moves no reveal a table would notice.
+MOVED_MS = 250
+#: And at most this often (s) for one device: a page reports a need only when it moved,
+#: but anyone may send the header with every request, and each write is a synced commit.
+NOTE_EVERY_S = 30
+
+#: What a process keeps of a device's need: the need last written, when (a monotonic
+#: clock's seconds), and the need waiting for its turn to be written (or None).
+Noted = tuple[int, float, "int | None"]
+
+
+def noted(kept: Noted | None, need: int | None, now: float) -> tuple[Noted | None, int | None]:
+    """What to keep of a device's need after a request, and the need to write now (or
+    None), from what was kept (None: nothing yet), the need the request reported (None:
+    it reported none) and the time. A first need is written at once; a later one only
+    when it moved by :data:`MOVED_MS` from the need written, and no sooner than
+    :data:`NOTE_EVERY_S` after it: until then it waits, and a later request of the device
+    (any) writes it once its turn has come."""
+    if kept is None:
+        return (None, None) if need is None else ((need, now, None), need)
+    written, at, waiting = kept
+    if need is not None:
+        waiting = need if abs(need - written) >= MOVED_MS else None
+    if waiting is None:
+        return (written, at, None), None
+    if now - at < NOTE_EVERY_S:
+        return (written, at, waiting), None
+    return (waiting, now, None), waiting

@@ -13,6 +13,7 @@ counted; the lead belongs to the table's screens (companion/core/reveal.py,
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from flask import Blueprint, Response, current_app, g, request
 
 from companion import store
 from companion.core import reveal
+from companion.core.lru import LRU
 from companion.live import enabled
 from companion.web import known
 from companion.web.identity import DEVICE_COOKIE, device
@@ -49,14 +51,40 @@ def reveal_lead_ms(night_id: int) -> int:
                           int(current_app.config["REVEAL_LEAD_MS"]))
 
 
+#: A need as a page sends it: one to six ASCII digits. (``str.isdigit`` takes "²", which
+#: a header's Latin-1 byte 0xB2 becomes, and ``int`` then refused it: a 500.)
+NEED = re.compile(r"[0-9]{1,6}")
+
+#: Each device's need as this process noted it (companion/core/reveal.py, ``noted``):
+#: a need is written when it moved, at most every ``reveal.NOTE_EVERY_S``.
+_noted = LRU(4096)
+
+
 @bp.before_app_request
 def _note_need() -> None:
-    """Keep the need a page reports (a device that has its cookie, a whole number of ms),
-    so that the next reveal's lead follows it. A forged one can make a reveal wait at
-    most ``reveal.MOST_MS``."""
-    value = request.headers.get(NEED_HEADER, "")
-    if value.isdigit() and len(value) <= 6 and request.cookies.get(DEVICE_COOKIE):
-        store.note_need(device(), min(int(value), NEED_MOST_MS))
+    """Keep the need a page reports (a whole number of ms), so that the next reveal's
+    lead follows it: only a device of some night's (a seat, a host, a screen: a
+    made-up cookie writes nothing), only when it moved, and at most every 30 s for a
+    device (``reveal.noted``; a need that waits is written by the device's next
+    request once its turn has come). A forged one can make a reveal wait at most
+    ``reveal.MOST_MS``."""
+    value = request.headers.get(NEED_HEADER)
+    need = int(value) if value is not None and NEED.fullmatch(value) else None
+    if not request.cookies.get(DEVICE_COOKIE) or (need is None and not len(_noted)):
+        return
+    me = device()
+    if g.new_device:  # a cookie that is no device's
+        return
+    kept = _noted.get(me)
+    if need is None and kept is None:
+        return
+    keep, due = reveal.noted(kept, None if need is None else min(need, NEED_MOST_MS),
+                             time.monotonic())
+    if due is None:
+        _noted.put(me, keep)
+    elif store.in_a_night(me):
+        store.note_need(me, due)
+        _noted.put(me, keep)
 
 
 @bp.get("/clock")
