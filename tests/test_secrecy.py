@@ -367,6 +367,30 @@ def test_tokens_never_reach_the_apps_log(night, caplog):
         assert secret not in text and secret[:-1] not in text
 
 
+def test_a_failed_request_is_logged_with_its_tokens_masked(night, caplog, monkeypatch):
+    """Flask logs a failure with its path ("Exception on /s/<token> [GET]"): the path's
+    tokens are masked, in the message and its traceback."""
+    import logging
+
+    from companion import store
+
+    caplog.set_level(logging.DEBUG)
+    night.app.config["PROPAGATE_EXCEPTIONS"] = False  # as served: a 500, logged
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError(f"broken at /s/{night.tokens[0]}")
+
+    monkeypatch.setattr(store, "seat_by_token", broken)
+    monkeypatch.setattr(store, "hosted_night", broken)
+    assert night.app.test_client().get(f"/s/{night.tokens[0]}").status_code == 500
+    assert night.host.get(f"/n/{night.key}").status_code == 500
+    assert "Exception on /s/… [GET]" in caplog.text
+    assert "Exception on /n/… [GET]" in caplog.text
+    assert "broken at /s/…" in caplog.text
+    for secret in (night.tokens[0], night.key):
+        assert secret not in caplog.text
+
+
 def test_a_second_night_of_the_same_phone_shows_only_its_own_seat(app):
     first = make_night(app)
     second = make_night(app, names=["A", "B", "C", "D"])

@@ -5,6 +5,7 @@ error pages (``errors``), pages whose size tells nothing of their secrets (``sea
 and live refreshes that bring only the parts that changed (``parts``). ``init_app``
 wires them into an app; callers import what they use from its module."""
 
+import logging
 import sqlite3
 
 from flask import Blueprint, Flask
@@ -39,6 +40,8 @@ bp.app_errorhandler(500)(errors.server_error)
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = http.SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
+    app.logger.addFilter(errors.MASKED_TOKENS)  # tokens are never written to a log
+    logging.getLogger("werkzeug").addFilter(errors.MASKED_TOKENS)
     app.jinja_env.filters["stored"] = sealed.stored
     app.jinja_env.filters["local_time"] = i18n.local_time
     app.jinja_env.filters["local_date"] = i18n.local_date

@@ -1,6 +1,7 @@
 """Error pages: every refused or failed request answers with a page that says what happened,
 and records nothing."""
 
+import logging
 import re
 import sqlite3
 from collections.abc import Callable
@@ -17,6 +18,34 @@ from flask.typing import ResponseReturnValue
 from companion import store
 from companion.web.i18n import _
 from companion.web.identity import device, is_htmx
+
+#: A path's segment that may be a token (a seat, host, screen or TV code, a night's key:
+#: 32 to 64 characters of the tokens' alphabet after a slash).
+TOKEN_IN_PATH = re.compile(r"(?<=/)[A-Za-z0-9_-]{32,64}(?![A-Za-z0-9_-])")
+
+
+def masked(text: str) -> str:
+    """``text`` with every token in a path written "…": ``/s/…``."""
+    return TOKEN_IN_PATH.sub("…", text)
+
+
+class MaskedTokens(logging.Filter):
+    """A log record's message and traceback with the tokens of its paths masked: Flask
+    logs a failed request as "Exception on /s/<the seat's token> [GET]", and a token in
+    a terminal or a log file is a seat or a host for whoever reads it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = masked(record.getMessage()), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = masked(record.exc_text)
+        return True
+
+
+#: The one filter, given to the app's logger and werkzeug's (``flask run``'s request
+#: lines): a logger keeps a filter once however many apps are made.
+MASKED_TOKENS = MaskedTokens()
 
 
 def error_page(message: str, status: int, **extra: Any) -> tuple[str, int]:
