@@ -131,3 +131,22 @@ def test_a_pair_left_with_one_player_gone_is_told_why_kraken_cannot_start(app):
     trio.host.post(f"{trio.url}/seats/2/leave", data={"on": "1"})
     html = trio.host.get(trio.url).data.decode()
     assert "No Touch Kraken is for 3 to 8 players; tonight has 2." in html
+
+
+def test_next_game_deals_no_role_to_a_player_who_left(night):
+    """(Kraken's "Next game" deals the same seats again: one who left is at no table)"""
+    from tests.kraken_host import error_notice, games_count, play
+
+    url = night.start("kraken", **FOUR, seat4="on")
+    play(night, url, ["kraken"])
+    night.host.post(f"{night.url}/seats/2/leave", data={"on": "1"})
+    response = night.host.post(f"{url}/kraken/next")
+    assert response.status_code == 422
+    assert error_notice(response) == (
+        "지혜 🙂 left the night: start the next game from the new game form.")
+    assert games_count(night) == 1
+    night.host.post(f"{night.url}/seats/2/leave", data={"on": "0"})  # back at the table
+    assert night.host.post(f"{url}/kraken/next").status_code == 303
+    with night.app.test_request_context():
+        second = store.game(store.night_by_key(night.key)["id"], 2)
+        assert second.setup["players"] == [0, 1, 2, 3, 4]

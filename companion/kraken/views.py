@@ -210,8 +210,22 @@ def next_game(key: str, number: int) -> Answer:
     if series is not None and series["over"]:
         return respond(night, game, error=message(RuleError(
             N_("The token series is already over."))), status=422)
+    gone = _left(night, game)
+    if gone is not None:
+        # The same seats are dealt again, and a series needs them all: the new game's
+        # form seats only the players still here.
+        return respond(night, game, error=message(RuleError(
+            N_("%(player)s left the night: start the next game from the new game form."),
+            player=gone), store.names(night["id"])), status=422)
     return start(night, "kraken", list(game.setup["players"]), dict(game.setup["options"]),
                  url_for("kraken.next_game", key=key, number=number))
+
+
+def _left(night: store.Row, game: store.Game) -> int | None:
+    """The first of the game's players who left the night since (or None): no role is
+    dealt to a player who is not at the table."""
+    left = {s["position"] for s in store.seats(night["id"]) if s["left"]}
+    return next((p for p in game.setup["players"] if p in left), None)
 
 
 # --- what the templates show ---------------------------------------------------------
