@@ -80,6 +80,26 @@ def test_a_night_already_here_is_not_imported_again_the_host_is_asked(app, eveni
     assert waiting(app) == 1
 
 
+def test_an_export_made_before_a_latecomer_joined_is_still_this_night(app, evening):
+    raw = export(evening)
+    assert evening.host.post(f"{evening.url}/seats", data={"name": "Lee"}).status_code == 303
+    before, numbers = counts(app), stats_games(evening.host)
+    response = upload(evening.host, raw)
+    assert response.status_code == 200 and "This night is already here" in text(response)
+    assert counts(app) == before
+    assert stats_games(evening.host) == numbers  # its games not counted twice
+    response = evening.host.post(choice_url(text(response)), data={"choice": "replace"})
+    assert response.status_code == 303
+    assert counts(app)["seats"] == before["seats"]  # the latecomer keeps the seat
+
+
+def test_a_night_of_the_same_moment_with_other_players_is_another_night(app, evening):
+    document = json.loads(export(evening))
+    document["night"]["players"] = ["민수", "Jo", "Ann", "지혜 🙂"]
+    response = upload(app.test_client(), json.dumps(document).encode())
+    assert response.status_code == 303  # imported as a night of its own
+
+
 def test_keeping_the_copy_here_forgets_the_file(app, evening):
     raw = export(evening)
     before = counts(app)

@@ -7,7 +7,7 @@ from typing import Any, cast
 from sqlite_utils import Database
 
 from companion.core.events import effective
-from companion.core.tokens import new_token, night_fingerprint
+from companion.core.tokens import new_token
 from companion.store import log
 from companion.store.connection import get_db, now, write
 from companion.store.histories import settle
@@ -60,10 +60,19 @@ def import_night(document: dict[str, Any], device: str, address: str | None = No
 
 
 def nights_like(created: str, players: list[str]) -> list[Row]:
-    """The nights on this machine with this fingerprint (the same night, made here or
-    imported before), oldest first."""
-    return list(get_db().query("select * from nights where fingerprint = ? order by id",
-                               [night_fingerprint(created, players)]))
+    """The nights on this machine that are this night (made here or imported before),
+    oldest first: made at the same moment, with these ``players`` first in seat order.
+    An export made before a latecomer joined holds the roster as it was then, so a
+    night's roster may go on past the file's (never the other way: the file's games
+    would seat players the night does not have)."""
+    db = get_db()
+    found = []
+    for row in db.query("select * from nights where created = ? order by id", [created]):
+        roster = [r["name"] for r in db.query(
+            "select name from seats where night_id = ? order by position", [row["id"]])]
+        if roster[:len(players)] == list(players):
+            found.append(row)
+    return found
 
 
 def replace_games(night_id: int, document: dict[str, Any]) -> None:
