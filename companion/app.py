@@ -208,6 +208,10 @@ def create_app(test_config: dict[str, Any] | None = None,
         # a QR code of each under "Phones can't open it?" (`companion serve` finds them;
         # none with --public-url, nor in the café setup unless COMPANION_OTHER_URLS='[…]').
         OTHER_URLS=[],
+        # Names the app answers to besides its own (localhost, the laptop's addresses,
+        # PUBLIC_URL's and OTHER_URLS' hosts): a café's own name; "*" answers any name
+        # (companion/web/hosts.py).
+        ALLOWED_HOSTS=[],
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         BABEL_DEFAULT_LOCALE="ko",
         LANGUAGE="ko",  # for a browser that names neither Korean nor English

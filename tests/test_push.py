@@ -304,7 +304,7 @@ def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
     try:
         host, key, _ = create_night(server.url)
         cookies = "; ".join(f"{c.name}={c.value}" for c in host.jar)
-        head = (f"GET /n/{key}/stream HTTP/1.1\r\nHost: x\r\n"
+        head = (f"GET /n/{key}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 f"Cookie: {cookies}\r\n\r\n").encode()
         for _ in range(2):
             with socket.create_connection(("127.0.0.1", server.port)) as sock:

@@ -1,9 +1,10 @@
-"""The web layer's plumbing, one module a concern: who is asking (``identity``), languages
-and dates (``i18n``), headers, gzip and static files (``http``), work beside the loop
-(``offload``), what templates are given (``templating``), the app's games (``known``),
-error pages (``errors``), pages whose size tells nothing of their secrets (``sealed``),
-and live refreshes that bring only the parts that changed (``parts``). ``init_app``
-wires them into an app; callers import what they use from its module."""
+"""The web layer's plumbing, one module a concern: who is asking (``identity``), the names
+the app answers to (``hosts``), languages and dates (``i18n``), headers, gzip and static
+files (``http``), work beside the loop (``offload``), what templates are given
+(``templating``), the app's games (``known``), error pages (``errors``), pages whose size
+tells nothing of their secrets (``sealed``), and live refreshes that bring only the parts
+that changed (``parts``). ``init_app`` wires them into an app; callers import what they
+use from its module."""
 
 import logging
 import sqlite3
@@ -13,7 +14,7 @@ from flask_wtf.csrf import CSRFError
 
 from companion.core import colours
 from companion.core.tokens import new_token
-from companion.web import errors, http, i18n, known, parts, sealed, templating
+from companion.web import errors, hosts, http, i18n, known, parts, sealed, templating
 
 bp = Blueprint("web", __name__)
 
@@ -40,6 +41,9 @@ bp.app_errorhandler(500)(errors.server_error)
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = http.SqliteInt  # before any blueprint adds its routes
     app.register_blueprint(bp)
+    # First of every request's checks, before the forms' CSRF and anything that reads
+    # or writes: a name not the app's gets a plain 400.
+    app.before_request_funcs.setdefault(None, []).insert(0, hosts.known_host)
     app.logger.addFilter(errors.MASKED_TOKENS)  # tokens are never written to a log
     logging.getLogger("werkzeug").addFilter(errors.MASKED_TOKENS)
     app.jinja_env.filters["stored"] = sealed.stored
