@@ -43,18 +43,18 @@ def host_code(night):
 def test_the_wifi_code_is_drawn_once_per_network_and_beside_the_loop(night, drawings,
                                                                       monkeypatch):
     drawn = []
-    real_png = qr.png
+    real_png = qr.wifi_png
 
-    def png(data, *args):
+    def wifi_png(data):
         drawn.append(data)
-        return real_png(data, *args)
+        return real_png(data)
 
-    monkeypatch.setattr(qr, "png", png)
+    monkeypatch.setattr(qr, "wifi_png", wifi_png)
     set_wifi(night.host, night, ssid="Home", password="first-pass")
     url = image_url(night.host.get(night.url).data.decode())
     first = night.host.get(url).data
     assert all(night.host.get(url).data == first for _ in range(5))
-    assert len(drawn) == 1 and drawings.count("png") == 1
+    assert len(drawn) == 1 and drawings.count("wifi_png") == 1
     set_wifi(night.host, night, ssid="Home", password="second-pass")
     url = image_url(night.host.get(night.url).data.decode())
     assert night.host.get(url).data != first

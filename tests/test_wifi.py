@@ -142,6 +142,37 @@ def test_a_refused_form_keeps_the_name_and_the_ticks_not_the_password(night):
     assert "Tiny-1" not in html
 
 
+# --- what the sizes tell: nothing of the password ------------------------------------
+
+SIZES = ["12345678", "x" * 63, ';,:\\"' * 12 + "abc", "0123456789abcdef" * 4]
+
+
+def test_the_code_s_image_weighs_the_same_whatever_the_network(night):
+    """(its size showed the password's length: 693 bytes for 8 characters, 1,138 for 63)"""
+    weights = set()
+    for ssid, password in zip(["a", "우리집;와이파이", ";" * 32, "Table"], SIZES, strict=True):
+        assert set_wifi(night.host, night, ssid=ssid, password=password).status_code == 200
+        url = image_url(night.host.get(night.url).data.decode())
+        image = night.host.get(url).data
+        weights.add(len(image))
+        assert decode_qr(image) == wifi.join_code(wifi.Network(ssid, password))
+    set_wifi(night.host, night, ssid="Open", password="", open="1", hidden="1")
+    weights.add(len(night.host.get(image_url(night.host.get(night.url).data.decode())).data))
+    assert len(weights) == 1
+
+
+@pytest.mark.parametrize("encoding", ["gzip", ""])
+def test_the_password_page_weighs_the_same_whatever_the_password(night, encoding):
+    weights = set()
+    for password in SIZES:
+        set_wifi(night.host, night, password=password)
+        page = night.host.get(f"{night.url}/wifi/password",
+                              headers={"Accept-Encoding": encoding})
+        assert page.status_code == 200
+        weights.add(len(page.data))
+    assert len(weights) == 1
+
+
 def test_the_pure_checks_agree_with_the_limits():
     assert wifi.network(" 우리집 ", "12345678").ssid == "우리집"
     assert wifi.network("a" * 32, "x" * 63).password == "x" * 63

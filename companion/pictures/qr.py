@@ -59,6 +59,31 @@ def png(data: str, correction: int = MEDIUM) -> bytes:
     return out.getvalue()
 
 
+#: The Wi-Fi code's QR version, whatever the network: the longest join code, a 32-byte
+#: name and a 63-character password whose every character is escaped ("H:true" too),
+#: is 215 bytes, which version 11 holds at level M (251).
+WIFI_VERSION = 11
+#: Its pixels a module: 8 × (61 modules and 4 of white each side) = 552 px, shown at
+#: 180 px on the table page and 450 on the room's screen.
+WIFI_BOX = 8
+
+
+def wifi_png(data: str) -> bytes:
+    """The Wi-Fi join code ``data`` as a PNG of the same bytes whatever the network:
+    always :data:`WIFI_VERSION` at level M, stored uncompressed (deflate's output would
+    follow the modules). Its size told an eavesdropper without the key how long the
+    password is (693 bytes for 8 characters, 1,138 for 63). Raises qrcode's
+    ``DataOverflowError`` for a text the version cannot hold (the checks of
+    companion/core/wifi.py let none through)."""
+    code = qrcode.QRCode(version=WIFI_VERSION, border=4, box_size=WIFI_BOX,
+                         error_correction=MEDIUM, image_factory=qrcode.image.pil.PilImage)
+    code.add_data(data)
+    code.make(fit=False)
+    out = io.BytesIO()
+    code.make_image().save(out, compress_level=0)
+    return out.getvalue()
+
+
 #: The characters :func:`text` draws with (qrcode's, from cp437): a terminal that cannot
 #: print them all gets the ASCII code instead.
 BLOCKS = "\xa0\u2580\u2584\u2588"

@@ -100,7 +100,8 @@ def forget_drawn(stamp: str | None) -> None:
 def image(key: str) -> Answer:
     """The code's image, for the night's hosts and screens only (anyone else, or a code
     hidden or forgotten: 404). Never kept by a browser or a proxy. Drawn once per
-    network, beside the loop (``qr.png``, some 10 ms of CPU)."""
+    network, beside the loop (``qr.wifi_png``: some 10 ms of CPU), and of the same size
+    for every network."""
     night = viewed_night(key)
     shown_row = store.night_wifi(night["id"])
     if shown_row is None or not shown_row["shown"]:
@@ -111,7 +112,7 @@ def image(key: str) -> Answer:
         net = store.night_network(night["id"])
         if net is None:
             abort(404)
-        png = in_turn(qr.png, wifi.join_code(net))
+        png = in_turn(qr.wifi_png, wifi.join_code(net))
         _drawn.put(shown_row["stamp"], png)
     response = Response(png, mimetype="image/png")
     response.headers["Cache-Control"] = "no-store"
