@@ -478,3 +478,22 @@ def test_a_won_game_s_banner_names_each_winner_in_their_colour_and_in_korean_eac
     said = re.sub(r"<[^>]+>", "", banner)
     for _, name in chips:  # "지우 님, 서연 님 승리!", never "지우, 서연 님 승리!"
         assert re.search(rf"{re.escape(name)}\s님", said), said
+
+
+def test_a_screen_lapses_half_a_day_after_it_was_paired(night, monkeypatch):
+    """(a TV paired once never reads the host's later boards, nor its Wi-Fi code)"""
+    from companion.store import connection as db
+    from companion.store.screens import SCREEN_HOURS
+
+    tv = screen_device(night)
+    assert tv.get(f"{night.url}/screen").status_code == 200
+    assert re.search(r"/screens/\d+/remove", night.host.get(night.url).data.decode())
+    paired = db.time.time()
+    monkeypatch.setattr(db.time, "time", lambda: paired + SCREEN_HOURS * 3600 - 60)
+    assert tv.get(f"{night.url}/screen").status_code == 200
+    monkeypatch.setattr(db.time, "time", lambda: paired + SCREEN_HOURS * 3600 + 1)
+    assert tv.get(f"{night.url}/screen").status_code == 404
+    assert tv.get(f"{night.url}/screen/live").status_code == 404
+    assert not re.search(r"/screens/\d+/remove", night.host.get(night.url).data.decode())
+    # no longer a screen: it may start a night of its own
+    assert tv.post("/nights", data={"name": ["A", "B", "C"]}).status_code == 303

@@ -261,6 +261,41 @@ def test_a_second_host_device_and_the_next_night_of_the_same_host_show_it(app, n
     assert image_url(html) and "Home" in html
 
 
+def test_an_old_night_s_screen_never_reads_a_network_set_on_a_later_night(app, night):
+    old_screen = screen_device(night)
+    set_wifi(night.host, night, ssid="Home", password="old-password-1", remember="1")
+    assert old_screen.get(f"{night.url}/wifi.png").status_code == 200
+    later = night.host.post("/nights", data={"name": ["A", "B", "C"]})
+    key = later.headers["Location"].rsplit("/", 1)[1]
+    new = type(night)(app=app, host=night.host, key=key)
+    set_wifi(night.host, new, ssid="Home", password="NEW-password-42")
+    assert scanned(night.host, new) == "WIFI:T:WPA;S:Home;P:NEW-password-42;;"
+    assert old_screen.get(f"{night.url}/wifi.png").status_code == 404
+    assert "wifi.png" not in old_screen.get(f"{night.url}/screen").data.decode()
+    assert night.host.get(f"{night.url}/wifi/password").status_code == 404
+
+
+def test_a_host_who_answers_a_guest_s_host_code_brings_no_network_there(app, night):
+    set_wifi(night.host, night, ssid="HomeNet", password="host-secret-77", remember="1")
+    guest = make_night(app, ["Guest", "B", "C"])
+    invite = re.search(r"/h/([A-Za-z0-9_-]+)", guest.host.post(f"{guest.url}/hosts").data.decode())
+    question = night.host.get(f"/h/{invite.group(1)}").data.decode()
+    assert "This device's own Wi-Fi is not shown there" in question
+    assert night.host.post(f"/h/{invite.group(1)}").status_code == 303
+    assert guest.host.get(f"{guest.url}/wifi/password").status_code == 404
+    assert guest.host.get(f"{guest.url}/wifi.png").status_code == 404
+    assert "HomeNet" not in guest.host.get(guest.url).data.decode()
+    assert scanned(night.host, night).startswith("WIFI:T:WPA;S:HomeNet;")  # still at home
+
+
+def test_the_host_code_s_question_names_the_night_s_players_and_its_network(app, night):
+    set_wifi(night.host, night, ssid="Table Wi-Fi")
+    invite = re.search(r"/h/([A-Za-z0-9_-]+)", night.host.post(f"{night.url}/hosts").data.decode())
+    text = re.sub(r"</?bdi>", "", app.test_client().get(f"/h/{invite.group(1)}").data.decode())
+    assert "Its players: 민수, Jo, 지혜 🙂, Ann, 박서준." in text
+    assert "It shows the Wi-Fi network Table Wi-Fi to its screens." in text
+
+
 def test_the_password_never_reaches_the_apps_log(night, caplog):
     import logging
 

@@ -16,6 +16,7 @@ from companion.store.form_tokens import FormUsed, _made_with, _use_token
 from companion.store.histories import settle
 from companion.store.quotas import spend
 from companion.store.sql import Row, _first
+from companion.store.wifi import show_on_new_night
 
 
 def _insert_night(db: Database, created: str, names: Iterable[str], device: str,
@@ -58,6 +59,7 @@ def create_night(names: Iterable[str], device: str, form_token: str | None = Non
         else:
             spend(db, "night", device, address)
             night_id = _insert_night(db, now(), names, device, colours)
+            show_on_new_night(db, night_id, device)
             _use_token(db, form_token, night_id, None)
     return night(night_id)
 

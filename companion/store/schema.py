@@ -328,3 +328,20 @@ def screen_numbers(db: Database) -> None:
     db.table("screen_numbers").create_index(["device"])
     db.execute("drop index if exists idx_screen_invites_short")
     db.table("screen_invites").transform(drop={"short"})
+
+
+@migrations()
+def wifi_of_nights(db: Database) -> None:
+    """The network each night shows (``night_wifi``): the host device's network as it
+    was when shown there (its ``stamp``, new each time it is set). A night shows it only
+    while the device's network is still that one, so an old night's screen never reads
+    a network set later, and a device that becomes a host of another night brings none
+    of its own there. Each device's network is bound to the latest night it hosts."""
+    db.table("night_wifi").create(
+        {"night_id": int, "device": str, "stamp": str}, pk="night_id",
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "device", "stamp"})
+    db.execute("insert or ignore into night_wifi (night_id, device, stamp) "
+               "select (select max(night_id) from hosts h where h.device = w.device), "
+               "w.device, w.stamp from wifi w "
+               "where exists (select 1 from hosts h where h.device = w.device)")

@@ -22,6 +22,16 @@ from companion.store.sql import Row, _first
 
 #: How long a screen code works after it is shown (as long as a host code).
 SCREEN_CODE_MINUTES = 5
+#: How long a device stays a night's screen after it was paired: a night's length, and
+#: then it lapses (reads the night no more, and is no screen), so that a TV paired once
+#: never reads the host's later nights' boards or Wi-Fi code.
+SCREEN_HOURS = 12
+
+
+def _since() -> str:
+    """The oldest pairing of a screen that has not lapsed."""
+    return now(-SCREEN_HOURS * 3600)
+
 
 def invite_screen(night_id: int, made_by: str, minutes: int = SCREEN_CODE_MINUTES
                   ) -> Row:
@@ -77,7 +87,7 @@ def use_screen_invite(token: str, device: str) -> Row | None:
 def _make_screen(db: Database, night_id: int, device: str) -> None:
     """In ``db``'s open write transaction: ``device`` is the night's screen, and no
     other night's."""
-    db.execute("delete from screens where device = ?", [device])
+    db.execute("delete from screens where device = ? or created < ?", [device, _since()])
     db.execute("insert into screens (night_id, device, created) values (?, ?, ?)",
                [night_id, device, now()])
     log.bump(db, night_id)  # the host's list of screens changed
@@ -187,10 +197,11 @@ def pair_screen(night_id: int, host: str, address: str, *, number: str | None = 
 
 
 def screens(night_id: int) -> list[Row]:
-    """The night's screen devices, first added first (``id`` to remove one by)."""
+    """The night's screen devices that have not lapsed, first added first (``id`` to
+    remove one by)."""
     return list(get_db().query(
         "select rowid as id, device, created from screens where night_id = ? "
-        "order by rowid", [night_id]))
+        "and created >= ? order by rowid", [night_id, _since()]))
 
 
 def remove_screen(night_id: int, screen_id: int) -> bool:
@@ -217,11 +228,15 @@ def table_role(device: str) -> str | None:
 
 
 def is_screen(device: str) -> bool:
-    """Whether ``device`` is the screen of some night (then it records nothing)."""
-    return _first(get_db(), "select 1 from screens where device = ?", [device]) is not None
+    """Whether ``device`` is the screen of some night (then it records nothing), one
+    that has not lapsed."""
+    return _first(get_db(), "select 1 from screens where device = ? and created >= ?",
+                  [device, _since()]) is not None
 
 
 def screen_night(key: str, device: str) -> Row | None:
-    """The night with this key if ``device`` is one of its screens, else None."""
+    """The night with this key if ``device`` is one of its screens (not lapsed), else
+    None."""
     return _first(get_db(), "select n.* from nights n join screens s on s.night_id = n.id "
-                  "where n.key = ? and s.device = ?", [key, device])
+                  "where n.key = ? and s.device = ? and s.created >= ?",
+                  [key, device, _since()])

@@ -38,7 +38,9 @@ def _host_code_refused(token: str) -> Answer:
 @bp.get("/h/<token>")
 def host_code(token: str) -> Answer:
     """A host code opens a question, never a change: a link previewer or a photo cannot
-    use it up. The device becomes a host only by answering it (a POST)."""
+    use it up. The device becomes a host only by answering it (a POST). The question
+    says what the device will host: the night's players and the Wi-Fi network it shows
+    (its own network is never brought there)."""
     invite = store.host_invite(token)
     if invite is None:
         return _host_code_refused(token)
@@ -46,7 +48,8 @@ def host_code(token: str) -> Answer:
     if store.is_host(night, device()):
         return redirect(url_for("nights.night", key=night["key"]), 303)
     return render_template("nights/become_host.html", night=night, token=token,
-                           seat=store.seat_in_night(night["id"], device()))
+                           seat=store.seat_in_night(night["id"], device()),
+                           names=store.names(night["id"]), wifi=store.night_wifi(night["id"]))
 
 
 @bp.post("/h/<token>")
