@@ -4,6 +4,7 @@ whole game of each kind, no form, and none of its devices' forms records anythin
 
 import re
 import sqlite3
+from contextlib import contextmanager
 
 import pytest
 
@@ -74,9 +75,27 @@ def test_the_number_a_tv_shows_typed_by_the_host_makes_it_the_screen(night):
     # used once: the same number again pairs nothing
     other = night.app.test_client()
     refused = night.host.post(f"{night.url}/screens/number", data={"number": number})
+    assert refused.status_code == 429  # a screen paired a moment ago: wait a minute
+    assert "paired a screen a moment ago" in refused.data.decode()
+    with minute_later():
+        refused = night.host.post(f"{night.url}/screens/number", data={"number": number})
     assert refused.status_code == 422
     assert "No screen shows that number now" in refused.data.decode()
     assert other.get(f"{night.url}/screen").status_code == 404
+
+
+@contextmanager
+def minute_later():
+    """The laptop's clock a minute and a second on, for what is inside."""
+    from companion.store import connection as db
+
+    real = db.time.time
+    moved = real() + 61
+    db.time.time = lambda: moved
+    try:
+        yield
+    finally:
+        db.time.time = real
 
 
 def test_a_wrong_or_expired_number_pairs_nothing(night):
@@ -145,7 +164,8 @@ def test_the_tvs_qr_opens_a_question_on_the_hosts_tablet(night):
     answer = night.host.post(f"/tv/{token}", data={"key": night.key})
     assert answer.status_code == 303 and answer.headers["Location"] == night.url
     assert tv.get(f"{night.url}/screen").status_code == 200
-    used = night.host.post(f"/tv/{token}", data={"key": night.key})
+    with minute_later():  # (a screen paired a moment ago holds the next one a minute)
+        used = night.host.post(f"/tv/{token}", data={"key": night.key})
     assert used.status_code == 410 and "no longer works" in used.data.decode()
 
 
@@ -497,3 +517,91 @@ def test_a_screen_lapses_half_a_day_after_it_was_paired(night, monkeypatch):
     assert not re.search(r"/screens/\d+/remove", night.host.get(night.url).data.decode())
     # no longer a screen: it may start a night of its own
     assert tv.post("/nights", data={"name": ["A", "B", "C"]}).status_code == 303
+
+
+# --- the room's TV taken first by a guest: the host sees it, the TV undoes it ----------
+
+GUEST = {"REMOTE_ADDR": "127.0.0.2"}  # a guest's phone, at another address of the Wi-Fi
+
+
+def guest_night(app):
+    """A guest who hosts a night of their own, from their own address."""
+    guest = app.test_client()
+    guest.environ_base.update(GUEST)
+    made = guest.post("/nights", data={"name": ["Mallory", "Trudy", "Eve"]})
+    return guest, made.headers["Location"]
+
+
+def test_a_number_someone_else_paired_first_is_told_as_taken_not_mistyped(night):
+    tv = night.app.test_client()
+    number, _token = tv_number(tv)
+    guest, guest_url = guest_night(night.app)
+    assert guest.post(f"{guest_url}/screens/number", data={"number": number}).status_code == 303
+    refused = night.host.post(f"{night.url}/screens/number", data={"number": number})
+    assert refused.status_code == 422
+    text = page_text(refused.data.decode())
+    assert "Another device paired that screen a moment ago" in text
+    assert "Not our table? New number" in text
+    assert "No screen shows that number now" not in text
+
+
+def test_the_tv_says_whose_night_it_joined_and_leaves_it_for_a_new_number(night):
+    tv = night.app.test_client()
+    number, token = tv_number(tv)
+    guest, guest_url = guest_night(night.app)
+    guest.post(f"{guest_url}/screens/number", data={"number": number})
+    page = re.sub(r"</?bdi>", "", tv.get(f"{guest_url}/screen").data.decode())
+    assert "This screen now shows the night of" in page and "Mallory, Trudy, Eve" in page
+    assert 'href="/screen">Not our table? New number</a>' in page
+    assert "<form" not in page and "<button" not in page
+    # the TV asks for a new number: it leaves the guest's night at once
+    html = tv.post("/screen", headers={"HX-Request": "true"}).data.decode()
+    new_number = NUMBER.search(html).group(1)
+    assert tv.get(f"{guest_url}/screen").status_code == 404
+    assert not re.search(r"/screens/\d+/remove", guest.get(guest_url).data.decode())
+    assert night.host.post(f"{night.url}/screens/number",
+                           data={"number": new_number}).status_code == 303
+    assert tv.get(f"{night.url}/screen").status_code == 200
+
+
+def test_the_tv_says_whose_night_only_for_a_minute_or_two(night, monkeypatch):
+    from companion.store import connection as db
+    from companion.store.screens import JOINED_MINUTES
+
+    tv = night.app.test_client()
+    number, _ = tv_number(tv)
+    night.host.post(f"{night.url}/screens/number", data={"number": number})
+    assert "Not our table?" in tv.get(f"{night.url}/screen").data.decode()
+    paired = db.time.time()
+    monkeypatch.setattr(db.time, "time", lambda: paired + JOINED_MINUTES * 60 + 1)
+    assert "Not our table?" not in tv.get(f"{night.url}/screen").data.decode()
+
+
+def test_a_screen_code_s_tv_is_not_asked_whose_night(night):
+    """(the laptop that answered a screen code chose the night itself)"""
+    tv = screen_device(night)
+    assert "Not our table?" not in tv.get(f"{night.url}/screen").data.decode()
+
+
+def test_a_host_device_or_its_address_pairs_at_most_one_screen_a_minute(night):
+    guest, guest_url = guest_night(night.app)
+    first, second = night.app.test_client(), night.app.test_client()
+    number, _ = tv_number(first)
+    assert guest.post(f"{guest_url}/screens/number", data={"number": number}).status_code == 303
+    number, token = tv_number(second)
+    refused = guest.post(f"{guest_url}/screens/number", data={"number": number})
+    assert refused.status_code == 429
+    assert "paired a screen a moment ago" in page_text(refused.data.decode())
+    assert guest.post(f"/tv/{token}", data={}).status_code == 429  # by its QR too
+    another = night.app.test_client()  # another device of the guest's, same address
+    another.environ_base.update(GUEST)
+    made = another.post("/nights", data={"name": ["X", "Y", "Z"]}).headers["Location"]
+    assert another.post(f"{made}/screens/number", data={"number": number}).status_code == 429
+    with minute_later():
+        assert guest.post(f"{guest_url}/screens/number",
+                          data={"number": number}).status_code == 303
+    # the table's host, at its own address, was never held up
+    third = night.app.test_client()
+    number, _ = tv_number(third)
+    assert night.host.post(f"{night.url}/screens/number",
+                           data={"number": number}).status_code == 303

@@ -149,6 +149,11 @@ def test_the_tv_shows_a_number_the_host_types_and_then_a_lobby_that_fills_live(
     host.wait_for_url(night_url)
     assert "A screen, since" in host.content()
     tv.wait_for_url("**/n/*/screen", timeout=WAIT)  # the TV asked, and went
+    # it says whose night it joined, over the board's corner, with the way back
+    joined = tv.locator(".screen-joined")
+    assert "Not our table? New number" in joined.inner_text()
+    box = joined.bounding_box()
+    assert box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080
 
     # the lobby: every player waiting, then a phone joins and its name fills in
     lobby = tv.locator(".screen-lobby")

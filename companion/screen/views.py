@@ -78,8 +78,12 @@ def screen_context(night: store.Row) -> dict[str, Any]:
 
 @bp.get("/n/<key>/screen")
 def page(key: str) -> Answer:
+    """The screen's page. A TV paired by its number says for a minute or two whose
+    night it now shows, with "Not our table? New number": whoever typed the number
+    first paired it, and the room sees at once when that was not its host."""
     night = viewed_night(key)
-    return render_template("screens/screen.html", **screen_context(night))
+    return render_template("screens/screen.html", **screen_context(night),
+                           joined=store.joined_lately(night["id"], device()))
 
 
 @bp.get("/n/<key>/screen/live")
@@ -194,6 +198,8 @@ def offer() -> Answer:
     role = store.table_role(device())
     if role is not None:
         return render_template("screens/seat_device.html", role=role), 409
+    if store.is_screen(device()):  # "Not our table? New number": it leaves that night
+        store.leave_screen(device())
     try:
         shown = _shown(store.offer_screen(device(), _address()))
     except store.OverQuota:
@@ -252,10 +258,28 @@ def pair_number(key: str) -> Answer:
         # not a number a screen shows: said so, and not counted as a guess
         return _pair_form(night, _("A screen's number has %(n)s digits, like 123 456.",
                                    n=store.NUMBER_DIGITS), 422)
-    if store.pair_screen(night["id"], device(), _address(), number=typed) is None:
+    try:
+        paired = store.pair_screen(night["id"], device(), _address(), number=typed)
+    except store.PairedLately:
+        return _pair_form(night, _paired_lately(), 429)
+    if paired is None:
+        if store.taken_lately(night["id"], number=typed):
+            return _pair_form(night, _taken(), 422)
         return _pair_form(night, _("No screen shows that number now. Check the number "
                                    "on the screen and type it again."), 422)
     return redirect(url_for("nights.night", key=key), 303)
+
+
+def _paired_lately() -> str:
+    return _("This device paired a screen a moment ago. Wait a minute, then try again.")
+
+
+def _taken() -> str:
+    """A number (or QR) someone else paired first: the host is told so, and how the TV
+    gets a new one."""
+    return _("Another device paired that screen a moment ago. If it shows another "
+             "table's night, choose \"Not our table? New number\" on it, and type the "
+             "new number.")
 
 
 def _asked_night() -> store.Row:
@@ -274,15 +298,24 @@ def pair_question(token: str) -> Answer:
     offer = store.offer_by_token(token)
     night = _asked_night()
     if offer is None:
-        return _pair_form(night, _("That screen's code no longer works: the screen shows "
-                                   "a new one. Scan it again or type its number."), 410)
+        return _code_gone(night, token)
     return render_template("screens/pair_question.html", night=night, token=token)
+
+
+def _code_gone(night: store.Row, token: str) -> Answer:
+    if store.taken_lately(night["id"], token=token):
+        return _pair_form(night, _taken(), 410)
+    return _pair_form(night, _("That screen's code no longer works: the screen shows "
+                               "a new one. Scan it again or type its number."), 410)
 
 
 @bp.post("/tv/<token>")
 def pair_token(token: str) -> Answer:
     night = _asked_night()
-    if store.pair_screen(night["id"], device(), _address(), token=token) is None:
-        return _pair_form(night, _("That screen's code no longer works: the screen shows "
-                                   "a new one. Scan it again or type its number."), 410)
+    try:
+        paired = store.pair_screen(night["id"], device(), _address(), token=token)
+    except store.PairedLately:
+        return _pair_form(night, _paired_lately(), 429)
+    if paired is None:
+        return _code_gone(night, token)
     return redirect(url_for("nights.night", key=night["key"]), 303)

@@ -111,11 +111,15 @@ from companion.store.quotas import OverQuota
 from companion.store.schema import migrate
 from companion.store.screens import (
     NUMBER_DIGITS,
+    PAIR_EVERY_S,
     SCREEN_CODE_MINUTES,
     SCREEN_NUMBER_MINUTES,
     WRONG_NUMBERS,
+    PairedLately,
     invite_screen,
     is_screen,
+    joined_lately,
+    leave_screen,
     offer_by_token,
     offer_screen,
     offered,
@@ -127,6 +131,7 @@ from companion.store.screens import (
     screen_number,
     screens,
     table_role,
+    taken_lately,
     use_screen_invite,
     wrong_numbers_left,
 )
@@ -173,6 +178,7 @@ __all__ = [
     "NUMBER_DIGITS", "SCREEN_CODE_MINUTES", "SCREEN_NUMBER_MINUTES", "WRONG_NUMBERS",
     "invite_screen",
     "is_screen", "offer_by_token", "offer_screen", "offered", "pair_screen",
+    "PAIR_EVERY_S", "PairedLately", "leave_screen", "joined_lately", "taken_lately",
     "remove_screen", "screen_invite", "screen_invite_known", "screen_night",
     "screen_number", "screens", "table_role", "use_screen_invite", "wrong_numbers_left",
     "forget_unremembered", "forget_wifi", "night_network", "night_wifi", "set_wifi",

@@ -168,15 +168,47 @@ def wrong_numbers_left(device: str, address: str) -> int:
     return max(0, WRONG_NUMBERS - int(count))
 
 
+#: A host device, or its address, pairs at most one screen in this many seconds: whoever
+#: pairs the room's TV first with a night of their own cannot take each new number it
+#: shows in turn (the TV's "Not our table? New number" undoes a pairing).
+PAIR_EVERY_S = 60
+
+
+class PairedLately(Exception):
+    """This host device or its address paired a screen less than PAIR_EVERY_S ago."""
+
+
+def paired_lately(host: str, address: str) -> bool:
+    """Whether this host device or address paired a screen in the last PAIR_EVERY_S."""
+    return _first(get_db(), "select 1 from spending where what = 'screen paired' and "
+                  "at >= ? and (address = ? or device = ?)",
+                  [now(-PAIR_EVERY_S), address, host]) is not None
+
+
+def taken_lately(night_id: int, *, number: str | None = None,
+                 token: str | None = None) -> bool:
+    """Whether this ``number`` (or QR ``token``) was paired by another night in the last
+    SCREEN_NUMBER_MINUTES: the host who typed it is told that someone was quicker, not
+    that they mistyped."""
+    where, param = ("number = ?", number_shown(number)) if number is not None \
+        else ("token = ?", token or "")
+    return _first(get_db(), f"select 1 from screen_numbers where {where} and "
+                  "night_id is not null and night_id != ? and created >= ?",
+                  [param, night_id, now(-SCREEN_NUMBER_MINUTES * 60)]) is not None
+
+
 def pair_screen(night_id: int, host: str, address: str, *, number: str | None = None,
                 token: str | None = None) -> Row | None:
     """The host device ``host`` makes the TV that shows this ``number`` (or this QR's
     ``token``) the night's screen: once, while the number lives. Returns the number's
     row, or None (nothing paired): no live number is like it, the TV has become a host's
     or a seat's since, or this device and address typed too many wrong numbers (each
-    wrong number typed is counted; a scanned token, unguessable, is not)."""
+    wrong number typed is counted; a scanned token, unguessable, is not). Raises
+    :class:`PairedLately` when the device or address paired one a moment ago."""
     db = get_db()
     with write(db):
+        if paired_lately(host, address):
+            raise PairedLately()
         if number is not None and wrong_numbers_left(host, address) == 0:
             return None
         where, param = ("number = ?", number_shown(number)) if number is not None \
@@ -192,8 +224,35 @@ def pair_screen(night_id: int, host: str, address: str, *, number: str | None = 
             return None
         db.execute("update screen_numbers set ended = 1, night_id = ?, paired_by = ? "
                    "where token = ?", [night_id, host, found["token"]])
+        db.execute("insert into spending (at, what, address, device, bytes) "
+                   "values (?, 'screen paired', ?, ?, 0)", [now(), address, host])
         _make_screen(db, night_id, found["device"])
     return {**found, "night_id": night_id, "ended": 1}
+
+
+def leave_screen(device: str) -> None:
+    """``device`` is a screen no more (a TV paired to a night that is not its table's
+    asks for a new number): the night's host sees it gone from the list."""
+    db = get_db()
+    with write(db):
+        for row in list(db.query("select night_id from screens where device = ?", [device])):
+            log.bump(db, row["night_id"])
+        db.execute("delete from screens where device = ?", [device])
+
+
+#: For how long a TV paired by its number shows whose night it joined, with "Not our
+#: table? New number".
+JOINED_MINUTES = 2
+
+
+def joined_lately(night_id: int, device: str) -> bool:
+    """Whether ``device`` became the night's screen by its number (or its QR) in the last
+    JOINED_MINUTES: a host device typed or scanned what the TV showed to the room, and
+    the room may not know whose night it is."""
+    return _first(get_db(), "select 1 from screens s join screen_numbers n on "
+                  "n.device = s.device and n.night_id = s.night_id where s.night_id = ? "
+                  "and s.device = ? and s.created >= ?",
+                  [night_id, device, now(-JOINED_MINUTES * 60)]) is not None
 
 
 def screens(night_id: int) -> list[Row]:
