@@ -7,7 +7,7 @@ player knows which secret law.
 Public rules API: :func:`penalty_tokens`, :func:`match_winners`, :func:`final_ranking`.
 The app contract every game follows: :func:`start`, :func:`replay` (one handler per event
 type, in :data:`HANDLERS`), :data:`HOST_EVENTS`, :data:`SEAT_EVENTS`, :func:`describe`,
-plus :func:`deal`, :func:`hours_for_match` and :func:`laws_for`.
+plus :func:`deal`, :func:`hours_for_match`, :func:`law_corner` and :func:`laws_for`.
 
 Events (``{"type", "data", "seat"}``; ``seat`` is the phone that sent it, None = host):
 
@@ -167,6 +167,17 @@ def hours_for_match(match: int) -> int:
     return match if match < MATCHES else 0
 
 
+def law_corner(match: int) -> int | None:
+    """The board corner the two cards of a law go under, face down: the one marked with
+    the hour of the match just played, "1시간", "2시간" or "3시간" after matches 1–3
+    (docs/rules.md#crazy-time-matches), whoever took the hour token, or nobody. The
+    starting law of the harder start (``match`` 0) has no corner in the rulebook: None."""
+    if not _is_int(match) or not 0 <= match < MATCHES:
+        raise RuleError(N_("There is no match %(match)s: the game has matches 1 to 4."),
+                        match=match)
+    return match or None
+
+
 def deal(players: Iterable[int], rabbit: int | None = None) -> dict[str, int]:
     """How many time cards each player gets: ``{str(seat): count}``
     (docs/rules.md#crazy-time-matches; the extra cards: docs/rules.md#crazy-time-decisions).
@@ -245,6 +256,7 @@ def begin(setup: Setup) -> State:
         "awaiting_starting_law": bool(setup.get("starting_law", False)),
         "law_made": False,
         "made_by_all": None,
+        "law_corner": None,
         "standings": None,
         "scores": None,
         "finished": False,
@@ -356,6 +368,7 @@ def _end_match(state: State) -> None:
     state["phase"] = "law"
     state["law_made"] = False
     state["made_by_all"] = not rewarded
+    state["law_corner"] = law_corner(match)
 
 
 def _law_text(data: Mapping[str, Any], key: str, limit: int, message: str) -> str:
@@ -453,6 +466,7 @@ def _on_next_match(setup: Setup, state: State, event: Event) -> None:
     state["out_of_room"] = []
     state["law_made"] = False
     state["made_by_all"] = None
+    state["law_corner"] = None
     state["tokens_total"] = state["tokens_left"] = penalty_tokens(state["match"], state["side"])
     state["penalties"][str(state["match"])] = {str(seat): 0 for seat in state["players"]}
     state["deal"] = deal(state["players"], state["rabbit"])

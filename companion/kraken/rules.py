@@ -37,7 +37,12 @@ State shape returned by ``replay`` (all JSON):
                        holds BOX of each; a Special card may change them)
     shown              [{"seat", "to"}, ...]: whose role a Special card showed to whom
                        (seats only; the role is shown on the viewer's phone alone)
-    round_over_deal    None, or the cards each to deal now that a round has just ended
+    round_over_deal    None, or the cards each the box deals now that a round has just
+                       ended (4, 3, 2)
+    deal               None, or (a round just ended) the real deal of the face-down cards
+                       left: {"cards": how many, "shares": [{"cards", "seats"}, ...]}, most
+                       first, the seats in the order they are dealt to (one share when the
+                       cards split evenly, two when a Special card changed their number)
     outcome            "explorers" | "skeletons" | "nobody" | None
     reason             None | "all_treasure" | "kraken" | "curse_first" | "rounds_over"
                        (the cause; outcome "nobody" says the winning team had no player)
@@ -507,9 +512,56 @@ def _on_reveal(setup_: Setup, state: State, event: Event) -> None:
     else:
         state["marker"] = seat
     if state["judged"]["team"] is None and done % n == 0:
-        # docs/rules.md#kraken-play: gather the face-down cards, shuffle, deal 4, 3, 2 each.
+        # docs/rules.md#kraken-play: gather the face-down cards, shuffle, deal 4, 3, 2 each
+        # (docs/rules.md#kraken-decisions: evenly, however many a Special card left).
         state["round_over_deal"] = CARDS_PER_ROUND[done // n]
-        state["cards"] = dict.fromkeys(seats, state["round_over_deal"])
+        _deal(setup_, state)
+
+
+def face_down(setup_: Setup, state: State) -> int:
+    """The exploration cards still face down in front of the players: the deck, plus or
+    minus what a Special card put into the game or took out of it, less every card
+    revealed (docs/rules.md#kraken-specials)."""
+    deck, dealt = state["deck"], setup_["deck"]
+    added = (deck["treasure_pile"] - dealt["treasure_pile"]) + (deck["empty"] - dealt["empty"])
+    total: int = dealt["total"] + added - len(state["reveals"])
+    return total
+
+
+def deal_split(players: Sequence[int], first: int | None, cards: int) -> dict[int, int]:
+    """How many of ``cards`` face-down cards each player is dealt at the end of a round
+    (docs/rules.md#kraken-play, the split: docs/rules.md#kraken-decisions).
+
+    The box deals them "evenly" (공평하게). When they do not split evenly (a Special card
+    turned a card up out of turn, or put one into the game or took one out), they are
+    dealt one at a time clockwise starting with ``first``, the marker holder who opens the
+    next round, so the players dealt to last take one fewer: 15 cards for 4 players with
+    the marker at the first seat are 4, 4, 4, 3. The seats come in that order.
+    """
+    seats = list(players)
+    start_at = seats.index(first) if first in seats else 0
+    order = seats[start_at:] + seats[:start_at]
+    each, extra = divmod(max(cards, 0), len(order))
+    return {seat: each + (1 if i < extra else 0) for i, seat in enumerate(order)}
+
+
+def deal_shares(split: Mapping[int, int]) -> list[dict[str, Any]]:
+    """A deal as the table reads it out: ``[{"cards", "seats"}, ...]``, the most cards
+    first, each share's seats in the order they are dealt to."""
+    shares: list[dict[str, Any]] = []
+    for seat, cards in split.items():
+        if shares and shares[-1]["cards"] == cards:
+            shares[-1]["seats"].append(seat)
+        else:
+            shares.append({"cards": cards, "seats": [seat]})
+    return shares
+
+
+def _deal(setup_: Setup, state: State) -> None:
+    """The face-down cards dealt anew at the end of a round: how many each player has in
+    front of them (docs/rules.md#kraken-decisions)."""
+    split = deal_split(setup_["players"], state["marker"], face_down(setup_, state))
+    state["cards"] = {seat: split[seat] for seat in setup_["players"]}
 
 
 # --- what a Special card changes (docs/rules.md#kraken-specials) ----------------------
@@ -534,6 +586,14 @@ def _on_special_marker(setup_: Setup, state: State, event: Event) -> None:
     if seat == state["marker"]:
         raise RuleError(N_("%(seat)s has the action marker already."), seat=seat)
     state["marker"] = seat
+    _deal_again(setup_, state)
+
+
+def _deal_again(setup_: Setup, state: State) -> None:
+    """A Special card's move between the end of a round and its next reveal changes the
+    deal the table is about to make: how many cards, or who is dealt to first."""
+    if state["round_over_deal"] and state["judged"]["team"] is None:
+        _deal(setup_, state)
 
 
 def _on_special_reveal(setup_: Setup, state: State, event: Event) -> None:
@@ -542,6 +602,7 @@ def _on_special_reveal(setup_: Setup, state: State, event: Event) -> None:
     _after_a_special(setup_, state)
     data = _check_keys(event.get("data"), ("seat", "card", "special"))
     _turn_up(setup_, state, data, out_of_turn=True)
+    _deal_again(setup_, state)
 
 
 def _on_special_role(setup_: Setup, state: State, event: Event) -> None:
@@ -586,6 +647,7 @@ def _on_special_count(setup_: Setup, state: State, event: Event) -> None:
     team, reason = _end_of(n, deck["treasure_pile"], state["counts"], None,
                            state["actions"], curse)
     _judge(setup_, state, team, reason)
+    _deal_again(setup_, state)
 
 
 _NONE_HIDDEN = {
@@ -690,6 +752,7 @@ def conclude(setup_: Setup, state: State) -> State:
         "in_game": {kind: deck[kind] for kind in COUNTED_KINDS},
         "shown": [dict(s) for s in state["shown"]],
         "round_over_deal": state["round_over_deal"],
+        "deal": _the_deal(setup_, state) if state["round_over_deal"] and not finished else None,
         "outcome": result,
         "reason": judged["reason"],
         "winners": winners,
@@ -699,6 +762,13 @@ def conclude(setup_: Setup, state: State) -> State:
         "unused_roles": list(setup_["unused_roles"]) if finished else None,
         "reveals": reveals,
     }
+
+
+def _the_deal(setup_: Setup, state: State) -> dict[str, Any]:
+    """The deal the table makes now that a round has ended: how many cards, and who
+    takes how many (docs/rules.md#kraken-decisions)."""
+    split = deal_split(setup_["players"], state["marker"], face_down(setup_, state))
+    return {"cards": sum(split.values()), "shares": deal_shares(split)}
 
 
 def replay(setup_: Setup, events: Iterable[Event]) -> State:
@@ -871,9 +941,20 @@ def next_step(setup_: Setup, state: State) -> tuple[str, dict[str, Any]]:
     if not holder:
         return N_("Look at your roles on your phones. Who was at sea most recently takes "
                   "the action marker."), {}
+    deal = state.get("deal")  # a state stored before the deal was worked out has none
+    if deal and len(deal["shares"]) > 1:
+        # docs/rules.md#kraken-decisions: a Special card left cards that do not split evenly.
+        more, fewer = deal["shares"]
+        return N_("Round %(round)s over: gather and shuffle the %(cards)s face-down cards, "
+                  "then deal %(high)s to %(more)s; %(low)s to %(fewer)s · %(holder)s has "
+                  "the marker"), {
+            "round": state["round"] - 1, "cards": deal["cards"], "high": more["cards"],
+            "more": more["seats"], "low": fewer["cards"], "fewer": fewer["seats"],
+            "holder": holder}
     if state["round_over_deal"]:
         return N_("Round %(round)s over: gather, shuffle and deal %(cards)s each · "
                   "%(holder)s has the marker"), {
-            "round": state["round"] - 1, "cards": state["round_over_deal"],
+            "round": state["round"] - 1,
+            "cards": deal["shares"][0]["cards"] if deal else state["round_over_deal"],
             "holder": holder}
     return N_("%(holder)s has the marker: whose card?"), {"holder": holder}

@@ -501,12 +501,14 @@ def next_step(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:
     """What the table does next, as (N_(message), params) with players as lists of seats
     (docs/rules.md#skull-king): while bidding, who deals and who has not bid yet (never
     a bid: they are secret until "Yo-ho-ho!"), then the call itself once all are in;
-    after it, who leads the first trick; at the end, who won."""
+    after it, who leads the first trick (and that each trick's winner leads the next,
+    docs/rules.md#skull-king-tricks); at the end, who won."""
     if state["finished"]:
         return N_("Game over: %(seats)s won"), {"seats": list(state["leader"])}
     rnd = state["rounds"][state["current"]]
     if rnd["revealed"]:
-        return N_("Round %(round)s: %(lead)s leads the first trick"), {
+        return N_("Round %(round)s: %(lead)s leads the first trick; the winner of each "
+                  "trick leads the next"), {
             "round": rnd["number"], "lead": [rnd["lead"]]}
     waiting = [s for s in setup["players"] if s not in rnd["bid_done"]]
     if not waiting:
