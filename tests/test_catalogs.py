@@ -126,6 +126,21 @@ def test_crazy_times_penalties_are_never_a_score():
     assert found == []
 
 
+#: 카드를 내다, to play a card (낸, 냄, 냈, 내지, 내면 …), as a word of its own: never
+#: 내보내기, 안내, 내용, 내려받기.
+PLAYED = re.compile(r"(?<![가-힣])(?:낸|냄|냈|내(?:다|지|면|고|야|는|기|세요))")
+
+
+def test_crazy_time_never_plays_a_card():
+    """Crazy Time's cards are flipped (펼친 카드), never played: the last to play after a
+    mistake is 마지막으로 플레이한 사람, as the box says, and tick-tock ends when nobody
+    플레이했다 (the review of 2026-12-07 found 카드를 냄 and 낸 사람)."""
+    flipped = crazy_time_messages()
+    found = [(msgid, text) for msgid, text in korean_texts()
+             if msgid in flipped and PLAYED.search(text)]
+    assert found == []
+
+
 #: Words with 쪽 that are not pages: a direction (딜러 왼쪽 플레이어).
 SIDES = ("왼쪽", "오른쪽", "양쪽", "반대쪽", "앞쪽", "뒤쪽", "위쪽", "아래쪽", "이쪽", "그쪽")
 

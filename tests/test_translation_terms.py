@@ -135,8 +135,8 @@ def ko(translations):
     # a toggle that switches the seat: 휴대폰으로 바꾸기 and its twin 태블릿으로 바꾸기
     ("Give this seat a phone (new code)", "휴대폰으로 바꾸기(새 코드)"),
     ("Plays on the tablet (no code)", "태블릿으로 바꾸기(코드 없음)"),
-    # the app asks the player, it does not ask itself
-    ("Your bid: how many tricks will you take?", "이번 라운드에 트릭을 몇 개 얻을까요?"),
+    # the app asks the player for a bid, it does not ask itself ("shall we take…?")
+    ("Your bid: how many tricks will you take?", "이번 라운드에 얻을 트릭 수를 입찰하세요"),
     # the native review of 2026-12-03 (docs/translations.md, "Reviewed and kept"):
     # penalties are not a score, and the phone's total of them is 합계
     ("total %(n)s", "합계 %(n)s"),
@@ -162,6 +162,32 @@ def ko(translations):
     ("A face-down Empty box left the game (−1)", "뒷면 빈 상자 1장 빼기(−1)"),
     # a button as short as its English
     ("Keep the night here; don't import the file", "가져오지 않고 그대로 두기"),
+    # the native review of 2026-12-07 (docs/translations.md, "Reviewed and kept"):
+    # 섞은 뒤 보지 않고, never 섞어 보지 않고 ("without trying to shuffle")
+    ("5 × Special card: shuffle the 6 Special cards, take 5 without looking, set the sixth "
+     "aside unseen.", "특수 카드 5장: 특수 카드 6장을 섞은 뒤 보지 않고 5장을 가져오고, 남은 "
+     "1장은 보지 않은 채 상자에 넣어 둡니다."),
+    # the host takes the player out of the 모임: never "leave Mina's 모임"
+    ("%(name)s leaves the night", "%(name)s 님을 모임에서 빼기"),
+    # nobody plays a card in Crazy Time: the box's 플레이한 사람
+    ("Play went on after a mistake: the last to play takes it",
+     "실수 뒤에도 진행됨: 마지막으로 플레이한 사람이 받음"),
+    ("Well played: the next game could be yours.", "수고하셨습니다! 다음 게임에서 설욕해 보세요."),
+    # on the host's tablet 내 would be the host: the row's player's bonus, without 내
+    ("Mermaids taken by your Pirate", "해적이 잡은 인어"),
+    ("Standard 14s in your tricks", "얻은 일반 색상 14"),
+    ("Perfect zero streak", "0 입찰의 달인"),
+    ("More", "그 밖의 기능"),
+    # the Kraken box: the marker holder 탐색s a card, and the variant's name is its own
+    ("%(holder)s has the marker: whose card?",
+     "%(holder)s 님이 마커를 가지고 있습니다. 누구의 카드를 탐색할까요?"),
+    ("Token series", "토큰 추가 규칙"),
+    ("%(left)s of %(total)s", "%(left)s/%(total)s"),
+    ("Each seat can play only once in a game.",
+     "같은 플레이어를 한 게임에 두 번 넣을 수 없습니다."),
+    ("A seat can play only once.", "같은 플레이어를 한 게임에 두 번 넣을 수 없습니다."),
+    ("A player cannot sit twice at the same game.",
+     "같은 플레이어를 한 게임에 두 번 넣을 수 없습니다."),
 ])
 def test_the_words_a_native_read_chose(ko, english, korean):
     assert ko(english) == korean
@@ -184,6 +210,18 @@ def test_skull_king_says_what_its_box_says(ko):
         "Escape wins.")
     assert ko("Score round %(r)s") % {"r": 3} == "3라운드 점수 계산"
     assert ko("Loot") == "약탈품"
+
+
+def test_the_boxes_words_for_exploring_the_token_variant_and_the_escape(ko):
+    """The Kraken box: the marker holder 탐색s a card, which is then 공개; its variant is
+    토큰을 사용하는 추가 규칙. The classic Skull King box's card text calls the Escape 항복."""
+    assert "탐색" in ko("1. %(holder)s has the marker. Whose card was revealed?")
+    assert "탐색" in ko("The marker holder cannot reveal their own card.")
+    assert "공개" in ko("%(seat)s's card is revealed: an Empty box.")
+    assert ko("Token series (losers take a token; the series ends when someone has 3)"
+              ).startswith("토큰을 사용하는 추가 규칙(")
+    assert "탈출(항복)" in ko("Scary Mary (the Tigress in 2021) is declared as she is played: "
+                          "a Pirate or an Escape, said aloud as the card goes down.")
 
 
 def test_the_kraken_deck_is_the_exploration_card_pile(ko):
@@ -268,7 +306,8 @@ HOST_BUTTONS = [
     "Turn on vibration and sound", "Turn off vibration and sound", "Remove host",
     "A Treasure came into the game (+1)", "A face-down Treasure left the game (−1)",
     "An Empty box came into the game (+1)", "A face-down Empty box left the game (−1)",
-    "Add the note",
+    "Add the note", "✓ Dealt: reveal the next card", "Show the role on their phone",
+    "%(name)s leaves the night",
 ]
 
 

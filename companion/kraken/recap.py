@@ -12,13 +12,19 @@ from companion.core.recap import Block, Section, bars, line, players, span
 from companion.kraken import rules
 from companion.kraken.results import OUTCOME_LABELS, REASON_LABELS
 
+#: A word and its parenthesis, as the language writes them: "Skeletons win (…)", but
+#: "스켈레톤 승리(…)" (docs/translations.md, "Quotation marks and parentheses").
+GLOSS = N_("%(word)s %(parenthesis)s")
+
 
 def game(setup: dict[str, Any], state: dict[str, Any], result: dict[str, Any],
          names: dict[int, str], gettext: Callable[..., str]) -> list[Block]:
     """The outcome (and why) with the winners, then each role with its players."""
     outcome = gettext(OUTCOME_LABELS[result["outcome"]])
     if result["reason"] in REASON_LABELS:
-        outcome += f" ({gettext(REASON_LABELS[result['reason']])})"
+        # Korean puts no space before a parenthesis: the catalog's own joiner
+        outcome = gettext(GLOSS, word=outcome,
+                          parenthesis=f"({gettext(REASON_LABELS[result['reason']])})")
     winners = players(result["winners"], names)
     blocks = [line(span(outcome + (": " if winners else ""), bold=True), *winners)]
     roles: list[dict[str, Any]] = []
