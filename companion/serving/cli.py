@@ -257,8 +257,9 @@ def _addresses(args: argparse.Namespace,
 
 def _stop_on_signals(server: connections.Server,
                      finished: Callable[[], bool]) -> console.WindowsConsole | None:
-    """Ctrl+C (SIGINT), SIGTERM and a closed terminal (SIGHUP) stop the server: ``serve_forever`` returns, and no
-    KeyboardInterrupt crosses gevent's loop (which prints it as a failure of its hub).
+    """Ctrl+C (SIGINT), SIGTERM and a closed terminal (SIGHUP) stop the server:
+    ``serve_forever`` returns, and no KeyboardInterrupt crosses gevent's loop (which
+    prints it as a failure of its hub).
     Where gevent cannot watch a signal, Ctrl+C still arrives as KeyboardInterrupt, and
     the hub is told it is no error to print. On Windows, Ctrl+Break, closing the window,
     logging off and shutting down stop it as Ctrl+C does, and QuickEdit is off while it
