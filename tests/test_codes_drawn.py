@@ -11,7 +11,7 @@ from companion.pictures import qr
 from companion.store import connection as db
 from companion.web import offload
 from tests.screens import CODE, show_code
-from tests.test_wifi import image_url, set_wifi
+from tests.wifi_form import image_url, set_wifi
 
 HOST_CODE = re.compile(r"/h/([A-Za-z0-9_-]{32,64})")
 

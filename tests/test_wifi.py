@@ -24,21 +24,7 @@ from tests.crawling import crawl, pages
 from tests.over_http import CAFE, Gunicorn, create_night
 from tests.refusing import refuses
 from tests.screens import screen_device
-
-PASSWORD = "Pa;ss,wo:rd\\q\"u'ote"  # every character the format escapes, and a quote
-IMAGE = re.compile(r'src="([^"]*/wifi\.png[^"]*)"')
-
-
-def set_wifi(client, night, **form):
-    """The host's form, as a browser sends it (htmx): the answer."""
-    data = {"ssid": "Table", "password": PASSWORD, **form}
-    return client.post(f"{night.url}/wifi", data={k: v for k, v in data.items() if v is not None},
-                       headers={"HX-Request": "true"})
-
-
-def image_url(html):
-    found = IMAGE.search(html)
-    return found.group(1).replace("&amp;", "&") if found else None
+from tests.wifi_form import PASSWORD, image_url, set_wifi
 
 
 def scanned(client, night):
