@@ -1,6 +1,6 @@
 """What one hostile device on the Wi-Fi can do to the table, measured (docs/security.md).
 
-Nine drills against the real server (``companion serve`` on loopback, the same
+Eleven drills against the real server (``companion serve`` on loopback, the same
 settings as at a table), each with a phone of another table answering throughout:
 
 * ``import``: a stranger uploads the costliest file the import accepts (the longest
@@ -31,8 +31,16 @@ settings as at a table), each with a phone of another table answering throughout
   other table's p99.
 * ``costly``: four connections asking ``export.json`` of a 90-game night again and
   again, its version moving twice a second. Reported: the other table's p99.
+* ``qr``: a guest who hosts a night of their own, with a Wi-Fi network set, asking from
+  48 connections at their address for every image and code route of it (the Wi-Fi
+  code's image, screen and host codes, a seat's new code and its QR) for 20 s.
+  Reported: the other table's p50 and p99 before and during, and the guest's answers.
+* ``needs``: 16 connections of made-up devices, each request a new device cookie with a
+  reveal need (``X-Reveal-Need``, "²" among them) on any route, for 15 s. Reported: the
+  rows it added (none), the database's growth, the other table's p99, the guest's
+  answers (no 5xx).
 
-    .venv/bin/python bench/hostile.py                   # all nine drills (~8 min)
+    .venv/bin/python bench/hostile.py                   # all eleven drills (~9 min)
     .venv/bin/python bench/hostile.py --drill import --json report.json
 """
 
@@ -738,9 +746,165 @@ def drill_costly(folder: Path, seconds: float = 20, askers: int = 4) -> dict[str
     return report
 
 
+def _cookies(device: Any) -> str:
+    return "; ".join(f"{c.name}={c.value}" for c in device.jar)
+
+
+class Hammer(threading.Thread):
+    """One keep-alive connection of the guest's, from the guest's address, asking for
+    ``asks`` (method, path, headers: one after the other, again and again) until
+    stopped: the statuses it got. A header ``_body`` is the request's body, and a
+    cookie ``device={new}`` a made-up device for each request."""
+
+    def __init__(self, port: int, asks: list[tuple[str, str, dict[str, str]]],
+                 stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.port, self.asks, self.stop = port, asks, stop
+        self.statuses: dict[int, int] = {}
+
+    def _connect(self) -> Any:
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                          source_address=(ATTACKER, 0))
+        conn.connect()
+        return conn
+
+    def run(self) -> None:
+        conn, n = None, 0
+        while not self.stop.is_set():
+            method, path, asked = self.asks[n % len(self.asks)]
+            n += 1
+            headers = dict(asked)
+            body = headers.pop("_body", None)
+            if "{new}" in headers.get("Cookie", ""):  # a made-up device each time
+                headers["Cookie"] = headers["Cookie"].format(new=secrets.token_urlsafe(32))
+            try:
+                conn = conn or self._connect()
+                conn.request(method, path, body=body, headers=headers)
+                answer = conn.getresponse()
+                answer.read()
+                status = answer.status
+                if answer.getheader("Connection", "").lower() == "close":
+                    conn.close()
+                    conn = None
+            except OSError:
+                status = 0
+                if conn is not None:
+                    conn.close()
+                conn = None
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+        if conn is not None:
+            conn.close()
+
+
+def _hammered(server: Serve, asks: Any, connections_: int, seconds: float,
+              phone: Any) -> dict[str, Any]:
+    """``connections_`` hammers of ``asks()`` (a fresh list for each connection) for
+    ``seconds``, while the other table's phone asks for its live region every 50 ms:
+    the guest's answers by status and the other table's times, before and during."""
+    quiet = Timer(phone, "/me/live")
+    quiet.start()
+    time.sleep(3)
+    report: dict[str, Any] = {"connections": connections_, "seconds": seconds,
+                              "other_table_before": _p99(quiet.stop(), quiet.times)}
+    stop = threading.Event()
+    hammers = [Hammer(server.port, asks(), stop) for _ in range(connections_)]
+    timer = Timer(phone, "/me/live")
+    timer.start()
+    for hammer in hammers:
+        hammer.start()
+    time.sleep(seconds)
+    stop.set()
+    report["other_table"] = _p99(timer.stop(), timer.times)
+    for hammer in hammers:
+        hammer.join(60)
+    statuses: dict[str, int] = {}
+    for hammer in hammers:
+        for status, count in hammer.statuses.items():
+            statuses[str(status)] = statuses.get(str(status), 0) + count
+    report["guest_answers"] = dict(sorted(statuses.items()))
+    report["guest_per_s"] = round(sum(statuses.values()) / seconds, 1)
+    return report
+
+
+def drill_qr(folder: Path, seconds: float = 20, connections_: int = 48) -> dict[str, Any]:
+    """A guest who hosts a night of their own (anyone may) with a Wi-Fi network set,
+    asking from ``connections_`` connections at their own address for every image and
+    code route of it: the Wi-Fi code's image, a screen code, a host code, a seat's new
+    code and its QR, while another table's phone asks for its live region every 50 ms."""
+    from tests.over_http import create_night
+
+    server = Serve(folder / "qr")
+    try:
+        phone = another_table(server)
+        guest, key, _ = create_night(server.url)
+        status, _, html = guest.post(f"/n/{key}/wifi", {"ssid": "TableWiFi",
+                                                        "password": "evil-twin-pw"}, htmx=True)
+        assert status == 200, status
+        image = html.split("/wifi.png", 1)[1].split('"', 1)[0].replace("&amp;", "&")
+        cookie, csrf = _cookies(guest), guest.csrf
+        form = f"csrf_token={csrf}"
+
+        def asks() -> list[tuple[str, str, dict[str, str]]]:
+            plain = {"Cookie": cookie, "Host": f"127.0.0.1:{server.port}"}
+            posted = {**plain, "Content-Type": "application/x-www-form-urlencoded",
+                      "X-CSRFToken": csrf}
+            return [("GET", f"/n/{key}/wifi.png{image}", plain),
+                    ("POST", f"/n/{key}/screens", {**posted, "_body": form}),
+                    ("POST", f"/n/{key}/hosts", {**posted, "_body": form}),
+                    ("POST", f"/n/{key}/seats/1/code",
+                     {**posted, "HX-Request": "true", "_body": form}),
+                    ("GET", f"/n/{key}/qr/1.svg", plain)]
+
+        report = _hammered(server, asks, connections_, seconds, phone)
+    finally:
+        server.stop()
+    return report
+
+
+def drill_needs(folder: Path, seconds: float = 15, connections_: int = 16) -> dict[str, Any]:
+    """A flood of made-up devices that each report a reveal need (``X-Reveal-Need``,
+    digits and "²" alike) on any route, from ``connections_`` connections at the guest's
+    address, while another table's phone asks for its live region every 50 ms: the rows
+    it added (each was a synced write: another table's p50 8.6 → 171 ms, 31 MB an hour)."""
+    server = Serve(folder / "needs")
+    try:
+        phone = another_table(server)
+        before = _needs_rows(server.database)
+        size = _stored_bytes(server.database)
+
+        def asks() -> list[tuple[str, str, dict[str, str]]]:
+            made = []
+            for path in ("/favicon.ico", "/nowhere", "/clock", "/"):
+                for need in ("1", "60000", "\xb2", "999999"):
+                    made.append(("GET", path, {
+                        "Cookie": "device={new}", "X-Reveal-Need": need,
+                        "Host": f"127.0.0.1:{server.port}"}))
+            return made
+
+        report = _hammered(server, asks, connections_, seconds, phone)
+        report["rows_added"] = _needs_rows(server.database) - before
+        report["database_growth_bytes"] = _stored_bytes(server.database) - size
+    finally:
+        server.stop()
+    return report
+
+
+def _needs_rows(database: Path) -> int:
+    import sqlite3
+
+    conn = sqlite3.connect(database)
+    try:
+        return int(conn.execute("select count(*) from reveal_needs").fetchone()[0])
+    finally:
+        conn.close()
+
+
 DRILLS = {"import": drill_import, "sockets": drill_sockets, "uploads": drill_uploads,
           "trickle": drill_trickle, "chunked": drill_chunked, "streams": drill_streams,
-          "disk": drill_disk, "memory": drill_memory, "costly": drill_costly}
+          "disk": drill_disk, "memory": drill_memory, "costly": drill_costly,
+          "qr": drill_qr, "needs": drill_needs}
 
 
 def main() -> None:
