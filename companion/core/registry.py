@@ -39,6 +39,12 @@ E = TypeVar("E")  # one event
 Event = dict[str, Any]
 Seat = dict[str, Any]
 
+#: What a viewer may see of a game (``for_seat``, ``for_screen``): ``{"setup": …, "state":
+#: …}``, the game's own with every secret the viewer may not see taken out. A phone's and
+#: the room's screen's templates are drawn from these alone, never from the whole game
+#: (companion/play/seen.py); a copy shares what it did not change, and nothing changes it.
+Shown = dict[str, State]
+
 
 class Rules(Protocol):
     """A game's pure rules module (``companion/<kind>/rules.py``): no Flask, no SQL."""
@@ -121,6 +127,16 @@ class GameKind(Protocol):
     def mask(self, setup: State, events: list[Event], state: State
              ) -> tuple[State, list[Event]]:
         """A running game's setup and log with every secret taken out (for export)."""
+        ...
+
+    def for_seat(self, setup: State, state: State, seat: int) -> Shown:
+        """What ``seat``'s phone may see of the game: its setup and state with every
+        secret taken out but that seat's own (a phone's templates get these alone)."""
+        ...
+
+    def for_screen(self, setup: State, state: State) -> Shown:
+        """What the room's screen may see of the game: its setup and state with every
+        secret taken out (the screen's templates get these alone)."""
         ...
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
@@ -248,8 +264,10 @@ class SetupMismatch(RuleError):
 
 @dataclass(frozen=True)
 class GameDef:
-    """A game as its package declares it. The first eight fields are required: ``mask``
-    among them, so no game can be exported without saying what its secrets are.
+    """A game as its package declares it. The first ten fields are required: ``mask``
+    among them, so no game can be exported without saying what its secrets are, and
+    ``for_seat`` and ``for_screen``, so no phone or room's screen is drawn from a game's
+    whole state.
 
     ``options(setup)`` reads back the options a setup was started with; the default
     ``restore`` starts the game again with them and requires the very same setup (a game
@@ -264,6 +282,8 @@ class GameDef:
     result: Callable[[State, State], dict[str, Any]]
     options: Callable[[State], Any]
     mask: Callable[[State, list[Event], State], tuple[State, list[Event]]]
+    for_seat: Callable[[State, State, int], Shown]
+    for_screen: Callable[[State, State], Shown]
     #: The fewest and the most players the game's rules allow (the rules still check;
     #: the table page says why a game cannot start at a night of another size).
     players: tuple[int, int] = (2, 8)

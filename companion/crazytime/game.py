@@ -5,7 +5,7 @@ and What stay out of the kept results (``kept_state``)."""
 from flask_babel import lazy_gettext as _l
 
 from companion.core.registry import GameDef
-from companion.crazytime import recap, results, rules, views
+from companion.crazytime import recap, results, rules, seen, views
 
 GAME = GameDef(
     kind="crazytime",
@@ -20,6 +20,8 @@ GAME = GameDef(
     host_view=views.host_view,
     seat_view=views.seat_view,
     mask=results.mask,
+    for_seat=seen.for_seat,
+    for_screen=seen.for_screen,
     night_tally=results.night_tally,
     stat_parts=results.stat_parts,
     stat_figures=results.stat_figures,

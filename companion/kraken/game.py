@@ -5,7 +5,7 @@ series, roles and reveals are its own; the core reads only what this declares.""
 from flask_babel import lazy_gettext as _l
 
 from companion.core.registry import GameDef
-from companion.kraken import recap, results, rules, views
+from companion.kraken import recap, results, rules, seen, views
 
 GAME = GameDef(
     kind="kraken",
@@ -22,6 +22,8 @@ GAME = GameDef(
     host_view=views.view,
     seat_view=views.view,
     mask=results.mask,
+    for_seat=seen.for_seat,
+    for_screen=seen.for_screen,
     night_tally=results.night_tally,
     player_night=results.player_night,
     stat_parts=results.stat_parts,

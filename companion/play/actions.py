@@ -17,6 +17,7 @@ from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
 from companion.live.clock import timed
+from companion.play import seen
 from companion.web import known
 from companion.web.errors import error_page
 from companion.web.http import Answer
@@ -227,19 +228,23 @@ def seat_context(seat: store.Row, game: store.Game | None = None, *,
     board = store.board(seat["night_id"], seat.get("night_version"))
     game = game if game is not None else board.current_game()
     names = board.names
-    spec = known.game(game.kind) if game else None
     model: dict[str, Any] = {"view": None, "result": None}
-    if game is not None and spec is not None:
+    # The phone is drawn from what the game gives this seat (its for_seat), never from
+    # the whole game: no template or view of it can reach another seat's secret.
+    shown = seen.for_seat(game, seat["position"]) if game is not None else None
+    if game is not None and shown is not None:
+        spec, mine = known.game(game.kind), shown
         model = view_model(board, game, seat["position"], lambda: {
-            "view": spec.seat_view(game, names, seat["position"]),
+            "view": spec.seat_view(mine, names, seat["position"]),
             "result": finished_result(game),
         })
     return {
         "seat": seat, "me": seat["position"], "names": names, "colours": board.colours,
-        "game": game, "state": game.state if game else None,
-        "setup": game.setup if game else None,
+        "game": shown, "state": shown.state if shown else None,
+        "setup": shown.setup if shown else None,
         "title": title(game.kind) if game else None,
-        "night": board.night, "seen_url": seen_url or url_for("phones.seen"), **model,
+        "night": board.night, "seen_url": seen_url or url_for("phones.seen"),
+        "error": None, "passed": False, **model,
     }
 
 
@@ -256,7 +261,7 @@ def seat_response(seat: store.Row, *, error: str | None = None, status: int = 20
                   ) -> Answer:
     """A phone's page (or its live fragment for htmx), with an optional refusal."""
     template = "nights/_seat.html" if is_htmx() else "nights/seat.html"
-    return render_template(template, error=error, **seat_context(seat)), status
+    return render_template(template, **{**seat_context(seat), "error": error}), status
 
 
 def seat_action(kind: str, type_: str, parse: Callable[..., dict[str, Any]]) -> Answer:

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from companion import store
 from companion.pictures import qr
+from companion.play import seen
 from companion.play.actions import title, view_model
 from companion.table.nights import note_arrival, public_url
 from companion.web import known
@@ -56,19 +57,22 @@ def screen_context(night: store.Row) -> dict[str, Any]:
     game = board.current_game()
     names = board.names
     context: dict[str, Any] = {"view": None, "seats": [], "winners": []}
+    shown = None
     if game is None:
         context["seats"] = [{"seat": s["position"], "name": s["name"],
                              "joined": bool(s["device"] or s["tablet"])}
                             for s in store.seats(night["id"]) if not s["left"]]
     else:
-        spec = known.game(game.kind)
+        # Drawn from what the game gives the room (its for_screen), never from the whole
+        # game: the host's view of it, over what the screen may see.
+        spec, shown = known.game(game.kind), seen.for_screen(game)
         context |= view_model(board, game, "screen", lambda: {
-            "view": spec.host_view(game, names)})
+            "view": spec.host_view(shown, names)})
         if game.finished:
             context["winners"] = spec.result(game.setup, game.state)["winners"]
     return {
-        "night": night, "game": game,
-        "state": game.state if game else None, "setup": game.setup if game else None,
+        "night": night, "game": shown,
+        "state": shown.state if shown else None, "setup": shown.setup if shown else None,
         "names": names, "colours": board.colours,
         "running": game is not None and not game.finished,
         "title": title(game.kind) if game else None,

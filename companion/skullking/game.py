@@ -6,7 +6,7 @@ from flask_babel import lazy_gettext as _l
 
 from companion.core.errors import N_
 from companion.core.registry import GameDef, Reveal
-from companion.skullking import forms, recap, results, rules, views
+from companion.skullking import forms, recap, results, rules, seen, views
 from companion.skullking.setup import PLAYERS
 
 GAME = GameDef(
@@ -25,6 +25,8 @@ GAME = GameDef(
     host_view=views.view,
     seat_view=views.view,
     mask=results.mask,
+    for_seat=seen.for_seat,
+    for_screen=seen.for_screen,
     night_tally=results.night_tally,
     stat_parts=results.stat_parts,
     stat_figures=results.stat_figures,

@@ -83,6 +83,21 @@ def mask(setup: dict[str, Any], events: list[dict[str, Any]], state: dict[str, A
     return {k: v for k, v in setup.items() if k != "secrets"}, [dict(e) for e in events]
 
 
+def for_seat(setup: dict[str, Any], state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A phone sees its own number, and everyone's once the game is over."""
+    if state["finished"]:
+        return {"setup": setup, "state": state}
+    mine = {str(seat): setup["secrets"][str(seat)]} if str(seat) in setup["secrets"] else {}
+    return {"setup": {**setup, "secrets": mine}, "state": state}
+
+
+def for_screen(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The room's screen sees no number before the end."""
+    if state["finished"]:
+        return {"setup": setup, "state": state}
+    return {"setup": {**setup, "secrets": {}}, "state": state}
+
+
 def options(setup: dict[str, Any]) -> dict[str, Any]:
     return {"top": setup.get("top")}
 

@@ -53,5 +53,5 @@ def host_view(game: store.Game, names: dict[int, str]) -> dict[str, Any]:
 def seat_view(game: store.Game, names: dict[int, str], seat: int) -> dict[str, Any]:
     """The phone's own number (and, once the game is over, everyone's)."""
     secrets = game.setup["secrets"]
-    return {"mine": secrets[str(seat)],
+    return {"mine": secrets.get(str(seat)),  # None: a seat sitting the game out
             "all": secrets if game.finished else None}
