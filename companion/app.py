@@ -240,6 +240,9 @@ def create_app(test_config: dict[str, Any] | None = None,
         # (static/js/clock.js, a synchronised reveal): long enough for each phone to be told
         # by its stream and fetch its fragment, short enough to keep the table's rhythm.
         REVEAL_LEAD_MS=1800,
+        # Whether an end that makes every secret public (Kraken's every role) waits its
+        # few seconds with "Game over — Undo" before it shows (companion/play/seen.py).
+        END_HELD=True,
         # How often `companion serve` looks whether a night is live, to keep the laptop
         # awake while it is (companion/laptop/awake.py).
         AWAKE_CHECK_SECONDS=60,

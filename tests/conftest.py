@@ -109,6 +109,7 @@ def worker_app(tmp_path_factory, migrated_database):
         "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
         "LANGUAGE": "en",  # test clients send no Accept-Language: read the English text
+        "END_HELD": False,  # an end is read at once (tests/test_held_end.py holds it)
     })
 
 
@@ -133,7 +134,7 @@ def app4(tmp_path):
     return create_app({
         "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
-        "GAMES": [*registry.INSTALLED, FOURTH],
+        "GAMES": [*registry.INSTALLED, FOURTH], "END_HELD": False,
     })
 
 
@@ -222,7 +223,7 @@ def pushing_app(tmp_path):
     return create_app({
         "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
-        "LANGUAGE": "en", "LIVE_PUSH": True,
+        "LANGUAGE": "en", "LIVE_PUSH": True, "END_HELD": False,
     })
 
 

@@ -212,6 +212,11 @@ class GameKind(Protocol):
     #: The game's synchronised reveal (:class:`Reveal`), or None: it has none.
     reveal: Reveal | None
 
+    #: Seconds a finished game's end is held back from every screen after the event
+    #: that ended it, for a game whose end makes every secret public (Kraken: every
+    #: role): the host sees "Game over — Undo" meanwhile (companion/play/seen.py). 0: none.
+    hold_end: int
+
 
 #: A next step: an ``N_``-marked message and its params. A param that is a list names
 #: players, as seat numbers in the order the line says them (shown as their names,
@@ -307,6 +312,7 @@ class GameDef:
     next_step: Callable[[State, State], NextStep | None] = _no_next_step
     standings: Callable[[State, State], dict[str, Any] | None] = no_standings
     reveal: Reveal | None = None
+    hold_end: int = 0
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
         if self.custom_restore is not None:

@@ -24,6 +24,7 @@ GAME = GameDef(
     mask=results.mask,
     for_seat=seen.for_seat,
     for_screen=seen.for_screen,
+    hold_end=seen.END_HELD_S,
     night_tally=results.night_tally,
     player_night=results.player_night,
     stat_parts=results.stat_parts,

@@ -13,6 +13,12 @@ from companion.core.registry import Shown
 #: The setup's secrets: the deal.
 DEALT = ("roles", "unused_roles")
 
+#: Seconds the end waits before every role shows, on the TV, the phones and the host's
+#: page alike: one mis-tap on "Kraken" ended the game and showed every role at once (an
+#: undo restored the game, but the roles had been seen). The host sees "Game over —
+#: Undo" meanwhile.
+END_HELD_S = 5
+
 
 def _without_deal(setup: dict[str, Any], roles: dict[str, str]) -> dict[str, Any]:
     public = {key: value for key, value in setup.items() if key not in DEALT}

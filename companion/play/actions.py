@@ -2,11 +2,12 @@
 recorded once, and the answer each screen gets (the host's page, a phone's seat), with
 the history of events in the request's language."""
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -23,6 +24,7 @@ from companion.web.errors import error_page
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, form_token, hosted_night_or_404, is_htmx, my_seat
+from companion.web.offload import later
 from companion.web.templating import bdi
 
 STALE = _l("The table moved on: here is the latest. Check it and try again.")
@@ -163,6 +165,7 @@ def host_context(night: store.Row, game: store.Game, error: str | None = None
     })
     return {
         "night": night, "game": game, "state": game.state, "setup": game.setup,
+        "held": seen.held_until(game) is not None,
         "names": names, "colours": board.colours, "title": title(game.kind),
         "shown": board.current_game(), "error": error,
         "history": game_history(board, game), **model,
@@ -214,10 +217,26 @@ def host_action(key: str, number: int, kind: str | None, type_: str, parse: Pars
     fresh = replace(fresh, board_version=night["version"])
     if written is None:
         return page(night, fresh, error=str(STALE), status=409)
+    _show_end_later(night["id"], fresh)
     # Usually nobody wrote in between, and the log this write read is the view's.
     if written.length == fresh.length:
         return page(night, replace(written, board_version=night["version"]))
     return page(night, fresh)
+
+
+def _show_end_later(night_id: int, game: store.Game) -> None:
+    """A game's end held back (companion/play/seen.py, ``held_until``) shows on every
+    screen when its time comes: the night is drawn again then (its version moves)."""
+    until = seen.held_until(game)
+    if until is None:
+        return
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def show() -> None:
+        with app.app_context():
+            store.touch(night_id)
+
+    later(max(0.0, until - time.time()) + 0.2, show)
 
 
 def seat_context(seat: store.Row, game: store.Game | None = None, *,
@@ -227,6 +246,7 @@ def seat_context(seat: store.Row, game: store.Game | None = None, *,
     is noted (the phone's own, or the host's when the tablet was passed to the seat)."""
     board = store.board(seat["night_id"], seat.get("night_version"))
     game = game if game is not None else board.current_game()
+    game = seen.as_shown(game) if game is not None else None  # an end held: before it
     names = board.names
     model: dict[str, Any] = {"view": None, "result": None}
     # The phone is drawn from what the game gives this seat (its for_seat), never from

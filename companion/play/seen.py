@@ -13,8 +13,12 @@ state for whoever asked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import calendar
+import time
+from dataclasses import dataclass, replace
 from typing import Any
+
+from flask import current_app
 
 from companion import store
 from companion.core.registry import Shown
@@ -78,3 +82,43 @@ def for_screen(game: store.Game) -> Seen:
     """``game`` as the room's screen may see it."""
     spec = known.game(game.kind)
     return seen_by(game, spec.for_screen(game.setup, game.state))
+
+
+# --- an end held back: "Game over — Undo" -------------------------------------------------
+
+
+def _when(created: str | None) -> float | None:
+    """An event's ``created`` (UTC, whole seconds) as a time stamp, or None."""
+    try:
+        return float(calendar.timegm(time.strptime(created or "", "%Y-%m-%dT%H:%M:%SZ")))
+    except ValueError:
+        return None
+
+
+def held_until(game: store.Game) -> float | None:
+    """When the end of ``game`` shows on every screen, while that is ahead: a game whose
+    kind holds its end back (``GameDef.hold_end``, Kraken's every role), finished by an
+    event of the last few seconds; else None. Until then the host sees "Game over —
+    Undo", and the phones and the room's screen the game as it stood before that event."""
+    hold = known.game(game.kind).hold_end
+    if not hold or not current_app.config["END_HELD"] or not game.finished:
+        return None
+    ended = _when(game.last[0])
+    if ended is None:
+        return None
+    until = ended + hold + 1  # (its stamp has whole seconds: a second more, not less)
+    return until if time.time() < until else None
+
+
+def before_its_end(game: store.Game) -> store.Game:
+    """``game`` as it stood before its last event (the one that ended it): what every
+    screen but the host's shows while its end is held."""
+    events = game.events
+    before = events[-2] if len(events) > 1 else None
+    last = (before["created"], before["type"]) if before else (None, None)
+    return replace(game, length=game.length - 1, last=last)
+
+
+def as_shown(game: store.Game) -> store.Game:
+    """``game``, or while its end is held, the game before it (:func:`held_until`)."""
+    return before_its_end(game) if held_until(game) is not None else game

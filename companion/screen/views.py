@@ -55,6 +55,7 @@ def screen_context(night: store.Row) -> dict[str, Any]:
     view of it, which never holds a secret) and, once it is over, who won."""
     board = store.board(night["id"], night["version"])
     game = board.current_game()
+    game = seen.as_shown(game) if game is not None else None  # an end held: before it
     names = board.names
     context: dict[str, Any] = {"view": None, "seats": [], "winners": []}
     shown = None

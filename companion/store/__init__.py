@@ -61,7 +61,7 @@ from companion.store.imports import (
     nights_like,
     replace_games,
 )
-from companion.store.log import Stale
+from companion.store.log import Stale, touch
 from companion.store.merges import aliases, merge_alias, unmerge_alias
 from companion.store.needs import in_a_night, night_needs, note_need, prune_needs
 from companion.store.night_board import BOARD_GAMES, Board, board, boards
@@ -156,7 +156,7 @@ from companion.store.wifi import (
 )
 
 __all__ = [
-    "OverQuota", "Stale",
+    "OverQuota", "Stale", "touch",
     "checkpoint", "checkpoint_due", "connect", "end_request", "migrate", "uri",
     "HISTORY_PAGE", "hosted_count", "hosted_page", "hosts_any",
     "rosters", "statistics_nights", "statistics_totals",

@@ -13,7 +13,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from companion.core.events import Event
-from companion.store.connection import made_version, now, write
+from companion.store.connection import get_db, made_version, now, write
 
 
 class Stale(Exception):
@@ -94,6 +94,14 @@ def _stale(events: list[Event], pos: int, event: Event,
     if not 0 <= pos < len(events) or conflicts is None:
         return True
     return conflicts(events[pos:], event)
+
+
+def touch(night_id: int) -> None:
+    """Tell every screen of the night to draw it again, nothing else changed (a game's
+    end held back a few seconds is shown now: companion/play/seen.py)."""
+    db = get_db()
+    with write(db):
+        bump(db, night_id)
 
 
 def bump(db: Database, night_id: int) -> None:

@@ -104,3 +104,15 @@ def off_the_loop(work: Callable[..., Any], *args: Any) -> None:
         gevent.get_hub().threadpool.spawn(work, *args)
     else:
         work(*args)
+
+
+def later(seconds: float, work: Callable[..., Any], *args: Any) -> None:
+    """``work(*args)`` in ``seconds``, beside every request: under gevent a greenlet
+    that starts then, elsewhere a timer's thread. Nothing waits for it, and a server
+    that stops before then never runs it."""
+    if monkey.is_module_patched("threading"):
+        gevent.spawn_later(seconds, work, *args)
+    else:
+        timer = threading.Timer(seconds, work, args)
+        timer.daemon = True
+        timer.start()
