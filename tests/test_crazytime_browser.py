@@ -99,7 +99,8 @@ def test_a_whole_blue_game_with_five_phones_and_secret_laws(browser, live_server
 
     # the rabbit: Lee is the youngest and gets one of the three extra cards
     host.locator(".ct-deal button", has_text="Lee").click()
-    host.locator(".ct-deal button[aria-pressed=true]", has_text="Lee").wait_for(timeout=WAIT)
+    # (the rabbit's choice folds into one line: "Lee holds the rabbit …")
+    host.locator(".ct-deal summary", has_text="Lee holds the rabbit").wait_for(timeout=WAIT)
     assert "12 each; one more for Lee, Mina, Jo" in host.locator(".ct-deal").inner_text()
 
     # the starting law, entered on Jo's phone: everyone knows it

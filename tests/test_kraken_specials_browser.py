@@ -42,7 +42,10 @@ def history(host):
 
 
 def open_move(specials, summary):
-    """Opens one of the Special card's moves (a refresh keeps an open one open)."""
+    """Opens one of the Special card's moves (a refresh keeps an open one open), and the
+    Special card's step first where it is folded (a move was recorded since the card)."""
+    if specials.get_attribute("open") is None:
+        specials.locator("> summary").click()
     move = specials.locator("details", has=specials.page.locator("summary", has_text=summary))
     if move.get_attribute("open") is None:
         move.locator("summary").click()

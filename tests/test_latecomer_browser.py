@@ -1,9 +1,10 @@
 """A latecomer at a real table: the host adds them on the tablet and their seat code
-appears at once; their phone scans it and sees the table, never a running game's secret."""
+appears at once in the form's answer; their phone scans it and sees the table, never a
+running game's secret."""
 
 import pytest
 
-from tests.browsing import ROLE_WORDS, WAIT, create_night, phone, roles_in, seat_link
+from tests.browsing import ROLE_WORDS, WAIT, create_night, decode_qr, phone, roles_in
 
 pytestmark = pytest.mark.browser
 
@@ -20,12 +21,15 @@ def test_the_host_adds_a_latecomer_whose_phone_joins_by_the_new_code(browser, li
     join.locator("summary").click()
     join.locator("input[name=name]").fill("Bartholomew Montgomery-Smithe")
     join.locator("button[type=submit]").click()
-    card = host.locator(".seat-card", has_text="Bartholomew Montgomery-Smithe")
-    card.locator("img").wait_for(timeout=WAIT)
+    # the new seat's code comes in the form's answer, where the host tapped
+    code = host.locator(".seat-join-added img")
+    code.wait_for(timeout=WAIT)
+    host.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                           arg=code.element_handle(), timeout=WAIT)
     assert host.locator(".seat-card").count() == 4
     assert host.evaluate("document.documentElement.scrollWidth") <= 768
 
-    late = phone(browser, seat_link(host, 3), locale="en-US")
+    late = phone(browser, decode_qr(code.screenshot()), locale="en-US")
     late.locator(".kraken-glance").wait_for(timeout=WAIT)
     assert "You are not playing this game" in late.content()
     assert roles_in(late.content()) == []

@@ -210,15 +210,33 @@ def phones_joined(seats: list[store.Row]) -> tuple[int, int]:
     return sum(1 for s in wanted if s["device"]), len(wanted)
 
 
+def ended_game(shown: store.Game | None) -> dict[str, Any] | None:
+    """The game the phones show, once it is over: its number, kind and public result
+    (``stats.game_result``: the winners), for the table page's "… won · pick the next
+    game"; None while it runs or before any game."""
+    if shown is None or not shown.finished:
+        return None
+    return {"game": shown, "result": stats.game_result(shown.kind, shown.setup, shown.state,
+                                                        known.games())}
+
+
 def night_context(night: store.Row) -> dict[str, Any]:
     seats, screens = store.seats(night["id"]), store.screens(night["id"])
     shown = store.current_game(night["id"])
     joined, wanted = phones_joined(seats)
+    games = store.games(night["id"])
     return {
-        "night": night, "seats": seats, "games": store.games(night["id"]),
-        "shown": shown, "joined": joined, "wanted": wanted, "seating": joined < wanted,
+        "night": night, "seats": seats, "games": games,
+        "names": {s["position"]: s["name"] for s in seats},
+        # The seat codes come first until every phone joined, before the first game only:
+        # a latecomer added later gets their code in the form's answer, and the running
+        # game keeps its place at the top.
+        "shown": shown, "joined": joined, "wanted": wanted,
+        "seating": joined < wanted and not games,
         # the game on the phones, while it runs: the page's big card
         "running": shown if shown is not None and not shown.finished else None,
+        # the game just ended on the phones: its winners, and the next game to pick
+        "ended": ended_game(shown),
         "standing": (stats.standing(shown.kind, shown.setup, shown.state, known.games())
                      if shown is not None and not shown.finished else None),
         "games_known": known.games(), "hosts": store.hosts(night["id"]),
@@ -294,14 +312,16 @@ def join(key: str) -> Answer:
     if not name:
         return night_answer(key, error=_("Type the new player's name."), status=422)
     _names, error = parse_names([*(s["name"] for s in store.seats(night["id"])), name])
-    if error is None and store.add_seat(night["id"], name) is None:
+    added = None if error else store.add_seat(night["id"], name)
+    if error is None and added is None:
         # Another host device added the same name (or the last seat) just before.
         error = _("Two players are called “%(name)s”: make the names different.",
                   name=name) if len(store.seats(night["id"])) < MAX_PLAYERS else \
             _("A night can have at most %(n)s players.", n=MAX_PLAYERS)
     if error:
         return night_answer(key, error=error, status=422)
-    return night_answer(key)
+    # The answer shows the new seat's code in the form that was sent (templates/nights/_join.html).
+    return night_answer(key, added=added)
 
 
 @bp.post("/n/<key>/seats/<int:position>/leave")
@@ -321,13 +341,17 @@ def release(key: str, position: int) -> Answer:
     return night_answer(key)
 
 
-def night_answer(key: str, error: str | None = None, status: int = 200) -> Answer:
+def night_answer(key: str, error: str | None = None, status: int = 200,
+                 **answer: Any) -> Answer:
     """The table's fresh live region for htmx, the table page otherwise (with the
-    reason when something was refused)."""
+    reason when something was refused, which the form that was sent shows:
+    templates/_refusal.html). ``answer``: what the form's own answer shows besides (the
+    latecomer's new seat)."""
     if error is None and not is_htmx():
         return redirect(url_for("nights.night", key=key), 303)
     page = "nights/_night.html" if is_htmx() else "nights/night.html"
-    return render_template(page, **night_context(hosted_night_or_404(key)), error=error), status
+    return render_template(page, **night_context(hosted_night_or_404(key)), error=error,
+                           **answer), status
 
 
 @bp.post("/n/<key>/seats/<int:position>/code")
