@@ -110,6 +110,13 @@ def _status(port, host, address="127.0.0.3"):
         conn.close()
 
 
+def test_a_request_that_names_no_host_is_no_page_s_and_is_answered(app, no_interfaces):
+    """(HTTP/1.0 without ``Host``: a browser always sends one, so no page elsewhere can)"""
+    answer = app.test_client().get("/", environ_overrides={"HTTP_HOST": "",
+                                                           "SERVER_NAME": "0.0.0.0"})
+    assert answer.status_code == 200
+
+
 @pytest.mark.slow
 def test_companion_serve_answers_its_names_and_refuses_another(tmp_path):
     """`companion serve` on 127.0.0.3 (an address psutil does not list: only the

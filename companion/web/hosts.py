@@ -100,8 +100,8 @@ def known_host() -> Response | None:
     plain 400 (no page, no cookie kept)."""
     config = current_app.config
     allowed = _names(config.get("ALLOWED_HOSTS"))
-    if "*" in allowed:
-        return None
+    if "*" in allowed or not request.headers.get("Host"):
+        return None  # (a browser always names the host: a request without one is no page's)
     name = host_name(request.host)
     if name in named([config.get("PUBLIC_URL"), *_names(config.get("OTHER_URLS"))], allowed):
         return None
