@@ -130,7 +130,7 @@ def test_a_pair_left_with_one_player_gone_is_told_why_kraken_cannot_start(app):
     trio = make_night(app, ["Mina", "Jo", "Sun"])
     trio.host.post(f"{trio.url}/seats/2/leave", data={"on": "1"})
     html = trio.host.get(trio.url).data.decode()
-    assert "No Touch Kraken is for 3 to 8 players; tonight has 2." in html
+    assert "No Touch Kraken is for 3 to 8 players; the night has 2." in html
 
 
 def test_next_game_deals_no_role_to_a_player_who_left(night):

@@ -588,8 +588,8 @@ def test_two_players_make_a_night_that_plays_skull_king(app):
     pair = make_night(app, ["Mina", "Jo"])
     html = pair.host.get(pair.url).data.decode()
     assert f'href="/n/{pair.key}/new/skullking"' in html
-    for kind, words in (("kraken", "No Touch Kraken is for 3 to 8 players; tonight has 2."),
-                        ("crazytime", "Crazy Time is for 4 to 7 players; tonight has 2.")):
+    for kind, words in (("kraken", "No Touch Kraken is for 3 to 8 players; the night has 2."),
+                        ("crazytime", "Crazy Time is for 4 to 7 players; the night has 2.")):
         assert f'href="/n/{pair.key}/new/{kind}"' not in html
         assert f'data-cannot-start="{kind}"' in html and words in html
     game = pair.start("skullking", seat0="1", seat1="1", edition="classic")
