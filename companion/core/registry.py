@@ -90,6 +90,10 @@ class Reveal:
 
     event: str
     words: tuple[str, ...]
+    #: What the table does next until the count's last word, as ``next_step`` says it
+    #: (the line drawn for the state after ``event`` would give the flip away: "Ann leads
+    #: the first trick" while the count is on "ho"). None: the line is not held back.
+    before: Callable[[Any, Any], NextStep | None] | None = None
 
 
 class GameKind(Protocol):
@@ -209,6 +213,12 @@ class GameKind(Protocol):
     #: no line. Called ``next_step(setup, state)``; see :data:`NextStep`.
     next_step: Callable[[State, State], NextStep | None]
 
+    #: The moment of the game a line is drawn for ("play", "leave", "finished"…), from
+    #: its setup and state: every line that speaks of the moment carries it in its
+    #: markup (data-moment), so that a test sees two lines of one screen disagree.
+    #: Called ``moment(setup, state)``; see :func:`plain_moment`.
+    moment: Callable[[State, State], str]
+
     #: The game's synchronised reveal (:class:`Reveal`), or None: it has none.
     reveal: Reveal | None
 
@@ -258,6 +268,14 @@ def _any_later_event(later: list[Event], event: Event) -> bool:
 
 def _no_next_step(setup: State, state: State) -> NextStep | None:
     return None
+
+
+def plain_moment(setup: State, state: State) -> str:
+    """A game's moment when it names none of its own: "finished" once over, else its
+    state's ``phase``, else "play"."""
+    if state.get("finished"):
+        return "finished"
+    return str(state.get("phase") or "play")
 
 
 class SetupMismatch(RuleError):
@@ -310,6 +328,7 @@ class GameDef:
     recap_night: Callable[..., list[dict[str, Any]]] | None = None
     kept_state: Callable[[State, State], State] | None = None
     next_step: Callable[[State, State], NextStep | None] = _no_next_step
+    moment: Callable[[State, State], str] = plain_moment
     standings: Callable[[State, State], dict[str, Any] | None] = no_standings
     reveal: Reveal | None = None
     hold_end: int = 0

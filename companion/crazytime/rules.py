@@ -606,6 +606,20 @@ def describe(event: Event, names: Mapping[Any, str] | None = None,
     return N_("%(type)s"), {"type": kind}
 
 
+def moment(setup: Setup, state: State) -> str:
+    """The moment of the game a line is drawn for (companion/core/registry.py):
+    "starting-law", "play", after a match "leave" (its winners leave while the rest make
+    the law), "law" (nobody left: everyone makes it), "back" (the law is made: the
+    winners come back in), and "finished"."""
+    if state["finished"]:
+        return "finished"
+    if state["phase"] == "law":
+        if state["law_made"]:
+            return "back"
+        return "leave" if state["out_of_room"] else "law"
+    return "starting-law" if state["awaiting_starting_law"] else "play"
+
+
 def next_step(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:
     """What the table does next, as (N_(message), params) with players as lists of seats
     (docs/rules.md#crazy-time-matches): the starting law, the rabbit and the deal, the

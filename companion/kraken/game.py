@@ -12,6 +12,7 @@ GAME = GameDef(
     title=_l("No Touch Kraken"),
     rules=rules,
     next_step=rules.next_step,
+    moment=rules.moment,
     players=(rules.MIN_PLAYERS, rules.MAX_PLAYERS),
     blueprint=views.bp,
     parse_new=views.parse_new,

@@ -929,6 +929,17 @@ _GAME_OVER = {"explorers": N_("Game over: the Explorers win"),
               "nobody": N_("Game over: nobody wins")}
 
 
+def moment(setup_: Setup, state: State) -> str:
+    """The moment of the game a line is drawn for (companion/core/registry.py): "roles"
+    (everyone reads their role, nobody has the marker yet), "round-over" (gather and
+    deal the next round's cards), "reveal" (the holder chooses whose card), "finished"."""
+    if state["finished"]:
+        return "finished"
+    if state["marker"] is None:
+        return "roles"
+    return "round-over" if state["round_over_deal"] else "reveal"
+
+
 def next_step(setup_: Setup, state: State) -> tuple[str, dict[str, Any]]:
     """What the table does next, as (N_(message), params) with players as lists of seats
     (docs/rules.md#kraken-play, docs/rules.md#kraken-end): before the marker, everyone

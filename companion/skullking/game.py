@@ -14,6 +14,7 @@ GAME = GameDef(
     title=_l("Skull King"),
     rules=rules,
     next_step=rules.next_step,
+    moment=rules.moment,
     players=(min(low for low, _ in PLAYERS.values()),
              max(high for _, high in PLAYERS.values())),
     blueprint=views.bp,
@@ -38,5 +39,6 @@ GAME = GameDef(
     assets=("skullking.css", "skullking.js"),
     conflicts=rules.conflicts,
     # "Yo-ho-ho!": the bids open on every screen together at the count's last word.
-    reveal=Reveal(event="reveal_bids", words=(N_("Yo"), N_("ho"), N_("ho!"))),
+    reveal=Reveal(event="reveal_bids", words=(N_("Yo"), N_("ho"), N_("ho!")),
+                  before=rules.before_reveal),
 )

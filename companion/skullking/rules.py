@@ -497,6 +497,22 @@ def describe(event: Event) -> tuple[str, dict[str, Any]]:
     return N_("%(type)s"), {"type": str(kind)}
 
 
+def moment(setup: Setup, state: State) -> str:
+    """The moment of the game a line is drawn for (companion/core/registry.py):
+    "bidding", "tricks" (the bids are out), "finished"; while the screens count to the
+    bids, the lines held until the count's end say "yo-ho-ho" (:func:`before_reveal`)."""
+    if state["finished"]:
+        return "finished"
+    return "tricks" if state["rounds"][state["current"]]["revealed"] else "bidding"
+
+
+def before_reveal(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:
+    """What the table does while the screens count to the bids: the call itself, not yet
+    who leads (that is said at the count's last word, with the bids)."""
+    return N_("Round %(round)s: everyone has bid · “Yo-ho-ho!”"), {
+        "round": state["rounds"][state["current"]]["number"]}
+
+
 def next_step(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:
     """What the table does next, as (N_(message), params) with players as lists of seats
     (docs/rules.md#skull-king): while bidding, who deals and who has not bid yet (never
@@ -512,8 +528,7 @@ def next_step(setup: Setup, state: State) -> tuple[str, dict[str, Any]]:
             "round": rnd["number"], "lead": [rnd["lead"]]}
     waiting = [s for s in setup["players"] if s not in rnd["bid_done"]]
     if not waiting:
-        return N_("Round %(round)s: everyone has bid · “Yo-ho-ho!”"), {
-            "round": rnd["number"]}
+        return before_reveal(setup, state)
     return N_("Round %(round)s: %(dealer)s deals %(cards)s each · waiting for %(seats)s "
               "to bid"), {"round": rnd["number"], "dealer": [rnd["dealer"]],
                           "cards": rnd["cards"], "seats": waiting}

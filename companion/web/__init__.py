@@ -58,4 +58,4 @@ def init_app(app: Flask) -> None:
         game_kinds=known.kinds, game_assets=templating.game_assets,
         secret=sealed.secret, part=parts.part, new_form_token=new_token, hue=templating.hue,
         palette=colours.PALETTE, who=templating.who, players=templating.players,
-        next_step=templating.next_step)
+        next_step=templating.next_step, moment_of=templating.moment_of)

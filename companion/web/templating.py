@@ -113,12 +113,24 @@ def who(seats: Any, names: Any) -> Markup:
     return Markup(", ").join(bdi(names.get(seat, "?")) for seat in seats)
 
 
+def moment_of(game: Any) -> str:
+    """The moment of ``game`` its lines are drawn for (the game's ``moment``,
+    companion/core/registry.py), as each line carries it in data-moment."""
+    return known.game(game.kind).moment(game.setup, game.state)
+
+
 @pass_context
-def next_step(context: Context, game: Any) -> Markup | None:
+def next_step(context: Context, game: Any, held: bool = False) -> Markup | None:
     """What the table does next in ``game``, in one line (the game's ``next_step``,
     companion/core/registry.py), its players as colour chips; None: the game says
-    nothing."""
-    step = known.game(game.kind).next_step(game.setup, game.state)
+    nothing. ``held``: the line while the screens count to the game's reveal (its
+    ``Reveal.before``), None when it holds nothing back."""
+    spec = known.game(game.kind)
+    if held:
+        before = spec.reveal.before if spec.reveal else None
+        step = before(game.setup, game.state) if before else None
+    else:
+        step = spec.next_step(game.setup, game.state)
     if step is None:
         return None
     message, params = step
