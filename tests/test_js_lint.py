@@ -130,14 +130,18 @@ def test_no_part_listens_to_the_page_on_its_own():
 
 def test_the_page_loads_core_first_then_every_part():
     """base.html loads htmx, then core.js, then the parts every page needs; the roster's
-    part only the page with a roster (a step of a part a page does not load is skipped)."""
+    part only the page with a roster, the name fields' count only the pages with name
+    fields (a step of a part a page does not load is skipped)."""
     base = (ROOT / "templates" / "base.html").read_text(encoding="utf-8")
     names = re.findall(r'"(\w+)"', re.search(r"for part in \(([^)]*)\)", base).group(1))
     assert names[0] == "core"
     assert base.index("htmx-") < base.index("for part in") < base.index("block assets")
     roster = (ROOT / "templates" / "nights" / "index.html").read_text(encoding="utf-8")
+    table = (ROOT / "templates" / "nights" / "night.html").read_text(encoding="utf-8")
     assert "filename='js/roster.js'" in roster
-    assert sorted(f"{n}.js" for n in [*names, "roster"]) == sorted(p.name for p in PARTS)
+    assert "filename='js/names.js'" in roster and "filename='js/names.js'" in table
+    assert sorted(f"{n}.js" for n in [*names, "roster", "names"]) == sorted(
+        p.name for p in PARTS)
 
 
 DISPATCH = """

@@ -11,7 +11,7 @@ from companion.core.tokens import new_token
 from companion.store import log
 from companion.store.connection import get_db, now, write
 from companion.store.histories import settle
-from companion.store.nights import _insert_night, night
+from companion.store.nights import _insert_night, former_names, night
 from companion.store.played import rules_for
 from companion.store.quotas import spend
 from companion.store.results import keep
@@ -64,13 +64,18 @@ def nights_like(created: str, players: list[str]) -> list[Row]:
     oldest first: made at the same moment, with these ``players`` first in seat order.
     An export made before a latecomer joined holds the roster as it was then, so a
     night's roster may go on past the file's (never the other way: the file's games
-    would seat players the night does not have)."""
+    would seat players the night does not have); one made before a rename holds a seat's
+    former name, which matches it too."""
     db = get_db()
     found = []
     for row in db.query("select * from nights where created = ? order by id", [created]):
         roster = [r["name"] for r in db.query(
             "select name from seats where night_id = ? order by position", [row["id"]])]
-        if roster[:len(players)] == list(players):
+        if len(roster) < len(players):
+            continue
+        former = former_names(row["id"]) if roster[:len(players)] != list(players) else {}
+        if all(name == roster[seat] or name in former.get(seat, ())
+               for seat, name in enumerate(players)):
             found.append(row)
     return found
 

@@ -165,6 +165,45 @@ def add_seat(night_id: int, name: str) -> Row | None:
     return next(s for s in seats(night_id) if s["position"] == position)
 
 
+def rename_seat(night_id: int, position: int, name: str) -> bool:
+    """Give a seat another name (the host's rename: a name cut short, a typo, a nickname).
+    Every page, export, tally and statistic reads a seat's name from here, so they all
+    follow: the night's statistics are worked out again (``settle``), its fingerprint
+    follows the roster, and the old name is kept as a former one, so an export made before
+    still imports as this night. False when another seat has that name (matched as the
+    roster matches names), or there is no such seat; a name already the seat's changes
+    nothing."""
+    db = get_db()
+    with write(db):
+        seats_now = list(db.query("select * from seats where night_id = ? order by position",
+                                  [night_id]))
+        seat = next((s for s in seats_now if s["position"] == position), None)
+        if seat is None or any(fold(s["name"]) == fold(name) for s in seats_now
+                               if s["position"] != position):
+            return False
+        if seat["name"] == name:
+            return True
+        db.execute("insert or ignore into former_names (night_id, position, name) "
+                   "values (?, ?, ?)", [night_id, position, seat["name"]])
+        db.execute("update seats set name = ? where night_id = ? and position = ?",
+                   [name, night_id, position])
+        roster = [name if s["position"] == position else s["name"] for s in seats_now]
+        db.execute("update nights set fingerprint = ? where id = ?",
+                   [night_fingerprint(night(night_id)["created"], roster), night_id])
+        settle(db, night_id)
+        log.bump(db, night_id)
+    return True
+
+
+def former_names(night_id: int) -> dict[int, set[str]]:
+    """Seat number → the names the seat had before a rename (none for most seats)."""
+    found: dict[int, set[str]] = {}
+    for row in get_db().query("select position, name from former_names where night_id = ?",
+                              [night_id]):
+        found.setdefault(int(row["position"]), set()).add(str(row["name"]))
+    return found
+
+
 def set_left(night_id: int, position: int, left: bool) -> None:
     """A player leaves the night (their seat is not offered for the next game), or comes
     back. Their games, names and colour stay as they were."""

@@ -345,3 +345,14 @@ def wifi_of_nights(db: Database) -> None:
                "select (select max(night_id) from hosts h where h.device = w.device), "
                "w.device, w.stamp from wifi w "
                "where exists (select 1 from hosts h where h.device = w.device)")
+
+
+@migrations()
+def former_names(db: Database) -> None:
+    """The names a seat had before the host renamed it (``former_names``, one row a
+    spelling): a night's export made before a rename still imports as the night already
+    here (companion/store/imports.py, ``nights_like``)."""
+    db.table("former_names").create(
+        {"night_id": int, "position": int, "name": str},
+        pk=("night_id", "position", "name"), foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "position", "name"})

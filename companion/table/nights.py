@@ -43,8 +43,11 @@ NAME_LENGTH = 30
 def parse_names(values: list[str]) -> tuple[list[str] | None, str | None]:
     """The player names typed in seat order, or a message saying what is wrong."""
     names = [unicodedata.normalize("NFC", v).strip() for v in values if v.strip()]
-    if any(len(n) > NAME_LENGTH for n in names):
-        return None, _("A name can be at most %(n)s characters.", n=NAME_LENGTH)
+    long = next((n for n in names if len(n) > NAME_LENGTH), None)
+    if long is not None:
+        # Said, never cut: the fields have no maxlength (templates/_name_count.html).
+        return None, _("“%(name)s” has %(count)s characters: a name has at most %(n)s. "
+                       "Shorten it.", name=long, count=len(long), n=NAME_LENGTH)
     if any(stats.hides_characters(n) for n in names):
         return None, _("A name cannot hold invisible characters (direction marks, "
                        "zero-width spaces): type it again.")
@@ -322,6 +325,25 @@ def join(key: str) -> Answer:
         return night_answer(key, error=error, status=422)
     # The answer shows the new seat's code in the form that was sent (templates/nights/_join.html).
     return night_answer(key, added=added)
+
+
+@bp.post("/n/<key>/seats/<int:position>/name")
+def rename(key: str, position: int) -> Answer:
+    """Give a player another name, checked as the roster's names are (at most 30
+    characters, none twice); every page, export, tally and statistic follows."""
+    night, _seat = hosted_seat(key, position)
+    name = unicodedata.normalize("NFC", request.form.get("name", "")).strip()
+    if not name:
+        return night_answer(key, error=_("Type the player's name."), status=422)
+    roster = [name if s["position"] == position else s["name"]
+              for s in store.seats(night["id"])]
+    _names, error = parse_names(roster)
+    if error is None and not store.rename_seat(night["id"], position, name):
+        # Another host device gave that name to another seat just before.
+        error = _("Two players are called “%(name)s”: make the names different.", name=name)
+    if error:
+        return night_answer(key, error=error, status=422)
+    return night_answer(key)
 
 
 @bp.post("/n/<key>/seats/<int:position>/leave")
