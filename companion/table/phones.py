@@ -30,7 +30,7 @@ def _seat_refusal(seat: store.Row | None, token: str) -> Answer | None:
     if seat["tablet"]:
         return render_template("nights/tablet_seat.html", seat=seat), 409
     if seat["device"] is not None and seat["device"] != device():
-        return render_template("nights/taken.html"), 409
+        return render_template("nights/taken.html", mine=my_seat()), 409
     if store.is_host(night, device()):
         return render_template("nights/host_scanned.html", night=night), 409
     held = store.seat_in_night(night["id"], device())
@@ -70,7 +70,7 @@ def claim(token: str) -> Answer:
     if held is not None:
         return render_template("nights/one_seat.html", name=held), 409
     if not claimed:
-        return render_template("nights/taken.html"), 409
+        return render_template("nights/taken.html", mine=my_seat()), 409
     return redirect(url_for("phones.me"), 303)
 
 
