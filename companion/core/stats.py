@@ -198,7 +198,7 @@ def _new_player(key: str, known: registry.Games) -> dict[str, Any]:
     kinds = tuple(known)
     entry: dict[str, Any] = {"key": key, "name": None, "spellings": [], "nights": 0,
              "games": dict.fromkeys(kinds, 0), "wins": dict.fromkeys(kinds, 0),
-             "best": dict.fromkeys(kinds), "unfinished": 0,
+             "best": dict.fromkeys(kinds), "unfinished": 0, "running": dict.fromkeys(kinds, 0),
              "plays": {kind: [] for kind in kinds}}
     for game in known.values():
         entry.update({k: v for k, v in game.player_night(0, None).items()})
@@ -216,7 +216,8 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
     ``key``, ``name`` (the latest spelling of the merged-into name), ``spellings`` (every
     spelling seen), ``nights``, ``games``/``wins`` {kind: n}, ``best`` {kind: the best
     score of a finished game, or None: a kind's stat part ``max`` named :data:`BEST`},
-    ``unfinished``,
+    ``unfinished``, ``running`` {kind: the games of it not finished (still running, or
+    left so) the player is in: counted beside ``games``, never in it},
     ``total_games``, ``total_wins``, and what each kind adds (its ``player_stats`` over
     the player's finished games of that kind, its ``player_night`` figures summed over
     nights): Skull King ``sk_best``/``sk_average``, Kraken ``kraken_roles`` and
@@ -286,6 +287,9 @@ def _count_night(night: dict[str, Any], player: Any, known: registry.Games) -> N
                 entry[name] += value
     for game, result in zip(night["games"], tally["games"], strict=True):
         if not result["finished"]:
+            for seat in result["players"]:
+                if seat in names:
+                    player(names[seat])["running"][result["kind"]] += 1
             continue
         for seat in result["players"]:
             if seat not in names:

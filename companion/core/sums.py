@@ -30,7 +30,7 @@ from companion.core.parts import Part
 
 #: The version of what the core adds up here: moved with any change to it, so kept
 #: totals worked out by older code are worked out again (:func:`versions`).
-SUMS_VERSION = 1
+SUMS_VERSION = 2  # 2: the games not finished, per kind (``running``)
 
 #: The keys of a tally's player row that are not a kind's ``player_night`` figures.
 _ROW_KEYS = ("seat", "name", "played", "won", "unfinished")
@@ -104,10 +104,14 @@ def night_parts(night: dict[str, Any], when: list[Any], known: registry.Games | 
                      "night": {k: v for k, v in row.items() if k not in _ROW_KEYS}},
             "max": {"last": [[*at, spelling], 1]}, "min": {f"first:{spelling}": [at, 1]}}
     for game, result in zip(night["games"], tally["games"], strict=True):
-        if result["finished"]:
-            for seat in result["players"]:
-                if seat in names:
-                    _count_play(players[stats.fold(names[seat])], seat, game, result, known)
+        for seat in result["players"]:
+            if seat not in names:
+                continue
+            if result["finished"]:
+                _count_play(players[stats.fold(names[seat])], seat, game, result, known)
+            else:
+                running = players[stats.fold(names[seat])]["sums"].setdefault("running", {})
+                running[result["kind"]] = running.get(result["kind"], 0) + 1
     met: dict[tuple[str, str], dict[str, Any]] = {}
     stats.count_meetings(met, {seat: stats.fold(name) for seat, name in names.items()},
                          tally["games"])
@@ -160,7 +164,8 @@ def _player(key: str, members: list[tuple[str, Part]], known: registry.Games
         "key": key, "name": name, "spellings": spellings, "nights": sums.get("nights", 0),
         "games": {kind: sums.get("games", {}).get(kind, 0) for kind in kinds},
         "wins": {kind: sums.get("wins", {}).get(kind, 0) for kind in kinds},
-        "unfinished": sums.get("unfinished", 0)}
+        "unfinished": sums.get("unfinished", 0),
+        "running": {kind: sums.get("running", {}).get(kind, 0) for kind in kinds}}
     nightly = sums.get("night", {})
     for game in known.values():
         entry.update({k: v + nightly.get(k, 0) for k, v in game.player_night(0, None).items()})

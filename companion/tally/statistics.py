@@ -1,6 +1,8 @@
 """A host's nights across time: the history in pages, the statistics by player and head to
 head (and as CSV), and merging two spellings of one name."""
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -120,6 +122,92 @@ def _boards(players: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return boards
 
 
+#: What a figure shows when a player has none (no game of its kind): a blank cell, so a
+#: row says what a player did and nothing else (a "—" in most cells made a wall).
+NONE_SHOWN = ("—", "", None)
+
+
+def sort_key(shown: Any) -> float | str | None:
+    """The order of a figure as shown: a record ("7 / 10 (70%)") by its rate, a number
+    by its value, any other text as it reads; None for a blank cell (always last)."""
+    if shown in NONE_SHOWN:
+        return None
+    text = str(shown)
+    rate = re.search(r"\((\d+)\s*%\)", text)
+    number = rate or re.match(r"\s*(-?\d+(?:\.\d+)?)", text)
+    return float(number.group(1)) if number else stats.fold(text)
+
+
+def _cell(shown: Any, key: Any = None, running: int = 0) -> dict[str, Any]:
+    blank = shown in NONE_SHOWN
+    return {"text": "" if blank else shown, "running": running,
+            "key": (sort_key(shown) if key is None else key) if not blank or running else None}
+
+
+def _columns(games: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The statistics table's columns: the nights, then per game its games played (with
+    the games not finished beside them), won, and each figure of its own."""
+    columns: list[dict[str, Any]] = [{"id": "nights", "label": _("Nights"), "kind": None,
+                                      "cell": lambda p: _cell(p["nights"])}]
+    for kind, game in games.items():
+        columns += [
+            {"id": f"{kind}-played", "label": _("Played"), "kind": kind,
+             "cell": lambda p, k=kind: _cell(p["games"][k] if p["games"][k] or p["running"][k]
+                                             else None, (p["games"][k], p["running"][k]),
+                                             p["running"][k])},
+            {"id": f"{kind}-won", "label": _("Won"), "kind": kind,
+             "cell": lambda p, k=kind: _cell(p["wins"][k] if p["games"][k] else None)}]
+        # A game's own figure is blank for a player who never sat at it (its "0" says
+        # nothing the blank "played" beside it does not).
+        columns += [{"id": f"{kind}-{i}", "label": label, "kind": kind,
+                     "cell": lambda p, value=value, k=kind: _cell(
+                         value(p) if p["games"][k] or p["running"][k] else None)}
+                    for i, (label, value) in enumerate(game.stat_columns)]
+    return columns
+
+
+def players_table(players: list[dict[str, Any]], games: Mapping[str, Any], sort: str,
+                  descending: bool) -> dict[str, Any]:
+    """The statistics' one table of every player: a row a player (their place in
+    ``players`` names their colour), a column a figure, blank where a player has none,
+    a column nobody has a figure in left out; sorted by the column ``sort`` ("name", or
+    a column's id; blanks last either way)."""
+    columns = _columns(games)
+    rows: list[dict[str, Any]] = [
+        {"player": p, "seat": index, "cells": [c["cell"](p) for c in columns]}
+        for index, p in enumerate(players)]
+    kept = [i for i, c in enumerate(columns) if any(r["cells"][i]["key"] is not None
+                                                    for r in rows)]
+    columns = [columns[i] for i in kept]
+    for row in rows:
+        row["cells"] = [row["cells"][i] for i in kept]
+    ids = [c["id"] for c in columns]
+    rows.sort(key=lambda r: stats.fold(r["player"]["name"]), reverse=sort not in ids and descending)
+    if sort in ids:
+        at = ids.index(sort)
+        filled = [r for r in rows if r["cells"][at]["key"] is not None]
+        # (a stable sort: players level on the figure stay in the order of their names)
+        filled.sort(key=lambda r: r["cells"][at]["key"], reverse=descending)
+        rows = filled + [r for r in rows if r["cells"][at]["key"] is None]
+    else:
+        sort = "name"
+    groups: list[list[Any]] = []
+    for column in columns:
+        if groups and groups[-1][0] == column["kind"]:
+            groups[-1][1] += 1
+        else:
+            groups.append([column["kind"], 1])
+    return {"columns": columns, "rows": rows, "groups": groups, "sort": sort,
+            "descending": descending,
+            "running": any(cell["running"] for row in rows for cell in row["cells"])}
+
+
+def _sorting() -> tuple[str, bool]:
+    """The column the table is sorted by (``?sort=``) and whether most first
+    (``?order=desc``)."""
+    return request.args.get("sort", "name")[:64], request.args.get("order") == "desc"
+
+
 @bp.get("/stats")
 @costly
 def statistics(error: str | None = None, status: int = 200) -> Answer:
@@ -131,9 +219,11 @@ def statistics(error: str | None = None, status: int = 200) -> Answer:
     by_key = {p["key"]: p["name"] for p in players}
     merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
               for alias, canonical in aliases.items()]
+    sort, descending = _sorting()
     return render_template("tally/stats.html", players=players, boards=_boards(players),
                            colours=_player_colours(totals, aliases, players), merges=merges,
-                           games=known.games(), columns=_stat_columns(), error=error,
+                           games=known.games(), error=error,
+                           table=players_table(players, known.games(), sort, descending),
                            versus=_versus(_meetings(found), players)), status
 
 
