@@ -28,7 +28,7 @@ from companion.web import known
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.i18n import local_date, ngettext
-from companion.web.identity import hosted_night_or_404, my_night_or_404
+from companion.web.identity import hosted_night_or_404, my_night_or_404, viewed_night
 from companion.web.offload import costly
 
 bp = Blueprint("pictures", __name__)
@@ -88,6 +88,14 @@ def night_png(key: str) -> Answer:
 @costly
 def game_png(key: str, number: int) -> Answer:
     return game_picture(hosted_night_or_404(key), number)
+
+
+@bp.get("/n/<key>/screen/recap.png")
+@costly
+def screen_night_png(key: str) -> Answer:
+    """The night's picture on the room's screen (between games and at the end): the
+    same picture every phone of the night has, for the room to see."""
+    return night_picture(viewed_night(key))
 
 
 @bp.get("/me/recap.png")

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from companion import store
+from companion.core import stats
 from companion.pictures import qr
 from companion.play import seen
 from companion.play.actions import title, view_model
@@ -57,7 +58,7 @@ def screen_context(night: store.Row) -> dict[str, Any]:
     game = board.current_game()
     game = seen.as_shown(game) if game is not None else None  # an end held: before it
     names = board.names
-    context: dict[str, Any] = {"view": None, "seats": [], "winners": []}
+    context: dict[str, Any] = {"view": None, "seats": [], "winners": [], "tonight": None}
     shown = None
     if game is None:
         context["seats"] = [{"seat": s["position"], "name": s["name"],
@@ -71,6 +72,7 @@ def screen_context(night: store.Row) -> dict[str, Any]:
             "view": spec.host_view(shown, names)})
         if game.finished:
             context["winners"] = spec.result(game.setup, game.state)["winners"]
+            context["tonight"] = tonight(night, names)
     return {
         "night": night, "game": shown,
         "state": shown.state if shown else None, "setup": shown.setup if shown else None,
@@ -79,6 +81,22 @@ def screen_context(night: store.Row) -> dict[str, Any]:
         "title": title(game.kind) if game else None,
         "wifi": store.night_wifi(night["id"]), **context,
     }
+
+
+def tonight(night: store.Row, names: dict[int, str]) -> dict[str, Any]:
+    """Tonight's tally as the room's screen shows it between games and at the end: each
+    finished game with its winners, the players by games won (most first, then seat
+    order), the night's picture and a code a phone scans to take it home. Only what every
+    phone's tally shows: finished games' results, never a running game's state."""
+    tally = stats.night_tally(names, store.night_games(night["id"]), known.games())
+    games = [{"number": g["number"], "kind": g["kind"], "title": title(g["kind"]),
+              "winners": g["winners"]} for g in tally["games"] if g["finished"]]
+    players = sorted(({"seat": p["seat"], "won": p["won"]} for p in tally["players"]),
+                     key=lambda p: (-p["won"], p["seat"]))
+    home = public_url(url_for("pictures.my_night_png"))
+    return {"games": games, "players": players, "home_qr": qr.svg(home),
+            "picture": url_for("pictures.screen_night_png", key=night["key"],
+                               v=night["version"])}
 
 
 @bp.get("/n/<key>/screen")
