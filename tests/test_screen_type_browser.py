@@ -1,0 +1,49 @@
+"""Type read from the sofa: on the room's screen at 1920×1080 and at 1280×720, every word
+drawn, in every game in every phase (and tonight's tally between games), is at least
+28 px at 1920 px wide (.875 rem; the sizes follow the width), in English and Korean.
+static/screen.css says so in its opening lines; a TV's 20 px chart labels or 13 px notes
+were read from nowhere."""
+
+import pytest
+
+from tests.test_screen_layout_browser import LAPTOP, PHASES, TV
+from tests.test_screen_layout_browser import screen as screen  # noqa: F401 (a fixture)
+from tests.test_screen_tonight_browser import AT
+
+pytestmark = pytest.mark.browser
+
+#: Every drawn text (an element's own words, or an SVG text) smaller than ``px``: where
+#: and how big.
+SMALL = """px => {
+  const found = [];
+  const where = e => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+  for (const e of document.querySelectorAll('#live *')) {
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.data.trim());
+    if (!own || !e.checkVisibility({visibilityProperty: true})) continue;
+    let size = parseFloat(getComputedStyle(e).fontSize);
+    const svg = e.closest('svg');
+    if (svg) {  // an SVG's words are drawn at its scale
+      const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+      if (view && view.width) size *= box.width / view.width;
+    }
+    if (size < px - .5)
+      found.push(`${where(e)} "${e.textContent.trim().slice(0, 30)}" ${size.toFixed(1)} px`);
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+def test_every_word_on_the_screen_is_read_from_the_sofa(screen, size):  # noqa: F811
+    least = 28 * size[0] / TV[0]
+    small = []
+    for label in ["lobby", *PHASES]:
+        for lang in ("en", "ko"):
+            page = screen(label, size, lang)
+            small += [f"{label} {lang}: {s}" for s in page.evaluate(SMALL, least)]
+            if label.endswith("-end"):
+                page.evaluate(AT, 25000)
+                small += [f"{label} {lang} (tonight): {s}"
+                          for s in page.evaluate(SMALL, least)]
+    assert not small, "\n".join(sorted(set(small))[:60])
