@@ -44,8 +44,8 @@ def test_a_rate_is_a_whole_percentage_with_halves_rounded_up():
 def sk_nights():
     """Night 1: the four-round game of tests/builders.py (sk_night_game: Ann 3 exact of 4,
     zeros 3 of 3; Bo 2 of 4, zeros 1 of 2; Cy 2 of 4, zeros 1 of 2). Night 2: one card,
-    bids 1, 1, 1, won 0, 1, 0 (only Bo exact), and a game still running whose scored round
-    would give Ann an exact zero."""
+    bids 1, 1, 1, won 0, 1, 0 (only Bo exact), and a game still running whose one scored
+    round is exact for all three (zeros made by Ann and Cy)."""
     running = skullking_game(3, [0, 1, 2], [1, 1], [{0: 0, 1: 1, 2: 0}],
                              [{0: 0, 1: 1, 2: 0}])
     return [{"names": {0: "Ann", 1: "Bo", 2: "Cy"},
@@ -54,20 +54,26 @@ def sk_nights():
              "games": [sk_one_card(2, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0}), running]}]
 
 
-def test_exact_bid_rate_is_rounds_bid_exactly_of_rounds_bid_in_finished_games():
+def test_exact_bid_rate_is_rounds_bid_exactly_of_rounds_bid_a_running_games_rounds_too():
+    """(The running game's scored round, all three exact, counts too; the figures of
+    finished games alone are kept beside, for the page to mark the difference.)"""
     players = {p["name"]: p for p in stats.player_stats(sk_nights())}
-    assert [players[n]["sk_exact"] for n in ("Ann", "Bo", "Cy")] == [
+    assert [players[n]["finished_figures"]["sk_exact"] for n in ("Ann", "Bo", "Cy")] == [
         {"hits": 3, "rounds": 5}, {"hits": 3, "rounds": 5}, {"hits": 2, "rounds": 5}]
+    assert [players[n]["sk_exact"] for n in ("Ann", "Bo", "Cy")] == [
+        {"hits": 4, "rounds": 6}, {"hits": 4, "rounds": 6}, {"hits": 3, "rounds": 6}]
     assert [cells(skullking_views.STAT_COLUMNS, players[n])["Skull King exact bids"]
-            for n in ("Ann", "Bo", "Cy")] == ["3 / 5 (60%)", "3 / 5 (60%)", "2 / 5 (40%)"]
+            for n in ("Ann", "Bo", "Cy")] == ["4 / 6 (67%)", "4 / 6 (67%)", "3 / 6 (50%)"]
 
 
 def test_zero_bid_success_is_zero_bids_with_no_trick_of_zero_bids():
     players = {p["name"]: p for p in stats.player_stats(sk_nights())}
-    assert [players[n]["sk_zero"] for n in ("Ann", "Bo", "Cy")] == [
+    assert [players[n]["finished_figures"]["sk_zero"] for n in ("Ann", "Bo", "Cy")] == [
         {"hits": 3, "rounds": 3}, {"hits": 1, "rounds": 2}, {"hits": 1, "rounds": 2}]
+    assert [players[n]["sk_zero"] for n in ("Ann", "Bo", "Cy")] == [
+        {"hits": 4, "rounds": 4}, {"hits": 1, "rounds": 2}, {"hits": 2, "rounds": 3}]
     assert [cells(skullking_views.STAT_COLUMNS, players[n])["Skull King zero bids made"]
-            for n in ("Ann", "Bo", "Cy")] == ["3 / 3 (100%)", "1 / 2 (50%)", "1 / 2 (50%)"]
+            for n in ("Ann", "Bo", "Cy")] == ["4 / 4 (100%)", "1 / 2 (50%)", "2 / 3 (67%)"]
 
 
 def test_a_player_who_never_bid_zero_has_no_zero_bid_rate():

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from companion.tally.statistics import sort_key
-from tests.builders import play_evening
+from tests.builders import crazytime_game, play, play_evening, skullking_game
 from tests.conftest import make_night, text_without_bdi
 
 
@@ -84,3 +84,24 @@ def test_a_figure_sorts_by_its_rate_then_its_value():
     assert sort_key("7 / 10 (70%)") == 70
     assert sort_key("-12.5") == -12.5
     assert sort_key("—") is None and sort_key("") is None
+
+
+def test_a_figure_a_running_game_can_say_counts_it_and_says_so(app):
+    """Skull King with two of four rounds scored (Ann exact twice, Bo and Cy once each)
+    and Crazy Time after match 1 (Dee took none of the 12 penalties and won it): nobody
+    has finished a game, yet the figures those games can say are there, marked "with
+    running"; their best and average, which only an end gives, stay blank."""
+    night = make_night(app, ["Ann", "Bo", "Cy", "Dee"])
+    night.host.set_cookie("lang", "en")
+    play(app, night, skullking_game(1, [0, 1, 2], [1, 2, 3, 1],
+                                    [{0: 0, 1: 0, 2: 1}, {0: 0, 1: 1, 2: 1}],
+                                    [{0: 0, 1: 0, 2: 1}, {0: 0, 1: 2, 2: 0}]))
+    play(app, night, crazytime_game(2, [{0: 4, 1: 4, 2: 4, 3: 0}]))  # 12 tokens
+    found = dict(rows(table(night)))
+    exact = {n: found[n]["skullking-2"] for n in ("Ann", "Bo", "Cy")}
+    assert exact == {"Ann": "2 / 2 (100%) with running", "Bo": "1 / 2 (50%) with running",
+                     "Cy": "1 / 2 (50%) with running"}
+    assert found["Ann"]["skullking-played"] == "0 +1 running"
+    assert "skullking-0" not in found["Ann"]  # a best total: no game has ended
+    assert found["Dee"]["crazytime-0"] == "1 with running"
+    assert found["Ann"]["crazytime-0"] == "0"  # in the game, no match won: nothing to mark

@@ -204,6 +204,15 @@ class GameKind(Protocol):
     #: Called ``standings(setup, state)``; see :func:`no_standings`.
     standings: Callable[[State, State], dict[str, Any] | None]
 
+    #: What a game not finished adds to its players' statistics so far, or None:
+    #: nothing but its count. ``{seat: sums}``, sums of the keys of its ``stat_parts``
+    #: that a game not finished can say (Skull King's bids of the rounds scored, Crazy
+    #: Time's matches won): its ``stat_figures`` are then worked out with them too, and
+    #: the statistics mark a figure they changed as counting running games. Never a
+    #: secret: kept beside the log while the game runs. Called ``running_parts(setup,
+    #: state)``.
+    running_parts: Callable[[State, State], dict[int, dict[str, Any]]] | None
+
     def conflicts(self, later: list[Event], event: Event) -> bool:
         """Whether ``event``, made from a screen that did not see the ``later`` events,
         is stale (the default: any later event makes it stale)."""
@@ -330,6 +339,7 @@ class GameDef:
     next_step: Callable[[State, State], NextStep | None] = _no_next_step
     moment: Callable[[State, State], str] = plain_moment
     standings: Callable[[State, State], dict[str, Any] | None] = no_standings
+    running_parts: Callable[[State, State], dict[int, dict[str, Any]]] | None = None
     reveal: Reveal | None = None
     hold_end: int = 0
 

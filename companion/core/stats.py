@@ -87,9 +87,26 @@ BEST = "score"
 
 
 #: The state a running game is tallied with when its kept result is read instead of its
-#: log (companion/store/results.py): only that it is not finished. The tallies give a
-#: running game no result, and its state may hold secrets.
+#: log (companion/store/results.py): only that it is not finished (and, for a kind that
+#: has them, the parts it adds to statistics so far: :func:`running_of`). The tallies give
+#: a running game no result, and its state may hold secrets.
 RUNNING: dict[str, Any] = {"finished": False}
+
+
+def running_of(kind: str, setup: dict[str, Any], state: dict[str, Any],
+               known: registry.Games | None = None) -> dict[int, dict[str, Any]]:
+    """What a game not finished adds to each of its players' statistics so far (its
+    kind's ``running_parts``), by seat: from its kept state (``running``, seats as JSON
+    text) or its live state; nothing for a finished game, a kind without them, or a
+    running game read with nothing kept (:data:`RUNNING` alone)."""
+    if state.get("finished"):
+        return {}
+    if "running" in state:
+        return {int(seat): sums for seat, sums in state["running"].items()}
+    parts_of = registry.or_installed(known)[kind].running_parts
+    if parts_of is None or set(state) <= set(RUNNING):
+        return {}
+    return parts_of(setup, state)
 
 
 def kept(kind: str, setup: dict[str, Any], state: dict[str, Any],
@@ -97,9 +114,13 @@ def kept(kind: str, setup: dict[str, Any], state: dict[str, Any],
     """What of a game is kept beside its log: ``finished``, and for a finished game its
     ``result`` (:func:`game_result`) and the ``state`` the tallies, statistics, awards,
     BG Stats and pictures read (its kind's ``kept_state``: all of it by default). A
-    running game keeps neither: ``result`` and ``state`` are None."""
+    running game keeps no ``result``, and as ``state`` only what it adds to statistics
+    so far (``{"running": …}``: its kind's ``running_parts``, never a secret), or None
+    for a kind without them."""
     if not state.get("finished"):
-        return {"finished": False, "result": None, "state": None}
+        running = registry.or_installed(known)[kind].running_parts
+        return {"finished": False, "result": None,
+                "state": None if running is None else {"running": running(setup, state)}}
     part = registry.or_installed(known)[kind].kept_state
     return {"finished": True, "result": game_result(kind, setup, state, known),
             "state": part(setup, state) if part is not None else state}
@@ -199,7 +220,7 @@ def _new_player(key: str, known: registry.Games) -> dict[str, Any]:
     entry: dict[str, Any] = {"key": key, "name": None, "spellings": [], "nights": 0,
              "games": dict.fromkeys(kinds, 0), "wins": dict.fromkeys(kinds, 0),
              "best": dict.fromkeys(kinds), "unfinished": 0, "running": dict.fromkeys(kinds, 0),
-             "plays": {kind: [] for kind in kinds}}
+             "plays": {kind: [] for kind in kinds}, "so_far": {kind: {} for kind in kinds}}
     for game in known.values():
         entry.update({k: v for k, v in game.player_night(0, None).items()})
     return entry
@@ -244,14 +265,30 @@ def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = 
         _count_night(night, player, known)
     for key, entry in players.items():
         entry["name"] = display[key]
+        so_far = entry.pop("so_far")
         for kind, plays in entry.pop("plays").items():
             game = known[kind]
             summed = parts.over(game.stat_parts, plays)
-            entry.update(game.stat_figures(summed))
+            entry.update(figures_with_running(game, summed, so_far[kind], entry))
             entry["best"][kind] = summed["max"].get(BEST)
         entry["total_games"] = sum(entry["games"].values())
         entry["total_wins"] = sum(entry["wins"].values())
     return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))
+
+
+def figures_with_running(game: Any, finished: dict[str, Any], so_far: dict[str, Any] | None,
+                         entry: dict[str, Any]) -> dict[str, Any]:
+    """A kind's figures of one player (its ``stat_figures``) from their finished plays'
+    parts summed, with what their games not finished add so far (``so_far``, sums of its
+    ``running_parts``) counted in; the figures of finished games alone are noted in
+    ``entry["finished_figures"]``, so a page can mark a figure the running games
+    changed."""
+    alone = game.stat_figures(finished)
+    entry.setdefault("finished_figures", {}).update(alone)
+    if not so_far:
+        return dict(alone)
+    return dict(game.stat_figures({**finished, "sums": parts.add_sums(
+        finished.get("sums"), so_far, 1) or {}}))
 
 
 def leaderboards(players: list[dict[str, Any]], known: registry.Games | None = None
@@ -287,9 +324,12 @@ def _count_night(night: dict[str, Any], player: Any, known: registry.Games) -> N
                 entry[name] += value
     for game, result in zip(night["games"], tally["games"], strict=True):
         if not result["finished"]:
+            adds = running_of(game["kind"], game["setup"], game["state"], known)
             for seat in result["players"]:
                 if seat in names:
-                    player(names[seat])["running"][result["kind"]] += 1
+                    entry = player(names[seat])
+                    entry["running"][result["kind"]] += 1
+                    parts.add_into(entry["so_far"][result["kind"]], adds.get(seat, {}))
             continue
         for seat in result["players"]:
             if seat not in names:

@@ -30,7 +30,7 @@ from companion.core.parts import Part
 
 #: The version of what the core adds up here: moved with any change to it, so kept
 #: totals worked out by older code are worked out again (:func:`versions`).
-SUMS_VERSION = 2  # 2: the games not finished, per kind (``running``)
+SUMS_VERSION = 3  # 2: the games not finished, per kind (``running``); 3: what they add
 
 #: The keys of a tally's player row that are not a kind's ``player_night`` figures.
 _ROW_KEYS = ("seat", "name", "played", "won", "unfinished")
@@ -110,8 +110,14 @@ def night_parts(night: dict[str, Any], when: list[Any], known: registry.Games | 
             if result["finished"]:
                 _count_play(players[stats.fold(names[seat])], seat, game, result, known)
             else:
-                running = players[stats.fold(names[seat])]["sums"].setdefault("running", {})
+                held = players[stats.fold(names[seat])]["sums"]
+                running = held.setdefault("running", {})
                 running[result["kind"]] = running.get(result["kind"], 0) + 1
+                adds = stats.running_of(game["kind"], game["setup"], game["state"],
+                                        known).get(seat)
+                both = parts.add_sums(held.get("so_far", {}).get(result["kind"]), adds, 1)
+                if both:
+                    held.setdefault("so_far", {})[result["kind"]] = both
     met: dict[tuple[str, str], dict[str, Any]] = {}
     stats.count_meetings(met, {seat: stats.fold(name) for seat, name in names.items()},
                          tally["games"])
@@ -175,7 +181,8 @@ def _player(key: str, members: list[tuple[str, Part]], known: registry.Games
                            "max": {name.split(":", 1)[1]: value for name, value
                                    in part.get("max", {}).items()
                                    if name.startswith(f"{kind}:")}})
-        entry.update(game.stat_figures(mine))
+        entry.update(stats.figures_with_running(
+            game, mine, sums.get("so_far", {}).get(kind), entry))
         entry["best"][kind] = mine["max"].get(stats.BEST)
     entry["total_games"] = sum(entry["games"].values())
     entry["total_wins"] = sum(entry["wins"].values())

@@ -29,6 +29,7 @@ GAME = GameDef(
     stat_columns=views.STAT_COLUMNS,
     awards=results.awards,
     standings=results.standings,
+    running_parts=results.running_parts,
     bgstats=results.bgstats,
     recap=recap.game,
     kept_state=results.kept_state,

@@ -63,6 +63,16 @@ def stat_parts(play: dict[str, Any]) -> dict[str, Any]:
                                         if play["seat"] in m["winners"])}}
 
 
+def running_parts(setup: dict[str, Any], state: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """What a game not finished adds to each player's statistics so far: the matches of
+    it they won (every screen shows who won a match; the laws stay out)."""
+    found: dict[int, dict[str, Any]] = {}
+    for match in state["match_results"]:
+        for seat in match["winners"]:
+            found.setdefault(int(seat), {"matches_won": 0})["matches_won"] += 1
+    return found
+
+
 def stat_figures(parts: dict[str, Any]) -> dict[str, Any]:
     """Matches a player won (the fewest penalties of the match) in finished games."""
     return {"ct_matches_won": parts["sums"].get("matches_won", 0)}

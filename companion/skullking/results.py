@@ -76,6 +76,22 @@ def stat_figures(parts: dict[str, Any]) -> dict[str, Any]:
                         "rounds": sums.get("zero_rounds", 0)}}
 
 
+def running_parts(setup: dict[str, Any], state: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """What a game not finished adds to each player's statistics so far: the exact and
+    zero bids of its rounds scored (docs/rules.md#stat-exact-bids): a round is scored
+    only once its bids were revealed, so nothing here is secret. No total: a best or an
+    average is of finished games."""
+    found: dict[int, dict[str, Any]] = {seat: {} for seat in setup["players"]}
+    for rnd in bids_and_tricks({"state": state}):
+        for seat, (bid, won) in rnd.items():
+            mine = found.setdefault(seat, {})
+            for key, add in (("rounds", 1), ("exact", bid == won),
+                             ("zero_rounds", bid == 0), ("zero_hits", bid == 0 and won == 0)):
+                if add:
+                    mine[key] = mine.get(key, 0) + int(add)
+    return {seat: sums for seat, sums in found.items() if sums}
+
+
 def bids_and_tricks(game: dict[str, Any]) -> list[dict[int, tuple[int, int]]]:
     """Each scored round of a game, in order: per seat (its bid as scored — after Harry
     the Giant's change —, the tricks it won) (docs/rules.md#stat-exact-bids). A round

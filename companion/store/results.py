@@ -7,8 +7,10 @@ across the end, a correction), a new game, an import, a replace — works the ga
 result out again in the same write transaction and keeps it in ``results``: the log
 length it was worked out at, whether the game is finished and, for a finished game only,
 its result and the part of its final state the tallies read (``stats.kept``). A running
-game keeps nothing but "not finished": its state may hold secrets (a Kraken deal, bids
-not revealed), and a finished Crazy Time game keeps no law's When or What text.
+game keeps "not finished" and, for a kind that has them, what it adds to statistics so
+far (its ``running_parts``: public, the rounds scored or the matches won), never its
+state: that may hold secrets (a Kraken deal, bids not revealed); and a finished Crazy
+Time game keeps no law's When or What text.
 
 What is kept is a cache of the log, written with it: a row that is missing, was worked
 out at another log length (a database from before kept results, a game written by hand)

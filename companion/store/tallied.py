@@ -21,11 +21,16 @@ KEPT_SQL = GAME_SQL.replace(
     "from games g left join results r on r.game_id = g.id left join events e", 1)
 
 
-def _fresh(row: Row) -> bool:
+def _fresh(row: Row, running: bool = True) -> bool:
     """Whether the kept columns of ``row`` were worked out at its log's length, by its
-    kind's rules of today (``rules_version``)."""
+    kind's rules of today (``rules_version``); with ``running`` (a reader of what a
+    running game adds to statistics), a running game of a kind with ``running_parts``
+    kept without them (before they were kept) is worked out again."""
+    game = known_games()[row["kind"]]
     return (row["kept_length"] is not None and row["kept_length"] == (row["length"] or 0)
-            and row["kept_rules"] == known_games()[row["kind"]].rules_version)
+            and row["kept_rules"] == game.rules_version
+            and (not running or bool(row["kept_finished"]) or row["kept_state"] is not None
+                 or game.running_parts is None))
 
 
 def _repair(rows: list[Row]) -> None:
@@ -55,9 +60,9 @@ def tallied(night_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """The games of these nights as the tallies read them, by night, in order: each
     ``{"number", "kind", "setup", "created", "ended", "finished", "result", "state"}``
     with the kept result and state of a finished game, and ``stats.RUNNING`` (no result)
-    for one still running. No log is read and no game replayed (but one with nothing
-    fresh kept). ``ended`` is the time of the log's last event (the game's start without
-    one)."""
+    for one still running, with what it adds to statistics so far (``running``). No log
+    is read and no game replayed (but one with nothing fresh kept). ``ended`` is the time
+    of the log's last event (the game's start without one)."""
     found: dict[int, list[dict[str, Any]]] = {night_id: [] for night_id in night_ids}
     if not night_ids:
         return found
@@ -70,7 +75,8 @@ def tallied(night_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
             "number": row["number"], "kind": row["kind"], "setup": json.loads(row["setup"]),
             "created": row["created"], "ended": row["last_created"] or row["created"],
             "finished": finished, "result": decode_result(row["kept_result"]),
-            "state": json.loads(row["kept_state"]) if finished else dict(stats.RUNNING)})
+            "state": json.loads(row["kept_state"]) if finished else
+            {**stats.RUNNING, **json.loads(row["kept_state"] or "{}")}})
     return found
 
 
@@ -98,7 +104,7 @@ def outcomes(night_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
                  "from games g left join results r on "
                  f"r.game_id = g.id where g.night_id in ({_marks(night_ids)}) "
                  "order by g.night_id, g.number", night_ids)
-    stale = [row["id"] for row in rows if not _fresh(row)]
+    stale = [row["id"] for row in rows if not _fresh(row, running=False)]
     if stale:
         full = _rows(db, KEPT_SQL + f"where g.id in ({_marks(stale)})", stale)
         _repair(full)

@@ -138,10 +138,23 @@ def sort_key(shown: Any) -> float | str | None:
     return float(number.group(1)) if number else stats.fold(text)
 
 
-def _cell(shown: Any, key: Any = None, running: int = 0) -> dict[str, Any]:
+def _cell(shown: Any, key: Any = None, running: int = 0, so_far: bool = False
+          ) -> dict[str, Any]:
+    """A cell: what it shows, the games not finished beside it (``running``), whether
+    they changed it (``so_far``), and its sort key (None: blank)."""
     blank = shown in NONE_SHOWN
-    return {"text": "" if blank else shown, "running": running,
+    return {"text": "" if blank else shown, "running": running, "so_far": so_far and not blank,
             "key": (sort_key(shown) if key is None else key) if not blank or running else None}
+
+
+def _figure(value: Any, p: dict[str, Any], kind: str) -> dict[str, Any]:
+    """A game's own figure of player ``p``: blank for a player who never sat at it (its
+    "0" says nothing the blank "played" beside it does not); marked when the games not
+    finished changed it (a figure of finished games alone would read otherwise)."""
+    if not (p["games"][kind] or p["running"][kind]):
+        return _cell(None)
+    shown = value(p)
+    return _cell(shown, so_far=shown != value({**p, **p.get("finished_figures", {})}))
 
 
 def _columns(games: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -157,11 +170,8 @@ def _columns(games: Mapping[str, Any]) -> list[dict[str, Any]]:
                                              p["running"][k])},
             {"id": f"{kind}-won", "label": _("Won"), "kind": kind,
              "cell": lambda p, k=kind: _cell(p["wins"][k] if p["games"][k] else None)}]
-        # A game's own figure is blank for a player who never sat at it (its "0" says
-        # nothing the blank "played" beside it does not).
         columns += [{"id": f"{kind}-{i}", "label": label, "kind": kind,
-                     "cell": lambda p, value=value, k=kind: _cell(
-                         value(p) if p["games"][k] or p["running"][k] else None)}
+                     "cell": lambda p, value=value, k=kind: _figure(value, p, k)}
                     for i, (label, value) in enumerate(game.stat_columns)]
     return columns
 
@@ -199,7 +209,8 @@ def players_table(players: list[dict[str, Any]], games: Mapping[str, Any], sort:
             groups.append([column["kind"], 1])
     return {"columns": columns, "rows": rows, "groups": groups, "sort": sort,
             "descending": descending,
-            "running": any(cell["running"] for row in rows for cell in row["cells"])}
+            "running": any(cell["running"] or cell["so_far"]
+                           for row in rows for cell in row["cells"])}
 
 
 def _sorting() -> tuple[str, bool]:
