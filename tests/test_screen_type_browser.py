@@ -47,3 +47,26 @@ def test_every_word_on_the_screen_is_read_from_the_sofa(screen, size):  # noqa: 
                 small += [f"{label} {lang} (tonight): {s}"
                           for s in page.evaluate(SMALL, least)]
     assert not small, "\n".join(sorted(set(small))[:60])
+
+
+#: Each element of ``selector`` drawn on more lines than one: its text.
+WRAPPED = """selector => [...document.querySelectorAll(selector)].filter(e => {
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  return new Set([...range.getClientRects()].filter(r => r.width > 1)
+    .map(r => Math.round(r.bottom))).size > 1;
+}).map(e => e.textContent.trim())"""
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+def test_skull_king_s_round_column_says_its_count_on_one_line(screen, size):  # noqa: F811
+    wrapped = []
+    for label in ("skullking-start", "skullking-round-over"):
+        for lang in ("en", "ko"):
+            page = screen(label, size, lang)
+            assert page.locator(".sk-bids-in").is_visible()
+            wrapped += [f"{label} {lang}: {text}" for text in page.evaluate(WRAPPED,
+                                                                             ".sk-bids-in")]
+            # the round's end said once: by the narrator, not again in the column
+            assert page.locator(".sk-screen-now .screen-hero").count() == 0
+    assert not wrapped, wrapped
