@@ -70,3 +70,16 @@ def test_skull_king_s_round_column_says_its_count_on_one_line(screen, size):  # 
             # the round's end said once: by the narrator, not again in the column
             assert page.locator(".sk-screen-now .screen-hero").count() == 0
     assert not wrapped, wrapped
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+def test_a_game_s_title_stands_still_through_its_phases(screen, size):  # noqa: F811
+    """The title and its game's number do not move as the narrator's line grows (a
+    list of who has not bid yet) or shrinks."""
+    for game in ("kraken", "skullking", "crazytime"):
+        boxes = {}
+        for label in [p for p in PHASES if p.startswith(game)]:
+            page = screen(label, size, "ko")
+            boxes[label] = [page.locator(s).bounding_box()
+                            for s in (".screen-title", ".screen-title small")]
+        assert len({str(b) for b in boxes.values()}) == 1, boxes
