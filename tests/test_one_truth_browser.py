@@ -134,6 +134,9 @@ def test_after_the_law_the_winner_is_called_back_in_by_the_law_s_name(browser, l
                                locale="en-US").new_page()
     mina.goto(seat_url(live_server.app, base, key, 0))
     claim(mina)
+    jo = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
+    jo.goto(seat_url(live_server.app, base, key, 1))
+    claim(jo)
     game = crazytime_after(MATCH)
     number = store_game(live_server.app, device, key, game).number
     show_on_phones(live_server.app, key, number)
@@ -149,6 +152,8 @@ def test_after_the_law_the_winner_is_called_back_in_by_the_law_s_name(browser, l
                                                                          ).inner_text()
     assert mina.locator(".ct-leave").count() == 0
     assert "an even hour" not in mina.content()  # she does not know its cards
+    jo.reload()  # a maker's phone: recorded, and whom to call back
+    assert "The law is recorded: call Mina back in" in jo.locator(".ct-recorded").inner_text()
     shown = host.locator(".ct-result").inner_text()
     assert "come back in" in shown and "Moonlight" in shown and "leave" not in shown
 
