@@ -34,16 +34,19 @@ MEASURE = """width => {
   const where = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
     + (typeof e.className === 'string' && e.className
        ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
-  // Nothing scrolls sideways inside the page (a table in a scroll box is not a layout).
+  // Nothing scrolls sideways inside the page (a table in a scroll box is not a layout),
+  // but the statistics' table of every figure: a table is its point (a column a figure,
+  // sorted by any), and its names stay in view as it scrolls.
   for (const e of document.body.querySelectorAll('*')) {
     const style = getComputedStyle(e);
-    if (!['auto', 'scroll'].includes(style.overflowX)) continue;
+    if (!['auto', 'scroll'].includes(style.overflowX) || e.matches('.stats-scroll')) continue;
     if (e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1)
       found.push(`${where(e)} scrolls sideways (${e.scrollWidth} in ${e.clientWidth} px)`);
   }
-  // Phones: a score table is a stack of cards, not rows of cells side by side.
+  // Phones: a score table is a stack of cards, not rows of cells side by side; but a
+  // table of a few short columns (.keep-rows: the tally's), which must fit as it is.
   if (width < 768)
-    for (const table of document.querySelectorAll('table.score')) {
+    for (const table of document.querySelectorAll('table.score:not(.keep-rows)')) {
       const row = table.querySelector('tbody tr');
       if (row && row.offsetWidth && getComputedStyle(row).display === 'table-row')
         found.push(`${where(table)} is not stacked`);
@@ -61,6 +64,8 @@ MEASURE = """width => {
       // not held by its box: the page's own width checks it.
       if (!r.width || !r.height || getComputedStyle(e).position === 'absolute'
           || e.closest('.takeover[data-open]')) continue;
+      // (what the statistics' table holds scrolls inside its own box, not the page's)
+      if (!box.closest('.stats-scroll') && e.closest('.stats-scroll')) continue;
       if (r.right > outer.right + 3 || r.left < outer.left - 3) {
         const what = `${where(e)} spills out of ${where(box)}`;
         if (!spills.has(what)) spills.set(what, `${Math.round(r.left)}..${Math.round(r.right)}`

@@ -3,7 +3,9 @@
 on the host and on a phone, in Korean and in English. No page is wider than its viewport,
 no word that titles a table's row or column breaks inside,
 nothing inside a page scrolls sideways (tables are stacked cards on phones, not scroll
-boxes), no name spills out of its card, and every chart label lies inside its chart."""
+boxes, but the tally's few-column tables, a line a player, and the statistics' table of
+every figure), no name spills out of its card, and every chart label lies inside its
+chart."""
 
 import re
 

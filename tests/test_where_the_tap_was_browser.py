@@ -45,10 +45,11 @@ def reveal(hand, seat_name, card):
         "button", name=card, exact=True))
 
 
+@pytest.mark.parametrize("names", [FIVE, [*FIVE, "Kim", "Lee", "Park"]], ids=["5", "8"])
 def test_every_kraken_step_is_in_view_and_a_special_comes_before_the_next_reveal(
-        browser, live_server):
+        browser, live_server, names):
     host = tablet(browser)
-    night_url = create_night(host, live_server.url, FIVE)
+    night_url = create_night(host, live_server.url, names)
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new input[name=specials]").check()
     host.locator("form.kraken-new button[type=submit]").click()
@@ -76,15 +77,20 @@ def test_every_kraken_step_is_in_view_and_a_special_comes_before_the_next_reveal
     assert out.locator("button").filter(visible=True).count() == 0
     assert host.locator(".kraken-after-special").count() == 0
 
-    # the rest of round 1 (five actions), then the deal that ends it
-    for name in ("Mina", "Jo", "Bartholomew the Unsinkable", "Sun"):
+    # the rest of round 1 (an action a player), then the deal that ends it
+    marker, others = "Ann", [n for n in names if n != "Ann"]
+    for action in range(2, len(names) + 1):
+        name = others[(others.index(marker) + 1) % len(others)] if marker in others else \
+            others[0]
         reveal(hand, name, "Empty box")
+        marker = name
         settled(host, f".kraken-reveal legend:has-text('{name} has the marker')"
-                if name != "Sun" else ".kraken-dealt:not(.kraken-after-special)")
+                if action < len(names) else ".kraken-dealt:not(.kraken-after-special)")
     hand.tap(host.locator(".kraken-dealt > summary"))
-    reveal(hand, "Mina", "Treasure")
-    settled(host, ".kraken-reveal legend:has-text('Mina has the marker')")
-    reveal(hand, "Jo", "Kraken")
+    first = next(n for n in names if n != marker)
+    reveal(hand, first, "Treasure")
+    settled(host, f".kraken-reveal legend:has-text('{first} has the marker')")
+    reveal(hand, next(n for n in names if n != first), "Kraken")
     settled(host, ".kraken-end")
     hand.tap(host.locator("form.kraken-next button[type=submit]"))
     host.wait_for_url("**/g/2")

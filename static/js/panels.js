@@ -23,12 +23,28 @@
     return "class:" + details.className + ":" + same.indexOf(details);
   }
 
+  /* A panel opened by a tap in the live region shows what it holds: where its end is
+     below the screen, the page scrolls it up, never past its own summary, so that what
+     is tapped next (a Special card's move, the reveal behind "Dealt") is on screen
+     without a scroll of the person's own. */
+  function showOpened(details) {
+    if (!details.open || !details.isConnected) { return; }
+    var summary = details.querySelector("summary");
+    var below = details.getBoundingClientRect().bottom - window.innerHeight + 8;
+    var room = summary ? summary.getBoundingClientRect().top - 8 : 0;
+    if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
+  }
+
   C.on("click", "panels.toggle", function (event) {
     var summary = event.target.closest && event.target.closest("summary");
     var details = summary && summary.parentElement;
     if (!details || details.tagName !== "DETAILS") { return; }
     var key = panelKey(details);
     if (key) { panels[key] = !details.open; }  /* the click's toggle comes next */
+    var region = C.live();
+    if (region && region.contains(details) && !details.open) {
+      window.requestAnimationFrame(function () { showOpened(details); });
+    }
   });
 
   function restorePanels() {
