@@ -4,7 +4,9 @@ games, the codes under "More"; its own title; the statistics one tap away."""
 
 import re
 
-from tests.conftest import make_night
+from companion.play import actions, seen
+from tests.conftest import make_night, unmarked
+from tests.kraken_host import FOUR, play
 
 
 def page(night):
@@ -91,3 +93,29 @@ def test_the_table_page_has_its_own_title_and_links_the_statistics(night):
     night.host.set_cookie("lang", "ko")
     html = night.host.get(night.url).get_data(as_text=True)
     assert "<title>진행자 화면 · " in html and "휴대폰 5대 중 0대" in html
+
+
+def test_a_finished_game_names_its_winners_over_the_new_game_buttons(app):
+    night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
+    url = night.start("kraken", **FOUR)
+    play(night, url, ["kraken"])  # the Skeletons win at once
+    html = unmarked(page(night))
+    ended = html[html.index('<article class="ended-game'):html.index("</article>")]
+    assert "Game #1" in ended and "Pick the next game:" in ended
+    winners = [s for s in ("Ann", "Bo", "Cy", "Di") if re.search(rf"\b{s}\b", ended)]
+    assert winners and html.index('class="ended-game') < html.index('class="new-game')
+    assert 'class="status on-phones"' not in html  # a finished game is on no phone
+
+
+def test_an_end_held_back_names_no_winner_on_the_table_page_until_it_shows(
+        app, monkeypatch):
+    app.config["END_HELD"] = True
+    monkeypatch.setattr(actions, "later", lambda seconds, work: None)
+    night = make_night(app, ["Ann", "Bo", "Cy", "Di"])
+    url = night.start("kraken", **FOUR)
+    play(night, url, ["kraken"])
+    html = page(night)
+    assert "ended-game" not in html and 'class="running-game' in html
+    now = seen.time.time()
+    monkeypatch.setattr(seen.time, "time", lambda: now + 60)
+    assert "ended-game" in page(night)

@@ -23,6 +23,7 @@ from companion import store
 from companion.core import colours, stats
 from companion.laptop import doctor
 from companion.pictures import qr
+from companion.play import seen
 from companion.play.actions import seat_context
 from companion.web import known
 from companion.web.errors import keeps_typed
@@ -226,6 +227,9 @@ def ended_game(shown: store.Game | None) -> dict[str, Any] | None:
 def night_context(night: store.Row) -> dict[str, Any]:
     seats, screens = store.seats(night["id"]), store.screens(night["id"])
     shown = store.current_game(night["id"])
+    # An end held back (a Kraken end, "Game over — Undo") names no winner here either
+    # until every screen shows it.
+    shown = seen.as_shown(shown) if shown is not None else None
     joined, wanted = phones_joined(seats)
     games = store.games(night["id"])
     return {
