@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import store_game
 from tests.layout_night import NAMES as LONG
 from tests.layout_night import kraken, make_night, show_on_phones, skullking
-from tests.test_screen_layout_browser import CUT
+from tests.screen_browsing import AT, CUT
 
 pytestmark = pytest.mark.browser
 
@@ -17,8 +17,6 @@ NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee", "Kim", "Bo", "Dan"]
 #: The same night with four names of 30 characters and no space to break at.
 LONG_NAMES = [LONG[0], "Jo", LONG[2], "Ann", LONG[3], "Kim", LONG[4], "Dan"]
 
-#: Every animation of the page set to ``ms`` into its run (the turns last 20 s each).
-AT = "ms => document.getAnimations().forEach(a => { a.pause(); a.currentTime = ms; })"
 
 
 @pytest.fixture(params=["short names", "long names"])

@@ -6,9 +6,8 @@ were read from nowhere."""
 
 import pytest
 
-from tests.test_screen_layout_browser import LAPTOP, PHASES, TV
-from tests.test_screen_layout_browser import screen as screen  # noqa: F401 (a fixture)
-from tests.test_screen_tonight_browser import AT
+from tests.screen_browsing import AT, LAPTOP, PHASES, TV
+from tests.screen_browsing import screen as screen  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
 
