@@ -248,6 +248,7 @@ def live_server(tmp_path, migrated_database):
     app = create_app({
         "DATABASE": fresh_database(migrated_database, tmp_path / "live.sqlite"),
         "SECRET_KEY": "live-test", "POLL_SECONDS": 1,
+        "END_HELD": False,  # an end is read at once (tests/test_held_end.py holds it)
     })
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     port = server.effective_port
