@@ -92,6 +92,13 @@ def test_a_hidden_tab_hides_the_role(browser, live_server):
 def test_the_host_cannot_go_back_to_a_passed_seats_role(browser, live_server):
     host, night_url, link, roles = start_kraken(browser, live_server)
     host.goto(night_url)
+    # with a game running, the seats are folded under "More"
+    host.evaluate("""() => {
+      const form = document.querySelector("form[action$='/pass/1']");
+      for (let d = form.closest('details'); d; d = d.parentElement.closest('details')) {
+        d.open = true;
+      }
+    }""")
     host.locator("form[action$='/pass/1'] button").first.click()
     host.locator("[data-pass-open]").click()
     hold_and_release(host)

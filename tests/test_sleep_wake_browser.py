@@ -121,8 +121,13 @@ def start_crazytime_with_starting_law(host, night_url):
 
 
 def pick_rabbit(host, name):
+    """Give ``name`` the rabbit; once given, the choice is one folded line (opened here to
+    change it) that names who holds it."""
+    folded = host.locator(".ct-rabbit:not([open]) summary")
+    if folded.count():
+        folded.click()
     host.locator(".ct-deal button", has_text=name).click()
-    host.locator(".ct-deal button[aria-pressed=true]", has_text=name).wait_for(timeout=WAIT)
+    host.locator(".ct-rabbit summary", has_text=name).wait_for(timeout=WAIT)
 
 
 def same_document(page):

@@ -98,11 +98,12 @@ def test_crazy_times_winners_phones_say_leave_the_room_with_a_door(browser, live
     assert match.inner_text() == "1 of 4"
     assert match.evaluate("e => e.getBoundingClientRect().height"
                           " < 1.6 * parseFloat(getComputedStyle(e).fontSize)")
-    # the law made, the winners come back: the takeover goes, the line stays
+    # the law made, the winners come back: the takeover goes, and the line calls them in
     record(live_server, device, key, number, "law",
            {"name": "Moon", "when": "A six", "what": "Say moo"})
     out.locator(".takeover").wait_for(state="detached", timeout=WAIT)
-    assert out.locator(".ct-leave").is_visible()
+    assert out.locator(".ct-back").is_visible() and out.locator(".ct-leave").count() == 0
+    assert "Come back in: the new law is called Moon." in out.locator(".ct-back").inner_text()
 
 
 def test_a_phone_holds_up_its_own_bid_big_after_yo_ho_ho(browser, live_server):
