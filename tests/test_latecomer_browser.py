@@ -2,6 +2,9 @@
 appears at once in the form's answer; their phone scans it and sees the table, never a
 running game's secret."""
 
+import html
+import re
+
 import pytest
 
 from tests.browsing import ROLE_WORDS, WAIT, create_night, decode_qr, phone, roles_in
@@ -20,16 +23,22 @@ def test_the_host_adds_a_latecomer_whose_phone_joins_by_the_new_code(browser, li
     join = host.locator(".seat-join")
     join.locator("summary").click()
     join.locator("input[name=name]").fill("Bartholomew Montgomery-Smithe")
-    join.locator("button[type=submit]").click()
-    # the new seat's code comes in the form's answer, where the host tapped
-    code = host.locator(".seat-join-added img")
-    code.wait_for(timeout=WAIT)
-    host.wait_for_function("img => img.complete && img.naturalWidth > 0",
-                           arg=code.element_handle(), timeout=WAIT)
+    with host.expect_response(lambda r: r.request.method == "POST"
+                              and r.url.endswith("/seats")) as sent:
+        join.locator("button[type=submit]").click()
+    # the new seat's code comes in the form's answer, where the host tapped (read from
+    # the answer itself: the night's live refresh, told of the same write, may land just
+    # after it and draw the table without the answer's line)
+    added = re.search(r'<figure class="seat-join-added[^"]*"[^>]*>\s*<img src="([^"]+)"',
+                      sent.value.text())
+    assert added, "the latecomer's code is not in the form's answer"
+    host.locator(".seat-card").nth(3).wait_for(state="attached", timeout=WAIT)
     assert host.locator(".seat-card").count() == 4
     assert host.evaluate("document.documentElement.scrollWidth") <= 768
+    drawn = host.context.new_page()
+    drawn.goto(live_server.url + html.unescape(added.group(1)))
 
-    late = phone(browser, decode_qr(code.screenshot()), locale="en-US")
+    late = phone(browser, decode_qr(drawn.screenshot()), locale="en-US")
     late.locator(".kraken-glance").wait_for(timeout=WAIT)
     assert "You are not playing this game" in late.content()
     assert roles_in(late.content()) == []
