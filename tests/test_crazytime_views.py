@@ -6,6 +6,7 @@ import re
 import pytest
 
 from tests.conftest import make_night
+from tests.refusing import status_of
 
 WHEN, WHAT = "SECRET-WHEN-moon", "SECRET-WHAT-howl"
 
@@ -86,7 +87,7 @@ def test_the_rabbit_gets_the_first_extra_card(table):
 def test_a_penalty_waits_for_the_starting_law(table):
     night, game, _ = table
     response = post(night, game, "penalty", seat=0)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "Record the starting law before the first penalty." in text(response)
     assert events_count(night, game) == 0
 
@@ -96,7 +97,7 @@ def test_a_penalty_for_a_player_not_in_the_game_is_refused(table, seat):
     night, game, _ = table
     post(night, game, "law", name="Echo", when="12", what="Say echo")
     response = post(night, game, "penalty", seat=seat)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert 'role="alert"' in text(response)
     assert events_count(night, game) == 1
 
@@ -104,7 +105,7 @@ def test_a_penalty_for_a_player_not_in_the_game_is_refused(table, seat):
 def test_a_night_player_left_out_of_the_game_gets_no_penalty(night):
     game = night.start("crazytime", seat0="1", seat1="1", seat2="1", seat3="1")
     response = post(night, game, "penalty", seat=4)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "That player is not in this game." in text(response)
     assert events_count(night, game) == 0
     assert "You are not playing this game" in text(night.phone(4).get("/me"))
@@ -115,7 +116,7 @@ def test_a_penalty_with_a_reason_that_does_not_exist_is_refused(table, reason):
     night, game, _ = table
     post(night, game, "law", name="Echo", when="12", what="Say echo")
     response = post(night, game, "penalty", seat=1, reason=reason)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert events_count(night, game) == 1
 
 
@@ -124,7 +125,7 @@ def test_a_penalty_after_the_match_ended_is_refused(table):
     post(night, game, "law", name="Echo", when="12", what="Say echo")
     give(night, game, {0: 2, 1: 2, 2: 1, 3: 1})
     response = post(night, game, "penalty", seat=4)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "Match 1 is over: no penalty until the next match starts." in text(response)
     assert events_count(night, game) == 7
 
@@ -137,7 +138,7 @@ def test_a_penalty_after_the_match_ended_is_refused(table):
 def test_a_law_without_a_name_is_refused(table, form):
     night, game, _ = table
     response = post(night, game, "law", **form)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "A law needs a name" in text(response)
     assert events_count(night, game) == 0
 
@@ -158,7 +159,7 @@ def test_a_stale_form_is_refused_and_records_nothing(table):
     night, game, _ = table
     post(night, game, "law", name="Echo", when="12", what="Say echo")
     response = post(night, game, "penalty", seat=1, pos=0)
-    assert response.status_code == 409
+    assert status_of(response) == 409
     assert "The table moved on" in text(response)
     assert events_count(night, game) == 1
 
@@ -168,7 +169,7 @@ def test_next_match_before_the_law_is_refused(table):
     post(night, game, "law", name="Echo", when="12", what="Say echo")
     give(night, game, {0: 2, 1: 2, 2: 1, 3: 1})
     response = post(night, game, "next")
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "Record the new law before the next match." in text(response)
 
 
@@ -177,7 +178,7 @@ def test_learning_an_unknown_law_is_refused(table):
     post(night, game, "law", name="Echo", when="12", what="Say echo")
     for law in ["2", "x", ""]:
         response = post(night, game, "learn", law=law, seat=1)
-        assert response.status_code == 422
+        assert status_of(response) == 422
     assert events_count(night, game) == 1
 
 
@@ -207,6 +208,17 @@ def test_the_last_token_ends_the_match_names_the_winner_and_gives_the_hour(table
     assert "You won match 1: leave the room now!" in me
     assert re.search(r'data-my-hours>1<', me)
     assert "leave the room" not in text(phones[0].get("/me"))
+
+
+def test_the_winner_s_row_says_out_while_the_law_is_made_then_call_back_in(table):
+    night, game, phones = table
+    post(night, game, "law", name="Echo", when="12", what="Say echo")
+    give(night, game, {0: 2, 1: 2, 2: 1, 3: 1})  # 박서준 (seat 4) wins and leaves
+    row = re.compile(r'<tr data-seat="4">(.*?)</th>', re.S)
+    assert "(out of the room)" in row.search(text(night.host.get(game))).group(1)
+    phones[0].post("/me/crazytime/law", data={"name": "Moon", "when": "3", "what": "4"})
+    now = row.search(text(night.host.get(game))).group(1)
+    assert "(call back in)" in now and "out of the room" not in now
 
 
 def test_when_fewer_than_two_would_stay_the_host_says_nobody_leaves(night):
@@ -313,7 +325,7 @@ def test_every_law_is_revealed_everywhere_when_the_game_ends(night):
     assert rows == [("1", "0"), ("2", "1"), ("2", "3"), ("4", "2"), ("5", "4")]
     assert re.findall(r'class="ct-score">(-?\d+)<', host_html) == ["1", "1", "1", "0", "-4"]
     response = post(night, game, "penalty", seat=0)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "The game is over." in text(response)
 
 

@@ -171,6 +171,8 @@ def _seat_law_form_again(message: str) -> Answer | None:
 
 
 def _penalty_rows(state: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    """A row a player. ``out``: a winner out of the room while the law is made; once it
+    is, ``called``: to be called back in (the banner says so too: one truth a moment)."""
     rows = []
     matches = list(range(1, state["match"] + 1))
     for seat in state["players"]:
@@ -178,7 +180,9 @@ def _penalty_rows(state: dict[str, Any], names: dict[int, str]) -> list[dict[str
         rows.append({"seat": seat, "name": names.get(seat, "?"), "per_match": per_match,
                      "now": per_match[-1], "total": sum(per_match),
                      "hours": state["hours"][str(seat)],
-                     "out": seat in state["out_of_room"], "rabbit": seat == state["rabbit"]})
+                     "out": seat in state["out_of_room"] and not state["law_made"],
+                     "called": seat in state["out_of_room"] and state["law_made"],
+                     "rabbit": seat == state["rabbit"]})
     return rows
 
 
