@@ -4,6 +4,9 @@
 passing when an earlier rule refused the same events for another reason. ``refuses``
 takes the untranslated message of the rule that must refuse (its ``N_`` text in the rules
 module, or a distinctive part of it) and fails when another rule refused instead.
+
+``status_of`` reads what an answer stands for: a refusal told to a browser (htmx, a
+navigation) comes with 200 and its own status in ``X-Refused`` (companion/web/http.py).
 """
 
 from collections.abc import Iterator
@@ -23,3 +26,13 @@ def refuses(message: str) -> Iterator[Any]:
         yield caught
     assert message in caught.value.message, (
         f"expected the rule {message!r} to refuse, but {caught.value.message!r} did")
+
+
+def status_of(response: Any) -> int:
+    """The status a Flask test response stands for: its own, or for a refusal answered 200
+    to a browser, the refusal's (``X-Refused``), which only a 200 may carry."""
+    refused = response.headers.get("X-Refused")
+    if refused is None:
+        return int(response.status_code)
+    assert response.status_code == 200, (response.status_code, refused)
+    return int(refused)

@@ -5,6 +5,7 @@ refusals read back."""
 import re
 
 from companion import store
+from tests.refusing import status_of
 
 
 def start(night, players=(0, 1, 2, 3), **form):
@@ -61,7 +62,7 @@ def ranks(html):
 
 def refused(response, status, words):
     body = text(response)
-    assert response.status_code == status, body[:500]
+    assert status_of(response) == status, body[:500]
     assert words in body.replace("&#39;", "'").replace("&quot;", '"'), body[:3000]
 
 

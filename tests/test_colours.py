@@ -13,6 +13,7 @@ from companion import store
 from companion.core import colours, exchange
 from companion.store import schema
 from tests.conftest import make_night
+from tests.refusing import status_of
 from tests.skullking_host import bid_round, result
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,7 +134,7 @@ def test_a_colour_off_the_palette_changes_nothing(night):
     before = seat_colours(night.app, night.key)
     response = night.host.post(f"{night.url}/seats/0/colour", data={"colour": "#ff0000"},
                                headers={"HX-Request": "true", "Accept-Language": "en"})
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "Choose a colour from the list." in response.data.decode()
     assert seat_colours(night.app, night.key) == before
 

@@ -17,6 +17,7 @@ from tests.kraken_host import (
     reveal,
     set_marker,
 )
+from tests.refusing import status_of
 
 ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}
 
@@ -229,7 +230,7 @@ def test_reveal_refusals_say_why_and_record_nothing(night, kind, words, htmx):
     url, form = refusal_setup(night, kind)
     before = game_of(night, url)
     response = post(night, url, "reveal", form, htmx=htmx)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     html = response.data.decode()
     assert words in html
     assert html.lstrip().startswith('<div id="live"') == htmx  # a fragment for htmx

@@ -7,6 +7,7 @@ import re
 
 from tests.conftest import make_night
 from tests.kraken_host import FOUR
+from tests.refusing import status_of
 
 HTMX = {"HX-Request": "true"}
 
@@ -21,7 +22,7 @@ def refusal_in(html, start, end="</form>"):
 
 def test_the_latecomers_refusal_is_in_the_latecomers_form(night):
     answer = night.host.post(f"{night.url}/seats", data={"name": "  "}, headers=HTMX)
-    assert answer.status_code == 422
+    assert status_of(answer) == 422
     html = answer.get_data(as_text=True)
     assert refusal_in(html, 'data-action="seat-join"') == "Type the new player's name."
     assert html.count("notice error refusal") == 1
@@ -31,7 +32,7 @@ def test_the_latecomers_refusal_is_in_the_latecomers_form(night):
 def test_a_colour_refused_is_said_at_that_seat_only(night):
     answer = night.host.post(f"{night.url}/seats/2/colour", data={"colour": "mauve"},
                              headers=HTMX)
-    assert answer.status_code == 422
+    assert status_of(answer) == 422
     html = answer.get_data(as_text=True)
     forms = re.finditer(r'<form[^>]*action="[^"]*/seats/(\d)/colour".*?</form>', html, re.S)
     assert [form.group(1) for form in forms if "notice error refusal" in form.group(0)] == ["2"]

@@ -12,6 +12,7 @@ from companion import store
 from tests.builders import ROLES, kraken_game, kraken_kraken_first, play
 from tests.conftest import make_night, text_without_bdi
 from tests.night_files import counts, export, import_
+from tests.refusing import status_of
 
 LONG = "Bartholomew the Unsinkable Pirate"  # 33 characters
 
@@ -48,7 +49,7 @@ def test_a_name_past_30_characters_is_refused_saying_so_never_cut(app, client):
 def test_a_latecomer_past_30_characters_is_refused_in_its_form(trio):
     response = trio.host.post(f"{trio.url}/seats", data={"name": LONG},
                               headers={"HX-Request": "true"})
-    assert response.status_code == 422
+    assert status_of(response) == 422
     form = text_without_bdi(response).split('data-action="seat-join"')[1]
     assert "has 33 characters: a name has at most 30" in form.split("</form>")[0]
     assert f'value="{LONG}"' in form
@@ -78,7 +79,7 @@ def test_a_rename_reaches_every_page_export_and_statistic(trio):
 ])
 def test_a_rename_is_refused_at_its_own_form_and_changes_nothing(trio, name, said):
     response = rename(trio, 1, name)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     html = text_without_bdi(response)
     forms = re.finditer(r'<form[^>]*action="[^"]*/seats/(\d)/name".*?</form>', html, re.S)
     refused = {form.group(1): form.group(0) for form in forms

@@ -8,6 +8,7 @@ import pytest
 
 from companion.app import create_app
 from tests.conftest import make_night, unmarked
+from tests.refusing import status_of
 from tests.skullking_host import (
     bid_round,
     cell,
@@ -302,7 +303,7 @@ def test_yo_ho_ho_with_a_bid_missing_is_refused_beside_the_button(night):
     response = night.host.post(f"{game}/skullking/reveal",
                                data={"round": 1, "pos": night.pos(game)},
                                headers={"HX-Request": "true"})
-    assert response.status_code == 422
+    assert status_of(response) == 422
     bar = re.search(r'<form[^>]*data-action="skullking-reveal".*?</form>', text(response), re.S)
     assert "Not everyone has bid yet (1 to go)." in bar.group(0)
 

@@ -22,7 +22,7 @@ from tests.browsing import decode_qr
 from tests.conftest import STARTS_WITHIN_S, make_night
 from tests.crawling import crawl, pages
 from tests.over_http import CAFE, Gunicorn, create_night
-from tests.refusing import refuses
+from tests.refusing import refuses, status_of
 from tests.screens import screen_device
 from tests.wifi_form import PASSWORD, image_url, set_wifi
 
@@ -108,7 +108,7 @@ def test_a_bad_network_gets_a_clear_message_and_records_nothing(night, form, mes
     before = version(night.app, night.key)
     response = set_wifi(night.host, night, **form)
     html = response.data.decode()
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert message in html.replace("&#39;", "'")
     assert rows(night.app) == []
     assert version(night.app, night.key) == before

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from tests.conftest import make_night, text_without_bdi
+from tests.refusing import status_of
 
 # --- players named, not numbered ----------------------------------------------------------
 
@@ -22,7 +23,7 @@ def test_a_refusal_names_the_player_not_a_seat_number(night):
         "name": "Moon", "when": "12", "what": "howl", "pos": night.pos(game)})
     learned = night.host.post(f"{game}/crazytime/learn", data={
         "law": 1, "seat": 0, "pos": night.pos(game)}, headers={"HX-Request": "true"})
-    assert learned.status_code == 422
+    assert status_of(learned) == 422
     html = text_without_bdi(learned)
     assert "민수 already knows the law Moon." in html
     assert "Seat 0" not in html and "Seat 1" not in html

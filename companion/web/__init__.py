@@ -1,10 +1,10 @@
 """The web layer's plumbing, one module a concern: who is asking (``identity``), the names
-the app answers to (``hosts``), languages and dates (``i18n``), headers, gzip and static
-files (``http``), work beside the loop (``offload``), what templates are given
-(``templating``), the app's games (``known``), error pages (``errors``), pages whose size
-tells nothing of their secrets (``sealed``), and live refreshes that bring only the parts
-that changed (``parts``). ``init_app`` wires them into an app; callers import what they
-use from its module."""
+the app answers to (``hosts``), languages and dates (``i18n``), headers, gzip, static
+files and refusals told quietly to a browser (``http``), work beside the loop
+(``offload``), what templates are given (``templating``), the app's games (``known``),
+error pages (``errors``), pages whose size tells nothing of their secrets (``sealed``),
+and live refreshes that bring only the parts that changed (``parts``). ``init_app`` wires
+them into an app; callers import what they use from its module."""
 
 import logging
 import sqlite3
@@ -19,11 +19,13 @@ from companion.web import errors, hosts, http, i18n, known, parts, sealed, templ
 bp = Blueprint("web", __name__)
 
 # Registered in this order: after-request hooks run last-registered first, so the
-# headers (and gzip) are set before a write's checkpoint is scheduled.
+# headers (and gzip) are set before a write's checkpoint is scheduled, and a refusal
+# turns 200 for a browser only once the parts and the headers have seen its status.
 bp.add_url_rule("/favicon.ico", view_func=http.favicon)
 bp.add_url_rule("/lang", view_func=i18n.set_language, methods=["POST"])
 bp.app_url_defaults(http.version_static)
 bp.after_app_request(http.checkpoint_later)
+bp.after_app_request(http.quiet_refusal)
 bp.after_app_request(http.headers)
 bp.after_app_request(parts.mark)  # before the headers' gzip
 bp.app_context_processor(templating.globals_)

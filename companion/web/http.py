@@ -1,5 +1,6 @@
-"""What every response carries: security and cache headers, the device cookie, gzip, and static
-files at addresses that change with their content."""
+"""What every response carries: security and cache headers, the device cookie, gzip, static
+files at addresses that change with their content, and a refusal's status, which a
+browser is told in a header instead (``quiet_refusal``)."""
 
 import gzip
 import hashlib
@@ -180,6 +181,40 @@ def cacheable(response: Response) -> Response:
     (its ETag)."""
     g.cacheable = True
     response.make_conditional(request)
+    return response
+
+
+#: The answers that refuse what a person asked and say why in the page drawn for them:
+#: a stale form or a question first (409), a field the rules refuse (422).
+REFUSALS = frozenset({409, 422})
+
+#: The header a refusal answered 200 keeps its own status in, for tools and tests.
+REFUSED_HEADER = "X-Refused"
+
+
+def _from_a_browser() -> bool:
+    """Whether a person's browser asked: htmx (``HX-Request``), or the browser itself
+    opening a page (``Sec-Fetch-Mode: navigate``: a form posted without JavaScript, a
+    scanned QR code, a link)."""
+    return (request.headers.get("HX-Request") == "true"
+            or request.headers.get("Sec-Fetch-Mode") == "navigate")
+
+
+def quiet_refusal(response: Response) -> Response:
+    """A refusal drawn for a person is answered 200 to their browser, its own status in
+    ``X-Refused``; any other client (a script, curl, a test) keeps the 409 or 422.
+
+    Why: the page already says what was refused, and htmx swaps 4xx answers as it does
+    200s (templates/base.html's responseHandling), but Chromium's console logs every 4xx
+    as "Failed to load resource", which buries a real error among the table's ordinary
+    refusals. Runs after the parts and the headers (companion/web/__init__.py), which saw
+    the refusal's own status: its body is what it was, never cached, never cut to parts.
+    Nothing else changes: a refusal records nothing whatever its status."""
+    if response.status_code in REFUSALS and response.mimetype == "text/html":
+        response.vary.update(("HX-Request", "Sec-Fetch-Mode"))
+        if _from_a_browser():
+            response.headers[REFUSED_HEADER] = str(response.status_code)
+            response.status_code = 200
     return response
 
 
