@@ -155,7 +155,7 @@ def test_a_tap_under_way_when_another_phone_s_bid_refreshes_the_page_is_not_lost
     with mina.expect_response(lambda r: r.request.method == "POST"
                               and r.url.endswith("/me/skullking/bid")) as told:
         finger.up()
-    assert told.value.ok
+    assert told.value.ok and "x-refused" not in told.value.headers  # recorded, not refused
     mina.locator(".sk-sent").wait_for(timeout=WAIT)
     mina.locator(".sk-bids-in", has_text="2 of 5").wait_for(timeout=WAIT)
     host.locator(".sk-bids-in", has_text="2 of 5 bids in").wait_for(timeout=WAIT)
