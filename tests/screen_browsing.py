@@ -19,10 +19,10 @@ NAMES = [LONG[0], "Mina", LONG[2], "Jo", LONG[3], "Sun", LONG[4], "Ann"]
 TV, LAPTOP, TABLET = (1920, 1080), (1280, 720), (768, 1024)
 
 #: The type sizes static/screen.css and static/skullking.css set, in px at 1920 px wide
-#: (1 rem = 32 px there), a half pixel below for rounding: {selector: px}.
+#: (1 rem = 32 px there), a half pixel below for rounding: {selector: px}. (Skull King's
+#: score table is not drawn on a TV: its size is the portrait screen's.)
 SIZES = {"body": 32, ".screen-title": 64, ".sk-screen-facts": 40, ".sk-screen-bids": 48,
-         ".sk-standings h3": 48, ".sk-ranks": 40, "table.sk-score td": 36,
-         ".sk-score thead th": 28}
+         ".sk-standings h3": 48, ".sk-ranks": 40}
 
 #: What may make the page scroll: its sizes, and the boxes of the blocks named.
 MEASURE = """selectors => ({
@@ -36,18 +36,19 @@ MEASURE = """selectors => ({
 })"""
 
 
-def skullking_ten_rounds(scored=9, revealed=True):
-    """Eight players, the standard ten rounds (8 cards at most, for 8 players): by
-    default nine scored, the tenth's bids revealed, so the screen shows the round, every
-    bid and a full table while the game runs; ``scored`` rounds scored, and the next's
-    bids ``revealed`` (or none made)."""
-    setup = sk.start(list(range(8)), {"way": "standard"})
+def skullking_ten_rounds(scored=9, revealed=True, players=8):
+    """``players`` players (eight by default), the standard ten rounds (8 cards at most,
+    for 8 players): by default nine scored, the tenth's bids revealed, so the screen
+    shows the round, every bid and a full table while the game runs; ``scored`` rounds
+    scored, and the next's bids ``revealed`` (or none made)."""
+    seats = range(players)
+    setup = sk.start(list(seats), {"way": "standard"})
     events = []
     for index, round_ in enumerate(setup["rounds"], 1):
         if index > scored + 1 or (index == scored + 1 and not revealed):
             break
         cards = round_["cards"] if isinstance(round_, dict) else round_
-        won = [cards // 8 + (1 if seat < cards % 8 else 0) for seat in range(8)]
+        won = [cards // players + (1 if seat < cards % players else 0) for seat in seats]
         bids = [min(cards, (w + seat) % 3) if seat % 2 else w for seat, w in enumerate(won)]
         events += [ev("bid", seat=seat, round=index, bid=b) for seat, b in enumerate(bids)]
         events.append(ev("reveal_bids", round=index))
@@ -90,22 +91,29 @@ def screen(browser, live_server):
     """The night's host looking at the room's screen (a host may: identity.viewed_night),
     with a Skull King, a Crazy Time and a Kraken game stored; show(label, size) makes
     that game current and opens the screen at that size."""
+    games = {label: make() for label, make in PHASES.items()} | {
+        "skullking": skullking_ten_rounds(),
+        "crazytime": crazytime([MATCH] * 3, {1: 1, 2: 1}),
+        "kraken": kraken(["empty", "treasure", "empty", "empty", "treasure", "empty",
+                          "empty"]),
+    }
+    return night_on_screen(browser, live_server, NAMES, games)
+
+
+def night_on_screen(browser, live_server, names, games):
+    """A night of ``names`` with ``games`` ({label: game}) stored, and one with no game
+    yet (the "lobby"), seen by their host on the room's screen: returns show(label, size,
+    lang, theme), which makes that game current and opens the screen at that size, in
+    that language and theme; show.bump(label) changes the night (the same game shown
+    again), so every screen refreshes."""
     live_server.app.config["END_HELD"] = False  # a Kraken end shows at once (its own test)
     context = browser.new_context(viewport={"width": TV[0], "height": TV[1]}, locale="en-US")
     page = context.new_page()
-    key = make_night(page, live_server.url, NAMES)
-    lobby = make_night(page, live_server.url, NAMES)  # no game yet
+    key = make_night(page, live_server.url, names)
+    lobby = make_night(page, live_server.url, names)  # no game yet
     device = next(c["value"] for c in context.cookies() if c["name"] == "device")
-    numbers = {label: store_game(live_server.app, device, key, make()).number
-               for label, make in PHASES.items()}
-    numbers |= {
-        "skullking": store_game(live_server.app, device, key, skullking_ten_rounds()).number,
-        "crazytime": store_game(live_server.app, device, key,
-                                crazytime([MATCH] * 3,
-                                          {1: 1, 2: 1})).number,
-        "kraken": store_game(live_server.app, device, key, kraken(
-            ["empty", "treasure", "empty", "empty", "treasure", "empty", "empty"])).number,
-    }
+    numbers = {label: store_game(live_server.app, device, key, game).number
+               for label, game in games.items()}
 
     def show(label, size, lang="en", theme="light"):
         if label != "lobby":
@@ -121,7 +129,6 @@ def screen(browser, live_server):
             page.screenshot(path=f"{SHOTS}/screen-{label}-{size[0]}x{size[1]}-{lang}-"
                                  f"{theme}.png", full_page=True, animations="disabled")
         return page
-    # the night changes (the same game shown again): every screen refreshes
     show.bump = lambda label: show_on_phones(live_server.app, key, numbers[label])
     return show
 

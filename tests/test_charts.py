@@ -1,6 +1,8 @@
 """Chart labels fit their chart: measured generously, beside the bars when every name fits
-there, else above each bar on up to two lines, cut with "…" only past that. (The browser
-test, tests/test_layout_browser.py, checks the drawn words lie inside the picture.)"""
+there, else above each bar on up to two lines, cut with "…" only past that; Skull King's
+names at its lines' ends on one line on a phone, and on the room's screen on as many as
+the chart has room for, names cut alike keeping their ends. (The browser test,
+tests/test_layout_browser.py, checks the drawn words lie inside the picture.)"""
 
 from companion.core import charts
 from companion.skullking import score_table
@@ -66,3 +68,56 @@ def test_skull_kings_line_ends_are_cut_to_their_room_in_the_same_measure():
         label = line["label"]
         assert label["text"].endswith("…")
         assert label["x"] + charts.text_width(label["text"], score_table.FONT) <= score_table.WIDTH
+
+
+def totals_chart(names, geometry, scored=9):
+    """Skull King's chart of ``scored`` of ten rounds, each player's total growing by
+    their seat's tens (the last seat leads), drawn in ``geometry``."""
+    seats = list(range(len(names)))
+    rounds = [{"totals": {str(s): 10 * s * number for s in seats} if number <= scored
+               else None} for number in range(1, 11)]
+    state = {"rounds": rounds, "leader": [seats[-1]]}
+    return score_table.chart(state, seats, dict(enumerate(names)), **geometry)
+
+
+def drawn(line):
+    """A line's name at its end as drawn: its rows in order, the leader's star left out."""
+    return "".join(row["text"] for row in line["label"]["rows"]).removeprefix("★ ")
+
+
+def test_the_rooms_screen_names_every_player_whole_on_as_many_lines_as_it_needs():
+    names = [LONG, "Mina", "A" + "a" * 29, "Jo", "W" * 30, "Sun", PIRATE * 10, "Ann"]
+    for geometry in (score_table.SCREEN, score_table.SCREEN_END):
+        chart = totals_chart(names, geometry)
+        font, gap = geometry["font"], geometry["gap"]
+        blocks = []
+        for line, name in zip(chart["lines"], names, strict=True):
+            label = line["label"]
+            assert drawn(line) == name
+            for row in label["rows"]:
+                assert label["x"] + charts.text_width(row["text"], font) <= chart["width"]
+                assert font / 2 <= row["y"] <= chart["bottom"] - geometry["lift"]
+            ys = [row["y"] for row in label["rows"]]
+            steps = [b - a for a, b in zip(ys, ys[1:], strict=False)]
+            assert all(abs(step - gap) < .2 for step in steps)  # a name's lines, in order
+            blocks.append((ys[0], ys[-1]))
+        blocks.sort()
+        for (_, last), (first, _) in zip(blocks, blocks[1:], strict=False):
+            assert first - last >= gap + geometry["spacing"] - .2  # names stand apart
+
+
+def test_names_cut_alike_on_the_rooms_screen_keep_their_ends():
+    ends = ["Pir", "Sam", "Tom", "Ann", "Bob", "Kim", "Lee", "Max"]
+    chart = totals_chart([f"Bartholomew the Unsinkable {end}" for end in ends],
+                         score_table.SCREEN)
+    seen = [drawn(line) for line in chart["lines"]]
+    assert len(set(seen)) == 8
+    for text, end in zip(seen, ends, strict=True):
+        assert text.startswith("Bartholomew") and text.endswith(end)
+
+
+def test_a_phones_chart_names_each_line_on_one_line():
+    chart = totals_chart(["Bartholomew the Unsinkable Pir", "Mina", LONG], {})
+    assert [len(line["label"]["rows"]) for line in chart["lines"]] == [1, 1, 1]
+    text = chart["lines"][0]["label"]["text"]
+    assert text.startswith("Barthol") and text.endswith("…")

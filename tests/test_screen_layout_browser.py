@@ -12,7 +12,17 @@ from tests.browsing import WORDS_BROKEN
 from tests.conftest import store_game
 from tests.layout_night import NAMES as LONG
 from tests.layout_night import make_night, show_on_phones
-from tests.screen_browsing import CUT, LAPTOP, MEASURE, PHASES, SIZES, TABLET, TV
+from tests.screen_browsing import (
+    CUT,
+    LAPTOP,
+    MEASURE,
+    PHASES,
+    SIZES,
+    TABLET,
+    TV,
+    night_on_screen,
+    skullking_ten_rounds,
+)
 from tests.screen_browsing import screen as screen  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -37,16 +47,21 @@ def side_by_side(a, b):
 
 @pytest.mark.parametrize("size", [TV, LAPTOP])
 def test_a_whole_skull_king_game_fits_a_tv_in_columns(screen, size):
+    """The round and its bids | the chart of every round, the larger share | the
+    standings. The score table is the phones': beside a chart a third of the screen,
+    the bids and the standings, its ten rows would be too small to read from the sofa."""
     page = screen("skullking", size)
-    assert page.locator(".sk-score tbody tr").count() == 10
+    assert page.locator(".sk-chart g.sk-series").count() == 8
+    # the start and the nine rounds scored, each a mark on every line
+    assert page.locator(".sk-chart .sk-series").first.locator(".sk-marker").count() == 10
     assert page.locator(".sk-screen-bids li").count() == 8
-    seen = measure(page, ".sk-screen-now", ".sk-standings", ".sk-wide", ".sk-chart-box")
+    assert not page.locator(".sk-wide").is_visible()
+    seen = measure(page, ".sk-screen-now", ".sk-standings", ".sk-chart-box")
     assert seen["width"] <= seen["innerWidth"] == size[0]
     assert seen["height"] <= seen["innerHeight"] == size[1], seen
     boxes = seen["boxes"]
-    assert side_by_side(boxes[".sk-screen-now"], boxes[".sk-wide"]), boxes
-    assert side_by_side(boxes[".sk-standings"], boxes[".sk-chart-box"]) or \
-        side_by_side(boxes[".sk-standings"], boxes[".sk-wide"]), boxes
+    assert side_by_side(boxes[".sk-screen-now"], boxes[".sk-chart-box"]), boxes
+    assert side_by_side(boxes[".sk-chart-box"], boxes[".sk-standings"]), boxes
     for box in boxes.values():  # every block whole on the screen
         assert 0 <= box["top"] and box["bottom"] <= size[1] and box["right"] <= size[0], boxes
     for selector, px in SIZES.items():  # the sizes follow the width
@@ -150,6 +165,94 @@ def test_the_charts_labels_are_28_px_or_more_on_a_tv(screen, label):
     page = screen(label, TV)
     sizes = page.evaluate(CHART_LABELS)
     assert sizes and min(sizes) >= 28, sizes
+
+
+#: Five players: four of 30 characters with spaces to break at (two alike but for their
+#: last word, one in Hangul), and one short.
+FIVE = ["Bartholomew the Unsinkable Pir", "Bartholomew the Unsinkable Sam",
+        "Maximiliana Catherine Rosewood", "김민준 박서연 이도윤 김민준 박서연 이도윤 김민준 박서",
+        "Jo"]
+assert all(len(name) == 30 for name in FIVE[:4])
+
+#: Skull King's phases with a chart: tricks being played (bids revealed), the next
+#: round's bidding once a round is scored, the last round played, the end.
+CHARTED = {"skullking-mid": (4, True), "skullking-round-over": (5, False),
+           "skullking": (9, True), "skullking-end": (10, False)}
+
+
+@pytest.fixture
+def five(browser, live_server):
+    """The room's screen of a night of :data:`FIVE`, with their Skull King game in
+    each phase of :data:`CHARTED`."""
+    games = {label: skullking_ten_rounds(scored, revealed, players=5)
+             for label, (scored, revealed) in CHARTED.items()}
+    return night_on_screen(browser, live_server, FIVE, games)
+
+
+#: The chart as drawn: its box, each word's size in px (its font size in the SVG's units
+#: times the SVG's scale), and each line's name at its end (its lines, in order) with the
+#: player's name as the standings hold it (whole, whatever they show).
+CHART = """() => {
+  const svg = document.querySelector('.sk-chart');
+  if (!svg) return null;
+  const box = svg.getBoundingClientRect(), scale = box.width / svg.viewBox.baseVal.width;
+  const named = seat => document.querySelector(`.sk-rank[data-seat="${seat}"] .sk-rank-name`);
+  return {
+    width: box.width, height: box.height,
+    sizes: [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize)
+                                                      * scale),
+    ends: [...svg.querySelectorAll('.sk-series')].map(g => {
+      const end = g.querySelector('.sk-end'), rows = end.querySelectorAll('tspan');
+      return {name: named(g.dataset.seat).textContent.trim(),
+              rows: rows.length ? [...rows].map(r => r.textContent) : [end.textContent]};
+    }),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP])
+@pytest.mark.parametrize("players", [8, 5])
+def test_skull_king_s_chart_takes_a_third_of_the_screen_and_names_every_player(
+        request, size, players):
+    """The chart is read from the sofa in every phase that draws it: at least a third of
+    the screen, every word 28 px or more at 1920 px wide (in proportion below), each
+    player's name whole at their line's end (on as many lines as it needs: "Bartholomew
+    t…" named two players), and nothing past the screen's edges; in English and Korean,
+    light and dark, with 8 players (four of 30 characters with no space) and 5 (of 30
+    characters with spaces)."""
+    show = request.getfixturevalue("screen" if players == 8 else "five")
+    least = 28 * size[0] / TV[0]
+    problems = []
+    for theme in ("light", "dark"):
+        for label in CHARTED:
+            for lang in ("en", "ko"):
+                page = show(label, size, lang, theme)
+                where = f"{players} players, {label} {lang} {theme}"
+                chart = page.evaluate(CHART)
+                if chart is None:
+                    problems.append(f"{where}: no chart")
+                    continue
+                if chart["width"] * chart["height"] < size[0] * size[1] / 3:
+                    problems.append(f"{where}: the chart is {chart['width']:.0f}×"
+                                    f"{chart['height']:.0f}, less than a third of {size}")
+                small = [round(px, 1) for px in chart["sizes"] if px < least - .5]
+                if small or not chart["sizes"]:
+                    problems.append(f"{where}: words of {small} px")
+                problems += [f"{where}: {end['name']} drawn as {end['rows']}"
+                             for end in chart["ends"] if not whole(end)]
+                seen = measure(page)
+                if seen["width"] > size[0] or seen["height"] > size[1]:
+                    problems.append(f"{where}: the page is {seen['width']}×{seen['height']}")
+                problems += [f"{where}: past the edge: {cut}" for cut in page.evaluate(CUT)]
+    assert len({end["name"] for end in chart["ends"]}) == players
+    assert not problems, "\n".join(problems)
+
+
+def whole(end):
+    """Whether a line's name at its end (its ``rows``, "★ " first for the leader) is the
+    player's whole name, broken only between its lines."""
+    drawn = "".join(end["rows"]).removeprefix("★ ")
+    return drawn.replace(" ", "") == end["name"].replace(" ", "")
 
 
 def test_marks_are_a_fill_and_a_weight_never_an_underline(screen):

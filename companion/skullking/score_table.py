@@ -6,9 +6,10 @@ what (docs/rules.md#skull-king).
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from companion.core.charts import shorten, text_width
+from companion.core.charts import ZWJ, char_width, shorten, text_width, wrap
 from companion.skullking.scoring import is_int
 
 #: The chart's lines: Okabe and Ito's colour-blind-safe palette (with the text colour and
@@ -25,12 +26,18 @@ LEFT, TOP, BOTTOM = 40, 14, 28
 LABELS = 104  # room on the right for the names at the lines' ends
 FONT = 14
 GAP = 16  # the least distance between two end labels
+MARKER = 3.5  # a marker's radius
 
-#: The room's screen draws the chart in a column about 430 px wide at 1920×1080: its
-#: labels are 26 units there, 30 px or more (read from the sofa), so it is taller, with
-#: less room for the names (the standings beside it name everyone in full).
-SCREEN = {"font": 26, "height": 282, "left": 64, "bottom": 40, "labels": 124, "gap": 27,
+#: The room's screen draws the chart in its own column (static/skullking.css, "The room's
+#: screen"), one unit a pixel at 1920×1080 (the sizes follow the width): 912 × 810 beside
+#: the round while the game runs, 1344 × 810 beside the final standings at its end. Its
+#: words are 32 px there, read from the sofa, and a name at a line's end takes as many
+#: lines as the chart has room for (``lines`` at most), so it is seldom cut; a name that
+#: is cut still tells its player from every other.
+SCREEN = {"width": 912, "height": 810, "font": 32, "left": 112, "top": 20, "bottom": 52,
+          "labels": 340, "gap": 36, "spacing": 18, "lines": 4, "lift": 16, "radius": 7,
           "xstep": 2}
+SCREEN_END = {**SCREEN, "width": 1344, "labels": 500, "xstep": 1}
 
 
 def score_table(state: dict[str, Any], setup: dict[str, Any], names: dict[int, str]
@@ -84,13 +91,17 @@ def _row(rnd: dict[str, Any], players: Sequence[int]) -> dict[str, Any]:
 
 
 def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str], *,
-          font: int = FONT, height: int = HEIGHT, left: int = LEFT, bottom: int = BOTTOM,
-          labels: int = LABELS, gap: int = GAP, xstep: int = 1) -> dict[str, Any]:
+          width: int = WIDTH, font: int = FONT, height: int = HEIGHT, left: int = LEFT,
+          top: int = TOP, bottom: int = BOTTOM, labels: int = LABELS, gap: int = GAP,
+          spacing: int = 0, lines: int = 1, lift: int = 0, radius: float = MARKER,
+          xstep: int = 1) -> dict[str, Any]:
     """An SVG line chart of the running totals by round: each line with its own colour,
     marker and stroke, its player's name at its end (moved apart when two ends meet), and
-    the leader's line marked (★, thicker). The geometry's defaults are a phone's;
-    :data:`SCREEN` is the room's screen's (a round number every ``xstep`` rounds, and
-    the last)."""
+    the leader's line marked (★, thicker). The geometry's defaults are a phone's, a name
+    on one line; :data:`SCREEN` and :data:`SCREEN_END` are the room's screen's (a name on
+    up to ``lines`` lines ``gap`` apart, ``spacing`` more between two names, the lowest
+    ``lift`` above the x axis and its numbers, markers of ``radius``, a round number
+    every ``xstep`` rounds, and the last)."""
     count = len(state["rounds"])
     series = {str(seat): [0] for seat in players}
     for rnd in state["rounds"]:
@@ -100,55 +111,154 @@ def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str], 
             series[key].append(rnd["totals"][key])
     values = [v for line in series.values() for v in line]
     low, high = min(min(values), 0), max(max(values), 10)
-    right = WIDTH - labels
+    right = width - labels
 
     def x(i: int) -> float:
         return round(left + (right - left) * i / max(count, 1), 1)
 
     def y(v: int) -> float:
-        return round(TOP + (height - TOP - bottom) * (high - v) / (high - low), 1)
+        return round(top + (height - top - bottom) * (high - v) / (high - low), 1)
 
     step = _nice_step(high - low)
     ticks = [v for v in range(low - low % step, high + step, step) if low <= v <= high]
     leaders = set(state["leader"])
-    lines = []
+    drawn = []
     for i, seat in enumerate(players):
         line = series[str(seat)]
         points = [(x(j), y(v)) for j, v in enumerate(line)]
-        lines.append({
+        drawn.append({
             "seat": seat, "name": names.get(seat, "?"), "total": line[-1],
             "cls": f"sk-line-{i % LINE_COUNT}", "dashed": i % LINE_COUNT >= len(SHAPES),
             "leader": seat in leaders,
             "points": " ".join(f"{px},{py}" for px, py in points),
-            "markers": [marker(SHAPES[i % len(SHAPES)], px, py, 3.5) for px, py in points],
+            "markers": [marker(SHAPES[i % len(SHAPES)], px, py, radius)
+                        for px, py in points],
             "swatch": marker(SHAPES[i % len(SHAPES)], 16, 8, 5),
             "last": points[-1],
         })
-    _place_labels(lines, x(len(series[str(players[0])]) - 1), font, height - bottom, gap)
-    return {"width": WIDTH, "height": height, "left": left, "right": right, "top": TOP,
+    _place_labels(drawn, Labels(end=x(len(series[str(players[0])]) - 1), width=width,
+                                font=font, top=top, bottom=height - bottom - lift, gap=gap,
+                                spacing=spacing, lines=lines))
+    return {"width": width, "height": height, "left": left, "right": right, "top": top,
             "bottom": height - bottom, "zero": y(0), "font": font,
             "xticks": [{"x": x(i), "label": i} for i in range(count + 1)
                        if i % xstep == 0 or i == count],
-            "yticks": [{"y": y(v), "label": v} for v in ticks], "lines": lines}
+            "yticks": [{"y": y(v), "label": v} for v in ticks], "lines": drawn}
 
 
-def _place_labels(lines: list[dict[str, Any]], end: float, font: int, bottom: float,
-                  gap: int) -> None:
-    """Each line's name beside its last point, at least ``gap`` apart from the next
-    (pushed down, then back up from the bottom), shortened to the room on the right."""
-    order = sorted(lines, key=lambda line: (line["last"][1], line["seat"]))
-    top = TOP + font / 2
+@dataclass(frozen=True)
+class Labels:
+    """Where the names at the lines' ends go: right of ``end`` (the last round's x) up to
+    ``width``, between ``top`` and ``bottom`` (above the x axis's numbers); ``font`` units
+    high, a name's lines ``gap`` apart and two names ``gap + spacing`` apart, a name on
+    ``lines`` lines at most."""
+
+    end: float
+    width: int
+    font: int
+    top: float
+    bottom: float
+    gap: int
+    spacing: int
+    lines: int
+
+    @property
+    def room(self) -> float:
+        """How wide a line of a name may be."""
+        return self.width - self.end - 14
+
+    def capacity(self, names: int) -> int:
+        """How many lines ``names`` names have in all, stacked from the top to the
+        bottom with their spacing."""
+        span = self.bottom - (self.top + self.font / 2) - (names - 1) * self.spacing
+        return max(names, int(span // self.gap) + 1)
+
+
+def _place_labels(lines: list[dict[str, Any]], at: Labels) -> None:
+    """Each line's name beside its last point, at least ``gap`` (and ``spacing``) apart
+    from the next (pushed down, then back up from the bottom), on as many lines as the
+    room allows (:func:`_label_lines`)."""
+    texts = _label_lines(lines, at)
+    order = sorted(range(len(lines)), key=lambda i: (lines[i]["last"][1], lines[i]["seat"]))
+    # From a name's middle to the middle of its first (or last) line.
+    half = [(len(texts[i]) - 1) * at.gap / 2 for i in order]
+    first = at.top + at.font / 2
     spots: list[float] = []
-    for line in order:
-        spots.append(max(line["last"][1], spots[-1] + gap if spots else top))
-    for i in range(len(spots) - 1, -1, -1):
-        ceiling = bottom if i == len(spots) - 1 else spots[i + 1] - gap
-        spots[i] = round(max(min(spots[i], ceiling), top), 1)
-    room = WIDTH - end - 14
-    for line, spot in zip(order, spots, strict=True):
-        prefix = "★ " if line["leader"] else ""
-        name = shorten(line["name"], room - text_width(prefix, font), font)
-        line["label"] = {"x": round(end + 10, 1), "y": spot, "text": prefix + name}
+    for k, i in enumerate(order):
+        least = first + half[k] if not spots else \
+            spots[-1] + half[k - 1] + at.gap + at.spacing + half[k]
+        spots.append(max(lines[i]["last"][1], least))
+    for k in range(len(spots) - 1, -1, -1):
+        ceiling = at.bottom - half[k] if k == len(spots) - 1 else \
+            spots[k + 1] - half[k + 1] - at.gap - at.spacing - half[k]
+        spots[k] = round(max(min(spots[k], ceiling), first + half[k]), 1)
+    for k, i in enumerate(order):
+        rows = texts[i]
+        lines[i]["label"] = {
+            "x": round(at.end + 10, 1), "y": spots[k], "text": " ".join(rows),
+            "rows": [{"text": row, "y": round(spots[k] - half[k] + n * at.gap, 1)}
+                     for n, row in enumerate(rows)]}
+
+
+def _label_lines(lines: list[dict[str, Any]], at: Labels) -> list[list[str]]:
+    """Each line's name ("★ " first for a leader) on the lines it is drawn on: whole
+    when the chart has room for every name's lines, else the longest ones given fewer
+    (broken at a space when one is near, cut with "…" on their last line). Two names cut
+    alike get more lines while there is room, then keep their ends ("Bartholomew the…
+    Pir", "…Sam"), so each player is told apart."""
+    texts = [("★ " if line["leader"] else "") + line["name"] for line in lines]
+    whole = [len(wrap(text, at.room, len(text), at.font)) for text in texts]
+    allowed = [min(n, at.lines) for n in whole]
+    capacity = at.capacity(len(lines))
+    while sum(allowed) > capacity and max(allowed) > 1:
+        allowed[allowed.index(max(allowed))] -= 1
+    while True:
+        drawn = [wrap(text, at.room, n, at.font) for text, n in zip(texts, allowed, strict=True)]
+        alike = _alike(texts, drawn, allowed, whole)
+        if not alike:
+            return drawn
+        if sum(allowed) + len(alike) > capacity:
+            for i in alike:
+                drawn[i] = _with_its_end(texts[i], drawn[i], at)
+            return drawn
+        for i in alike:
+            allowed[i] += 1
+
+
+def _alike(texts: list[str], drawn: list[list[str]], allowed: list[int],
+           whole: list[int]) -> list[int]:
+    """The names drawn the same as another name, cut (so more of them tells them apart)."""
+    seen = [" ".join(rows) for rows in drawn]
+    return [i for i, text in enumerate(seen) if allowed[i] < whole[i]
+            and any(seen[j] == text and texts[j] != texts[i] for j in range(len(seen)))]
+
+
+def _with_its_end(text: str, rows: list[str], at: Labels) -> list[str]:
+    """``rows`` of a cut name with the last one ending as the name does: its start, "…"
+    and as much of its end as fits ("Barthol…able Sam")."""
+    before = len("".join(rows[:-1]).replace(" ", ""))
+    start = 0
+    for _ in range(before):  # past the characters the lines before draw (not the spaces)
+        while text[start] == " ":
+            start += 1
+        start += 1
+    rest = text[start:].strip()
+    half = (at.room - text_width("…", at.font)) / 2
+    head = shorten(rest, half + text_width("…", at.font), at.font).removesuffix("…")
+    tail = _tail(rest[len(head):], at.room - text_width(head + "…", at.font), at.font)
+    return [*rows[:-1], head.rstrip() + "…" + tail.lstrip()]
+
+
+def _tail(text: str, room: float, font: float) -> str:
+    """As many of ``text``'s last characters as fit in ``room`` (not splitting one drawn
+    character)."""
+    used, cut = 0.0, len(text)
+    while cut > 0 and used + char_width(text[cut - 1]) * font <= room:
+        used += char_width(text[cut - 1]) * font
+        cut -= 1
+    while 0 < cut < len(text) and (char_width(text[cut]) == 0 or text[cut - 1] == ZWJ):
+        cut += 1
+    return text[cut:]
 
 
 def marker(shape: str, x: float, y: float, r: float) -> str:

@@ -128,8 +128,9 @@ def reason_length() -> int:
 def screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
                  names: Mapping[int, str]) -> dict[str, Any]:
     """The chart of the totals drawn for the room's screen (score_table.SCREEN: labels read
-    from the sofa)."""
-    return score_table.chart(dict(state), setup["players"], dict(names), **score_table.SCREEN)
+    from the sofa; SCREEN_END once the game is over, wider, where the round stood)."""
+    geometry = score_table.SCREEN_END if state.get("finished") else score_table.SCREEN
+    return score_table.chart(dict(state), setup["players"], dict(names), **geometry)
 
 
 def signed(amount: int) -> str:
