@@ -121,3 +121,12 @@ def test_a_phones_chart_names_each_line_on_one_line():
     assert [len(line["label"]["rows"]) for line in chart["lines"]] == [1, 1, 1]
     text = chart["lines"][0]["label"]["text"]
     assert text.startswith("Barthol") and text.endswith("…")
+
+
+def test_the_rooms_screen_numbers_every_round_where_the_numbers_have_room():
+    def numbered(rounds):
+        state = {"rounds": [{"totals": {"0": 10 * n}} for n in range(rounds)], "leader": [0]}
+        return [t["label"] for t in score_table.chart(state, [0], {0: "Jo"},
+                                                      **score_table.SCREEN)["xticks"]]
+    assert numbered(3) == [0, 1, 2, 3]
+    assert numbered(10) == [0, 2, 4, 6, 8, 10]  # "10" is wider than a round's step

@@ -101,7 +101,7 @@ def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str], 
     on one line; :data:`SCREEN` and :data:`SCREEN_END` are the room's screen's (a name on
     up to ``lines`` lines ``gap`` apart, ``spacing`` more between two names, the lowest
     ``lift`` above the x axis and its numbers, markers of ``radius``, a round number
-    every ``xstep`` rounds, and the last)."""
+    every ``xstep`` rounds, and the last, or every one where they have room)."""
     count = len(state["rounds"])
     series = {str(seat): [0] for seat in players}
     for rnd in state["rounds"]:
@@ -139,6 +139,9 @@ def chart(state: dict[str, Any], players: Sequence[int], names: dict[int, str], 
     _place_labels(drawn, Labels(end=x(len(series[str(players[0])]) - 1), width=width,
                                 font=font, top=top, bottom=height - bottom - lift, gap=gap,
                                 spacing=spacing, lines=lines))
+    # Every round numbered where the numbers have room (a game of a few rounds).
+    if (right - left) / max(count, 1) >= 1.3 * text_width(str(count), font):
+        xstep = 1
     return {"width": width, "height": height, "left": left, "right": right, "top": top,
             "bottom": height - bottom, "zero": y(0), "font": font,
             "xticks": [{"x": x(i), "label": i} for i in range(count + 1)
