@@ -61,9 +61,7 @@ def test_a_bid_elsewhere_brings_only_the_round_and_the_bidder_s_marks(night):
     assert shown_parts(body) == ["sk-round", "sk-wide", "sk-card-1"]
     assert 'id="part-sk-round"' in body and 'hx-swap-oob="morph"' in body
     assert "1 of 4 bids in" in body
-    # each part says the version it shows (a page already past it drops it)
-    version = answer.headers[parts.GET_HEADER].rsplit("=", 1)[1]
-    assert body.count(f'data-part-v="{version}" hx-swap-oob="morph"') == 3
+    assert body.count('hx-swap-oob="morph"') == 3  # each part swapped in by itself
     full = phone.get("/me/live", headers=HX).data.decode()
     assert len(body) < len(full) * 0.75
 

@@ -105,7 +105,7 @@ def test_a_refresh_overtaken_by_the_phone_s_own_bid_does_not_bring_its_form_back
     phone.locator(".sk-my-bid-form button[name=bid][value='1']").click()
     phone.locator(".sk-sent").wait_for(timeout=WAIT)
     phone.evaluate("""() => { window.__oob = new Promise((done) => document.addEventListener(
-      'htmx:oobBeforeSwap', () => setTimeout(done, 100), {once: true})); }""")
+      'htmx:afterRequest', () => setTimeout(done, 100), {once: true})); }""")
     route, answer = held[0]
     assert answer.headers.get("hx-reswap") == "none"  # an answer of parts
     route.fulfill(response=answer)

@@ -174,6 +174,52 @@ def test_the_latecomer_form_answers_in_itself_and_is_empty_after_an_add(browser,
     assert field.input_value() == "bartholomew"  # what was refused is kept to correct
 
 
+def test_the_latecomer_s_code_stays_when_a_refresh_of_the_same_moment_lands_after_it(
+        browser, server_process):
+    """The add's own news reaches the page before the add's answer: the page asks for a
+    refresh, which lands after the answer and brings the same moment without the new
+    seat's code (the answer alone holds it). It is dropped, so the code stays."""
+    host = tablet(browser)
+    night_url = create_night(host, server_process.start().url, ["Mina", "Jo", "Sun"])
+    host.goto(night_url)
+    host.wait_for_function("() => document.documentElement.dataset.push === 'open'",
+                           timeout=WAIT)
+    held = {}
+
+    def hold_the_add(route):
+        held["add"] = (route, route.fetch())
+
+    def hold_a_refresh(route):
+        if "refresh" in held:
+            route.continue_()
+        else:
+            held["refresh"] = (route, route.fetch())
+
+    host.route("**/seats", hold_the_add)
+    host.route("**/live?*", hold_a_refresh)
+    join = host.locator(".seat-join")
+    join.locator("summary").click()
+    join.locator("input[name=name]").fill("Bartholomew")
+    join.locator("button[type=submit]").click()
+    for _ in range(200):
+        if "add" in held and "refresh" in held:
+            break
+        host.wait_for_timeout(50)
+    assert set(held) == {"add", "refresh"}, "the page did not refresh on the add's news"
+
+    route, answer = held["add"]
+    route.fulfill(response=answer)
+    added = host.locator(".seat-join-added")
+    added.wait_for(timeout=WAIT)
+    host.evaluate("""() => { window.__landed = new Promise((done) => document.addEventListener(
+      'htmx:afterRequest', () => setTimeout(done, 200), {once: true})); }""")
+    route, answer = held["refresh"]
+    assert "seat-join-added" not in answer.text()  # the refresh alone would take it away
+    route.fulfill(response=answer)
+    host.evaluate("() => window.__landed")
+    assert "Bartholomew has a seat" in added.inner_text()
+
+
 def test_after_a_game_the_table_page_names_the_winners_and_the_next_game(browser, live_server):
     host = tablet(browser)
     night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun", "Ann"])

@@ -65,11 +65,11 @@ def content_hash(text: str) -> str:
     return hashlib.blake2b(_NOT_CONTENT.sub("", text).encode(), digest_size=6).hexdigest()
 
 
-def _wrapped(name: str, content: str, digest: str, version: str | None = None) -> str:
-    """A part in its wrapper; an out-of-band one (an answer of parts only) says the
-    version it shows: a page that already shows a later one drops it (static/js/live.js:
-    a write's answer can overtake a refresh sent before it, whose parts are older)."""
-    swap = f' data-part-v="{version}" hx-swap-oob="morph"' if version is not None else ""
+def _wrapped(name: str, content: str, digest: str, oob: bool = False) -> str:
+    """A part in its wrapper; an out-of-band one in an answer of parts only (a page
+    that already shows a later version drops the whole answer: static/js/live.js,
+    live.overtaken)."""
+    swap = ' hx-swap-oob="morph"' if oob else ""
     return (f'<div class="part" id="part-{name}" data-part="{name}" '
             f'data-part-hash="{stored(digest)}"{swap}>{content}</div>')
 
@@ -108,7 +108,7 @@ def mark(response: Response) -> Response:
     version = _SHOWN.search(get.group(1)) if get is not None else None
     if have is not None and get is not None and version is not None and have[0] == frame \
             and set(have[1]) == set(parts):
-        response.set_data("".join(_wrapped(name, content, digest, version.group(1))
+        response.set_data("".join(_wrapped(name, content, digest, oob=True)
                                   for name, (content, digest) in parts.items()
                                   if have[1][name] not in (digest, UNSEEN)))
         response.headers["HX-Reswap"] = "none"

@@ -175,8 +175,8 @@
   }
 
   function shown(el) {
-    var found = el && /[?&]v=(-?\d+)/.exec(el.getAttribute("hx-get") || "");
-    return found ? Number(found[1]) : -1;
+    var version = versionIn(el && el.getAttribute("hx-get"));
+    return isNaN(version) ? -1 : version;
   }
 
   function silentMs() {
@@ -217,7 +217,7 @@
       if (why === "woke") { asking.again = true; }
       return;
     }
-    var mine = asking = { sent: Date.now(), elt: el, again: false };
+    var mine = asking = { sent: Date.now(), elt: el, again: false, from: shown(el) };
     lastRefresh = mine.sent;
     issuing = true;
     try {
@@ -288,17 +288,31 @@
     }, 200);
   });
 
-  /* A refresh sent before this page's own write whose answer lands after the write's:
-     its region is gone (the write's answer replaced it), and htmx would still swap its
-     parts in, older than what the page shows, under the page's newer version, which
-     every later refresh would then be told is unchanged (a phone showed its bid form
-     again after "Bid sent", for good). Each part of such an answer says its version:
-     one older than the page's is dropped. */
-  C.on("htmx:oobBeforeSwap", "live.stale", function (event) {
-    var fragment = event.detail.fragment;
-    var part = fragment && fragment.firstElementChild;
-    var version = part && part.dataset ? Number(part.dataset.partV) : NaN;
-    if (isFinite(version) && version < shown(region())) { event.detail.shouldSwap = false; }
+  /* A refresh sent before this page's own write, whose answer lands after the write's
+     answer has drawn the region: when it brings no later version than the one the
+     write's answer drew, it is dropped whole. An older one would bring its older
+     parts back under the page's newer version, which every later refresh would then be
+     told is unchanged (a phone showed its bid form again after "Bid sent", for good);
+     one of the same version would take away what only the write's answer says (the
+     latecomer's new seat and its code, a refusal). The one refresh on its way
+     (``asking``) notes the version shown when it left; its answer's is in its region's
+     URL (or its X-Live-Get, for an answer of parts). Every answer to #live is a morph,
+     which keeps the region's element: a refresh's region is never gone meanwhile. */
+  function versionIn(url) {
+    var found = url && /[?&;]v=(-?\d+)/.exec(url);
+    return found ? Number(found[1]) : NaN;
+  }
+  C.on("htmx:beforeSwap", "live.overtaken", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || !asking || !C.isRefresh(event) || !event.detail.shouldSwap) { return; }
+    var now = shown(region());
+    if (now <= asking.from) { return; }
+    var url = xhr.getResponseHeader("X-Live-Get");
+    if (!url) {
+      var tag = /<div id="live"[^>]*>/.exec(xhr.responseText || "");
+      url = tag ? (/hx-get="([^"]*)"/.exec(tag[0]) || [])[1] : null;
+    }
+    if (versionIn(url) <= now) { event.detail.shouldSwap = false; }
   });
 
   C.on("htmx:beforeSwap", "live.partial", function (event) {
