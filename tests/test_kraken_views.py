@@ -153,6 +153,18 @@ def test_the_first_marker_can_be_changed_until_the_first_reveal(night, kraken):
     assert "before the first reveal" in error_notice(response)
 
 
+def test_a_stale_change_of_marker_opens_its_fold_to_say_so(night, kraken):
+    set_marker(night, kraken, 0)
+    stale = night.pos(kraken)
+    set_marker(night, kraken, 1)  # another host device changed it first
+    response = post(night, kraken, "marker", {"seat": 2}, pos=stale)
+    assert status_of(response) == 409
+    fold = re.search(r"<details( open)?><summary>Change who takes the marker first</summary>"
+                     r"(.*?)</details>", response.data.decode(), re.S)
+    assert fold.group(1) == " open" and "The table moved on" in fold.group(2)
+    assert game_of(night, kraken).state["marker"] == 1
+
+
 def test_a_round_end_tells_the_table_to_deal_again(night, kraken):
     game = play(night, kraken, ["empty"] * 4)
     assert game.state["round"] == 2
