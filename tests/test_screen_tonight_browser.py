@@ -71,6 +71,9 @@ def test_between_games_the_tv_shows_tonight_s_tally_and_picture(night, size):
                      ".screen-tonight-wins li", ".screen-tonight-picture figcaption"):
         px = page.eval_on_selector(selector, "e => parseFloat(getComputedStyle(e).fontSize)")
         assert px >= .875 * rem - .5, (selector, px)
+    # where no animation runs, one turn shows, not both on top of each other
+    page.evaluate("document.getAnimations().forEach((a) => a.cancel())")
+    assert board.is_visible() and not tally.is_visible()
 
 
 def test_while_a_game_runs_the_tv_shows_the_game_alone(night):
