@@ -13,10 +13,11 @@ as in tests/test_reveal_browser.py: only their difference from the laptop's coun
 ``--cpu`` slows every phone's main thread by each factor in turn (Chrome's own CPU
 throttling, CDP ``Emulation.setCPUThrottlingRate``: 4 is DevTools' "mid-tier mobile", 6
 an old phone), the host's laptop left at full speed; each factor is a night of each
-profile. Every phone's page times each front-end step (static/js/core.js, "step …"
-measures) and each refresh, from its request to its settled swap; with ``--trace`` the
-last phone's main thread is traced through the rounds (the Performance panel's trace,
-through CDP) and its top costs summed by kind and by script function.
+profile. Every phone's page times each front-end step (the steps static/js/core.js
+runs, as "step …" measures: the bench's init script wraps ``Companion.on``) and each
+refresh, from its request to its settled swap; with ``--trace`` the last phone's main
+thread is traced through the rounds (the Performance panel's trace, through CDP) and its
+top costs summed by kind and by script function.
 
 Every page records, in true time (``performance.timeOrigin + performance.now()``, which a
 wrong wall clock leaves alone), when its live region first showed each version, when
@@ -177,10 +178,22 @@ def through(url: str, port: int) -> str:
     return f"http://127.0.0.1:{port}/{path}"
 
 
-#: In every phone's page: each refresh's times (sent, answered, settled) and the steps
-#: timed (static/js/core.js, window.__companionProfile).
+#: In every phone's page: each refresh's times (sent, answered, settled), and each
+#: front-end step timed as a User Timing measure, "step <name>": static/js/core.js runs
+#: the steps its parts register with Companion.on, which is wrapped here as core.js
+#: defines it, before any part registers one (a phone at the table times nothing).
 PROFILE = """(() => {
-  window.__companionProfile = true;
+  let companion;
+  Object.defineProperty(window, 'Companion', {configurable: true, get: () => companion,
+    set: (c) => {
+      const on = c.on;
+      c.on = (type, name, fn) => on(type, name, (event) => {
+        const began = performance.now();
+        try { return fn(event); }
+        finally { performance.measure('step ' + name, {start: began}); }
+      });
+      companion = c;
+    }});
   const rec = window.__refreshes = [];
   const open = new Map();
   const isRefresh = (e) => {

@@ -44,4 +44,7 @@ def test_the_wifi_bench_walks_a_night_through_its_links_and_reports_it(tmp_path)
     assert all(isinstance(s["busy"], list) for s in screens)
     for key in ("answer_whole_ms", "answer_queued_ms", "swap_to_settled_ms"):
         assert "p95" in night["phones_main_thread"][key]
+    # the front-end steps each phone ran, timed by the bench's own wrapper of Companion.on
+    assert {"live.follow", "panels.restoreFields"} <= set(
+        night["phones_main_thread"]["steps_per_refresh_ms"])
 

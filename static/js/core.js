@@ -68,12 +68,6 @@
   var steps = {};  /* event -> {name: fn} */
   var games = {};  /* event -> the names of its game steps, in the order registered */
 
-  /* A page the Wi-Fi bench profiles (bench/wifi.py sets __companionProfile before any
-     script runs) times each step as a User Timing measure, "step <name>", so that where
-     a slow phone's main thread goes per refresh is read step by step; other pages pay
-     one test per event. */
-  var timed = !!window.__companionProfile;
-
   /* Each event's steps in the order they run, the game slot filled. */
   function sequence(type) {
     var names = ORDER[type].indexOf(GAME) === -1 ? ORDER[type].concat([GAME]) : ORDER[type];
@@ -87,10 +81,8 @@
     sequence(type).forEach(function (name) {
       var fn = mine[name];
       if (!fn) { return; }  /* a part this page does not load (roster.js) */
-      var began = timed ? performance.now() : 0;
       try { fn(event); }
       catch (e) { window.setTimeout(function () { throw e; }); }
-      if (timed) { performance.measure("step " + name, { start: began }); }
     });
   }
 
