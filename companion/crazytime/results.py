@@ -139,7 +139,7 @@ def kept_state(setup: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     """A finished game's state as it is kept beside its log for the tallies: every law
     keeps its name and who knew it, never its When and What text, which only those who
     knew the law ever see (docs/rules.md#crazy-time-matches), even after the game."""
-    kept = json.loads(json.dumps(state))
+    kept: dict[str, Any] = json.loads(json.dumps(state))
     for law in kept.get("laws", []):
         for key in ("when", "what"):
             if key in law:
