@@ -1,8 +1,9 @@
 """The hosts' other laptops, played on this Linux box: ``python -m tests.laptops windows
 serve --port 8800`` runs ``companion`` with the package seeing Windows (or ``macos``).
 
-Only the package is fooled: every ``companion`` module is executed with an ``import``
-of its own (:class:`View`), which hands it stand-ins for ``sys`` (``platform``
+Only the package is fooled, and wakepy, which makes the package's Windows and macOS calls
+to keep the laptop awake: every ``companion`` and ``wakepy`` module is executed with an
+``import`` of its own (:class:`View`), which hands it stand-ins for ``sys`` (``platform``
 ``win32``), ``os`` (``name`` ``nt``, and none of what Python 3.11's ``os`` lacks on
 Windows: ``fchmod``, ``getuid``, ``fork`` …), ``signal`` (Windows' few signals and
 ``SIGBREAK``), ``platform`` (``system()`` ``Windows``) and ``ctypes`` (a ``windll``
@@ -193,8 +194,12 @@ def stand_ins(system: str) -> dict[str, Any]:
     }
 
 
+#: The packages that see the other laptop.
+VIEWED = ("companion", "wakepy")
+
+
 class View(importlib.abc.MetaPathFinder):
-    """Finds the ``companion`` modules as Python does, and executes each with the
+    """Finds the :data:`VIEWED` modules as Python does, and executes each with the
     builtins of :meth:`builtins_for`, whose ``__import__`` hands it the stand-ins."""
 
     def __init__(self, modules: dict[str, Any]) -> None:
@@ -212,7 +217,7 @@ class View(importlib.abc.MetaPathFinder):
         return builtins.__import__(name, globals, locals, fromlist, level)
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "companion" and not fullname.startswith("companion."):
+        if fullname.partition(".")[0] not in VIEWED:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and isinstance(spec.loader, importlib.machinery.SourceFileLoader):
@@ -251,7 +256,7 @@ def play(system: str, argv: list[str]) -> int:
     import psutil  # noqa: F401
     import sqlite_utils  # noqa: F401
 
-    assert "companion" not in sys.modules, "the package was imported before its view"
+    assert not set(VIEWED) & set(sys.modules), "the package was imported before its view"
     sys.meta_path.insert(0, View(stand_ins(system)))
     sys.argv = ["companion.exe" if system == "windows" else "companion", *argv]
     from companion.serving import cli

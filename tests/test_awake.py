@@ -1,6 +1,7 @@
-"""The laptop kept awake while a night is live (companion/laptop/awake.py): Windows
-through a stub kernel32, macOS and Linux through stub programs put first on PATH, the
-real systemd-inhibit where this machine has logind, and the watch on a made-up clock."""
+"""The laptop kept awake while a night is live (companion/laptop/awake.py): wakepy's
+mode as Windows and macOS enter it (faked or refused through wakepy's own switches),
+Linux through a stub systemd-inhibit put first on PATH and the real one where this
+machine has logind, the line in the host's language, and the watch on a made-up clock."""
 
 import os
 import shutil
@@ -12,16 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion import store
-from companion.laptop import awake
-from companion.laptop.awake import (
-    ES_CONTINUOUS,
-    ES_SYSTEM_REQUIRED,
-    IDLE_SECONDS,
-    Linux,
-    MacOS,
-    Watch,
-    Windows,
-)
+from companion.laptop import awake, words
+from companion.laptop.awake import IDLE_SECONDS, Linux, Wakepy, Watch
 from companion.serving import cli
 from companion.store import connection
 from tests.kraken_host import FOUR, play
@@ -31,47 +24,53 @@ ROOT = Path(__file__).resolve().parent.parent
 SETTLE = 0.2
 
 
-class Kernel32:
-    """Records each SetThreadExecutionState; answers ``answer`` (0 is failure)."""
-
-    def __init__(self, answer: int = ES_CONTINUOUS) -> None:
-        self.calls: list[int] = []
-        self.answer = answer
-
-    def SetThreadExecutionState(self, flags: int, /) -> int:  # the API's own name
-        self.calls.append(flags)
-        return self.answer
+@pytest.fixture
+def wakepy_succeeds(monkeypatch):
+    """wakepy's own switch: its first method is one that always succeeds."""
+    monkeypatch.delenv("WAKEPY_FORCE_FAILURE", raising=False)
+    monkeypatch.setenv("WAKEPY_FAKE_SUCCESS", "1")
 
 
-def test_windows_holds_once_and_releases_with_es_continuous():
-    kernel32 = Kernel32()
-    windows = Windows(kernel32)
-    assert windows.hold()
-    assert windows.hold()
-    assert kernel32.calls == [ES_CONTINUOUS | ES_SYSTEM_REQUIRED]
-    windows.release()
-    windows.release()
-    assert kernel32.calls == [ES_CONTINUOUS | ES_SYSTEM_REQUIRED, ES_CONTINUOUS]
-    assert ES_CONTINUOUS | ES_SYSTEM_REQUIRED == 0x80000001
+def test_wakepy_holds_once_names_its_method_and_releases_once(wakepy_succeeds):
+    from wakepy import modecount
+
+    mac = awake.inhibitor("Darwin")
+    assert isinstance(mac, Wakepy)
+    assert mac.hold() and mac.hold()
+    assert modecount() == 1  # one mode entered, however often it is asked
+    assert awake.line(mac, True) == (
+        "This laptop stays awake while a night is live (macOS: WakepyFakeSuccess); closing "
+        "its lid may still put it to sleep.")
+    mac.release()
+    mac.release()
+    assert modecount() == 0
+    assert mac.hold()  # held again after a release, as a night that is live again
+    mac.release()
+    assert modecount() == 0
 
 
-def test_windows_refusing_is_no_hold_and_nothing_to_release():
-    kernel32 = Kernel32(answer=0)
-    windows = Windows(kernel32)
+def test_wakepy_refused_is_no_hold_in_the_hosts_words(monkeypatch):
+    monkeypatch.delenv("WAKEPY_FAKE_SUCCESS", raising=False)
+    monkeypatch.setenv("WAKEPY_FORCE_FAILURE", "1")
+    from wakepy import modecount
+
+    windows = awake.inhibitor("Windows")
     assert not windows.hold()
-    assert "SetThreadExecutionState" in windows.failure
+    assert modecount() == 0  # the failed mode was left, not kept
     windows.release()
-    assert kernel32.calls == [ES_CONTINUOUS | ES_SYSTEM_REQUIRED]
-
-
-def test_windows_without_kernel32_does_not_hold():
-    if sys.platform == "win32":
-        pytest.skip("this is Windows: kernel32 is there")
-    windows = Windows()
-    assert not windows.hold()
     assert awake.line(windows, False) == (
-        "Keep this laptop awake yourself (kernel32.dll could not be loaded): set it not to "
-        "sleep until the night ends, or every phone loses the connection when it does.")
+        "Keep this laptop awake yourself (Windows did not allow it): set it not to sleep "
+        "until the night ends, or every phone loses the connection when it does.")
+
+
+def test_the_line_is_in_the_terminals_language(monkeypatch, bin_folder):
+    monkeypatch.setattr(words, "terminal_language", lambda: "ko")
+    stub(bin_folder, "systemd-inhibit", "exit 1\n")
+    linux = Linux(settle=5.0)
+    assert not linux.hold()
+    said = awake.line(linux, False)
+    assert "Linux에서 허용하지 않았습니다" in said and "휴대폰" in said
+    assert "allow" not in said
 
 
 def stub(folder: Path, name: str, body: str) -> Path:
@@ -89,31 +88,6 @@ def bin_folder(tmp_path, monkeypatch):
     folder.mkdir()
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
     return folder
-
-
-def test_macos_runs_caffeinate_on_this_process_and_ends_it(bin_folder, tmp_path):
-    record = tmp_path / "args"
-    stub(bin_folder, "caffeinate", f"""\
-        printf '%s\\n' "$@" > {record}
-        exec sleep 30
-        """)
-    mac = MacOS(settle=SETTLE)
-    assert mac.hold()
-    child = mac.process
-    assert child is not None and child.poll() is None
-    assert mac.hold() and mac.process is child  # idempotent: one child
-    assert record.read_text().split() == ["-i", "-w", str(os.getpid())]
-    mac.release()
-    assert child.poll() is not None
-    assert mac.process is None
-    mac.release()
-
-
-def test_macos_without_caffeinate_does_not_hold(tmp_path, monkeypatch):
-    monkeypatch.setenv("PATH", str(tmp_path))
-    mac = MacOS(settle=SETTLE)
-    assert not mac.hold()
-    assert mac.failure == "caffeinate was not found"
 
 
 #: A systemd-inhibit that records its arguments and runs the command after its options,
@@ -165,7 +139,7 @@ def test_linux_without_logind_does_not_hold(bin_folder):
     linux = Linux(settle=5.0)  # the wait ends as soon as it exits
     assert not linux.hold()
     assert linux.process is None
-    assert linux.failure == "systemd-inhibit ended at once (exit status 1)"
+    assert linux.failure == "Linux did not allow it"
     linux.release()
 
 
@@ -173,7 +147,10 @@ def test_linux_without_systemd_inhibit_does_not_hold(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     linux = Linux()
     assert not linux.hold()
-    assert linux.failure == "systemd-inhibit was not found"
+    assert awake.line(linux, False) == (
+        "Keep this laptop awake yourself (Companion knows no way to keep Linux awake): set "
+        "it not to sleep until the night ends, or every phone loses the connection when it "
+        "does.")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not shutil.which("systemd-inhibit"),
@@ -220,17 +197,11 @@ def test_holding_and_releasing_work_under_gevents_patched_subprocess(bin_folder,
         "its lid may still put it to sleep.']")
 
 
-def test_a_system_without_a_known_way_gets_a_no_op():
-    other = awake.inhibitor("FreeBSD")
-    assert not other.hold()
-    other.release()
-    assert awake.line(other, False) == (
-        "Keep this laptop awake yourself (Companion knows no way to keep FreeBSD awake): set "
-        "it not to sleep until the night ends, or every phone loses the connection when it "
-        "does.")
-    assert isinstance(awake.inhibitor("Windows"), Windows)
-    assert isinstance(awake.inhibitor("Darwin"), MacOS)
+def test_each_system_gets_its_way():
     assert isinstance(awake.inhibitor("Linux"), Linux)
+    for system, name in (("Windows", "Windows"), ("Darwin", "macOS"), ("FreeBSD", "FreeBSD")):
+        holder = awake.inhibitor(system)
+        assert isinstance(holder, Wakepy) and holder.system == name
 
 
 class Recorder:

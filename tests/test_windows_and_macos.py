@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import _secret_key, create_app
-from companion.laptop import awake, console, paths
+from companion.laptop import console, paths
 from companion.serving import cli
 from tests.conftest import STARTS_WITHIN_S, answers, free_port
 from tests.laptops import ENDED_EXIT
@@ -378,11 +378,13 @@ class Laptop:
         if loop:
             self.env["GEVENT_LOOP"] = loop
         if self.system == "macos":  # macOS's caffeinate, which says how it was started
+            # (its process, its stdin, its arguments) and runs the command it is given
             self.caffeinated = tmp_path / "caffeinate.said"
             tools = tmp_path / "macos-bin"
             tools.mkdir(exist_ok=True)
             (tools / "caffeinate").write_text(
-                f'#!/bin/sh\necho "$$ $*" > "{self.caffeinated}"\nexec sleep 600\n')
+                f'#!/bin/sh\necho "$$ $(readlink /proc/$$/fd/0) $*" > "{self.caffeinated}"\n'
+                'exec "$@"\n')
             (tools / "caffeinate").chmod(0o755)
             self.env["PATH"] = f"{tools}:{self.env['PATH']}"
         self.process = None
@@ -482,14 +484,15 @@ def test_a_short_night_on_each_laptop_starts_plays_and_stops_cleanly(tmp_path, n
         assert laptop.calls("SetConsoleCtrlHandler") == [[True]]
         first, *_, last = laptop.calls("SetConsoleMode")
         assert not first[1] & console.ENABLE_QUICK_EDIT_MODE and last[1] == 0x01F7
-        # Kept awake while the night was live, let sleep again at the stop.
-        assert laptop.calls("SetThreadExecutionState") == [
-            [awake.ES_CONTINUOUS | awake.ES_SYSTEM_REQUIRED], [awake.ES_CONTINUOUS]]
+        # Kept awake while the night was live (ES_CONTINUOUS | ES_SYSTEM_REQUIRED), let
+        # sleep again at the stop (ES_CONTINUOUS alone), through wakepy.
+        assert laptop.calls("SetThreadExecutionState") == [[0x80000001], [0x80000000]]
         assert "This laptop stays awake while a night is live (Windows" in out
     else:
         assert code == 0
-        pid, *argv = laptop.caffeinated.read_text().split()
-        assert argv == ["-i", "-w", str(laptop.process.pid)]
+        # caffeinate runs cat on a pipe from the server: both end when the server does.
+        pid, stdin, *argv = laptop.caffeinated.read_text().split()
+        assert argv == ["cat"] and stdin.startswith("pipe:")
         with pytest.raises(ProcessLookupError):  # let go at the stop
             os.kill(int(pid), 0)
         assert "This laptop stays awake while a night is live (macOS: caffeinate)" in out

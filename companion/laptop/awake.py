@@ -3,39 +3,40 @@
 The laptop is the table's server: when it sleeps, every phone says "Connection lost".
 Windows and macOS on battery sleep after a few idle minutes, and no one touches the
 laptop during a game. So while a night is live, the server asks the OS not to sleep
-for idleness, in the one way each OS has for it:
+for idleness:
 
-- Windows: ``SetThreadExecutionState(ES_CONTINUOUS | ES_SYSTEM_REQUIRED)``;
-- macOS: a ``caffeinate -i -w <pid>`` child process;
-- Linux: a ``systemd-inhibit --what=idle:sleep … cat`` child process, where logind is.
+- Windows and macOS (and any other system but Linux): wakepy's ``keep.running`` mode,
+  which is ``SetThreadExecutionState(ES_CONTINUOUS | ES_SYSTEM_REQUIRED)`` on Windows and
+  a ``caffeinate`` child on macOS;
+- Linux: a ``systemd-inhibit --what=idle:sleep … cat`` child, where logind is. wakepy
+  asks a desktop's D-Bus services there, which a laptop without a desktop session lacks;
+  logind answers with or without one (docs/architecture.md, "laptop/awake.py").
 
 The request ends when the server stops, or when nothing has been live for
 :data:`IDLE_SECONDS`: a laptop left serving an empty room sleeps as it always did. Each
 way also ends by itself when the server's process dies, even killed: the thread's flag
-dies with the thread, ``caffeinate -w`` watches this process, and ``cat`` sees its pipe
-close. Closing the lid still sleeps most laptops, whatever is asked here.
+dies with the thread, and ``cat`` (under ``caffeinate`` or ``systemd-inhibit``) sees its
+pipe close. Closing the lid still sleeps most laptops, whatever is asked here.
 
 Two halves. :class:`Watch` and the small functions are pure: they decide when to hold
 and release, from a clock and whether the night is live, which the caller computes
 (this module knows nothing of devices or games). The inhibitors make the platform
-calls; none raises: a failure is ``hold() -> False`` and a reason in ``failure``, for
-the one line ``companion serve`` prints (:func:`line`).
+calls; none raises: a failure is ``hold() -> False`` and a reason in ``failure``, in
+the host's words, for the one line ``companion serve`` prints (:func:`line`).
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
+import contextlib
 import platform
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Callable
-from typing import IO, Protocol, cast
+from typing import Protocol
 
-#: A child process started here (bytes pipes).
-Process = subprocess.Popen[bytes]
+from companion.core.errors import N_
+from companion.laptop.words import gettext as _
 
 #: Seconds without anything live after which the laptop may sleep again.
 IDLE_SECONDS = 30 * 60
@@ -44,14 +45,21 @@ EVERY_SECONDS = 60.0
 #: Seconds a started child must stay up to count as holding: without logind (a
 #: container, a system without systemd) ``systemd-inhibit`` exits at once.
 SETTLE_SECONDS = 0.5
-#: Seconds a child is given to end on its own before it is terminated, then killed.
+#: Seconds a child is given to end on its own before it is killed.
 END_SECONDS = 2.0
 
-#: SetThreadExecutionState's flags (winbase.h).
-ES_CONTINUOUS = 0x80000000
-ES_SYSTEM_REQUIRED = 0x00000001
-
 WHY = "A game night is live"
+#: The names a host knows a system by (``platform.system()`` says "Darwin").
+SYSTEM_NAMES = {"Darwin": "macOS"}
+
+HELD = N_("This laptop stays awake while a night is live (%(how)s); closing its lid may "
+          "still put it to sleep.")
+NOT_HELD = N_("Keep this laptop awake yourself (%(why)s): set it not to sleep until the "
+              "night ends, or every phone loses the connection when it does.")
+#: Why, when the system was asked and said no.
+REFUSED = N_("%(system)s did not allow it")
+#: Why, when there was nothing to ask.
+NO_WAY = N_("Companion knows no way to keep %(system)s awake")
 
 
 class Inhibitor(Protocol):
@@ -59,7 +67,7 @@ class Inhibitor(Protocol):
 
     #: How it does it, in a few words ("Windows: SetThreadExecutionState").
     how: str
-    #: Why the last hold() failed, as a clause ("" until one did).
+    #: Why the last hold() failed, as a clause in the host's words ("" until one did).
     failure: str
 
     def hold(self) -> bool:
@@ -72,182 +80,80 @@ class Inhibitor(Protocol):
 
 
 def inhibitor(system: str | None = None) -> Inhibitor:
-    """This OS's inhibitor (``platform.system()``'s name), a no-op one where none is known."""
+    """This OS's inhibitor (``platform.system()``'s name)."""
     name = platform.system() if system is None else system
-    if name == "Windows":
-        return Windows()
-    if name == "Darwin":
-        return MacOS()
     if name == "Linux":
         return Linux()
-    return Unsupported(name)
+    return Wakepy(SYSTEM_NAMES.get(name, name))
 
 
 def line(holder: Inhibitor, held: bool) -> str:
     """The one line ``companion serve`` prints on how the laptop's sleep is handled."""
     if held:
-        return (f"This laptop stays awake while a night is live ({holder.how}); "
-                "closing its lid may still put it to sleep.")
-    return (f"Keep this laptop awake yourself ({holder.failure}): set it not to sleep "
-            "until the night ends, or every phone loses the connection when it does.")
+        return _(HELD, how=holder.how)
+    return _(NOT_HELD, why=holder.failure)
 
 
-# -- Windows ---------------------------------------------------------------------------
+class Wakepy:
+    """wakepy's ``keep.running`` mode, entered on hold and exited on release.
 
-
-class Kernel32(Protocol):
-    """The one function of kernel32.dll used here (a stub in the tests)."""
-
-    def SetThreadExecutionState(self, flags: int, /) -> int: ...
-
-
-def load_kernel32() -> Kernel32 | None:
-    """kernel32.dll through ctypes, its function typed as the API is (a DWORD in, the
-    previous DWORD state out, so 0 is failure); None where there is no Windows."""
-    if sys.platform == "win32":
-        try:
-            kernel32 = ctypes.windll.kernel32
-            function = kernel32.SetThreadExecutionState
-        except (OSError, AttributeError):
-            return None
-        function.argtypes = [ctypes.c_uint32]
-        function.restype = ctypes.c_uint32
-        return cast(Kernel32, kernel32)
-    return None
-
-
-class Windows:
-    """``SetThreadExecutionState``: the system may not sleep for idleness while held.
-
-    ES_SYSTEM_REQUIRED without ES_DISPLAY_REQUIRED: the phones are the table's screens,
-    so the laptop's display may turn off, and lock, as the host set it to (a display
-    kept lit all night drains the battery, and leaves the host's session open to
-    anyone at the table). One limit of Windows itself: on a Modern Standby laptop on
-    battery, Windows may drop such a request 5 minutes after its own sleep timeout
-    (PowerSetRequest's documentation says so of system-required requests), so a long
-    night on battery wants the charger.
-
-    The flag belongs to the calling thread, and ES_CONTINUOUS keeps it until that
-    thread changes it or ends. Under gevent every greenlet runs on the main OS thread,
-    so hold() and release() must be called from a greenlet (or the main thread), never
-    from gevent's thread pool: there the flag would be another thread's, and stay set.
+    It keeps the system from sleeping for idleness and leaves the display alone: the
+    phones are the table's screens, so the laptop's display may turn off, and lock, as
+    the host set it to. On Windows the flag is set on a thread of wakepy's own, which
+    under gevent is a greenlet on the main thread, where the flag lives until released.
+    wakepy is imported at the first hold: Linux never loads it.
     """
 
-    how = "Windows: SetThreadExecutionState"
-
-    def __init__(self, kernel32: Kernel32 | None = None) -> None:
-        self._kernel32 = kernel32
-        self._held = False
+    def __init__(self, system: str) -> None:
+        self.system = system
+        self.how = system
         self.failure = ""
+        self._held = contextlib.ExitStack()
+        self._holding = False
 
     def hold(self) -> bool:
-        if self._held:
+        if self._holding:
             return True
-        if self._kernel32 is None:
-            self._kernel32 = load_kernel32()
-        if self._kernel32 is None:
-            self.failure = "kernel32.dll could not be loaded"
+        from wakepy import keep
+
+        mode = self._held.enter_context(keep.running(on_fail="pass"))
+        method = mode.active_method
+        if method is None:
+            # No method fit this system at all, or those that did were refused.
+            tried = mode.result.list_methods()
+            self.failure = _(REFUSED if tried else NO_WAY, system=self.system)
+            self.release()
             return False
-        if _set_state(self._kernel32, ES_CONTINUOUS | ES_SYSTEM_REQUIRED) == 0:
-            self.failure = "Windows refused SetThreadExecutionState"
-            return False
-        self._held = True
+        self.how = f"{self.system}: {method.name}"
+        self._holding = True
         return True
 
     def release(self) -> None:
-        if self._held and self._kernel32 is not None:
-            self._held = False
-            # The other flags cleared: idle sleep allowed again.
-            _set_state(self._kernel32, ES_CONTINUOUS)
+        self._holding = False
+        # wakepy raises where its own release fails; the laptop sleeps as it would.
+        with contextlib.suppress(Exception):
+            self._held.close()
 
 
-def _set_state(kernel32: Kernel32, flags: int) -> int:
-    """The previous state, 0 on failure (ctypes's own errors counted as one)."""
-    try:
-        return int(kernel32.SetThreadExecutionState(flags))
-    except (OSError, ctypes.ArgumentError):
-        return 0
-
-
-# -- macOS and Linux: a child process holds while it runs ------------------------------
-
-
-def macos_command(program: str, pid: int) -> list[str]:
-    """``caffeinate``: ``-i`` prevents idle sleep (on battery too; the display may
-    still sleep); ``-w`` makes it exit when the server's process does, even crashed."""
-    return [program, "-i", "-w", str(pid)]
-
-
-def linux_command(program: str) -> list[str]:
-    """``systemd-inhibit`` holds its lock while its command runs: ``cat`` runs until its
-    stdin, a pipe from this process, closes: on release, or when this process dies."""
-    return [program, "--what=idle:sleep", "--who=Companion", f"--why={WHY}",
-            "--mode=block", "cat"]
-
-
-def start(command: list[str], stdin: int, settle: float) -> tuple[Process | None, str]:
-    """The child started and still running after ``settle`` seconds, or None and why.
+class Linux:
+    """``systemd-inhibit … cat`` while held: logind holds the lock while ``cat`` runs,
+    and ``cat`` runs until its stdin, a pipe from this process, closes (on release, or
+    when this process dies). A child that died (killed, or Ctrl+C's SIGINT, which
+    reaches the terminal's whole process group) is started again by the next hold().
 
     ``subprocess`` is gevent's cooperative one under ``companion serve`` (patched): the
-    wait lets the server serve meanwhile."""
-    try:
-        child = subprocess.Popen(command, stdin=stdin, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-    except OSError as error:
-        return None, f"{os.path.basename(command[0])} could not start: {error.strerror}"
-    try:
-        status = child.wait(timeout=settle)
-    except subprocess.TimeoutExpired:
-        return child, ""  # still running: holding
-    _close_stdin(child)
-    return None, f"{os.path.basename(command[0])} ended at once (exit status {status})"
+    waits let the server serve meanwhile."""
 
-
-def end(child: Process, timeout: float = END_SECONDS) -> None:
-    """End the child and wait for it: one with a stdin pipe is let to end of itself when
-    the pipe closes, any other is terminated at once; killed if it does not end within
-    ``timeout``. Never raises."""
-    piped = child.stdin is not None
-    _close_stdin(child)
-    steps: list[Callable[[], None]] = [_nothing] if piped else []
-    for stop in (*steps, child.terminate, child.kill):
-        try:
-            stop()
-            child.wait(timeout=timeout)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-        except OSError:
-            return
-
-
-def _nothing() -> None:
-    return None
-
-
-def _close_stdin(child: Process) -> None:
-    pipe: IO[bytes] | None = child.stdin
-    if pipe is not None:
-        try:
-            pipe.close()
-        except OSError:
-            pass
-
-
-class _Child:
-    """Holds while its child runs; a child that died (killed, or Ctrl+C's SIGINT, which
-    reaches the terminal's whole process group) is started again by the next hold()."""
-
-    how = ""
-    program = ""
+    how = "Linux: systemd-inhibit"
+    program = "systemd-inhibit"
 
     def __init__(self, settle: float = SETTLE_SECONDS) -> None:
         self._settle = settle
-        self._child: Process | None = None
+        self._child: subprocess.Popen[bytes] | None = None
         self.failure = ""
 
     @property
-    def process(self) -> Process | None:
+    def process(self) -> subprocess.Popen[bytes] | None:
         """The child while held (for the tests and for a look with ``ps``)."""
         return self._child
 
@@ -257,63 +163,47 @@ class _Child:
         self.release()  # a child that died: its pipe closed, before another starts
         found = shutil.which(self.program)
         if found is None:
-            self.failure = f"{self.program} was not found"
+            self.failure = _(NO_WAY, system="Linux")
             return False
-        self._child, self.failure = start(self.command(found), self.stdin(), self._settle)
-        return self._child is not None
+        try:
+            child = subprocess.Popen(command(found), stdin=subprocess.PIPE,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError:
+            self.failure = _(REFUSED, system="Linux")
+            return False
+        try:
+            child.wait(timeout=self._settle)
+        except subprocess.TimeoutExpired:
+            self._child = child  # still running: holding
+            return True
+        end(child)  # it ended at once: logind refused, or there is none
+        self.failure = _(REFUSED, system="Linux")
+        return False
 
     def release(self) -> None:
         child, self._child = self._child, None
         if child is not None:
             end(child)
 
-    def command(self, program: str) -> list[str]:
-        raise NotImplementedError
 
-    def stdin(self) -> int:
-        return subprocess.DEVNULL
-
-
-class MacOS(_Child):
-    """``caffeinate -i -w <pid>`` while held; terminated on release."""
-
-    how = "macOS: caffeinate"
-    program = "caffeinate"
-
-    def __init__(self, settle: float = SETTLE_SECONDS, pid: int | None = None) -> None:
-        super().__init__(settle)
-        self._pid = os.getpid() if pid is None else pid
-
-    def command(self, program: str) -> list[str]:
-        return macos_command(program, self._pid)
+def command(program: str) -> list[str]:
+    """``systemd-inhibit`` holding its lock while ``cat`` runs."""
+    return [program, "--what=idle:sleep", "--who=Companion", f"--why={WHY}",
+            "--mode=block", "cat"]
 
 
-class Linux(_Child):
-    """``systemd-inhibit … cat`` while held, its stdin a pipe; closed on release."""
-
-    how = "Linux: systemd-inhibit"
-    program = "systemd-inhibit"
-
-    def command(self, program: str) -> list[str]:
-        return linux_command(program)
-
-    def stdin(self) -> int:
-        return subprocess.PIPE
-
-
-class Unsupported:
-    """An OS without a known way: never holds, and says so."""
-
-    how = "no known way"
-
-    def __init__(self, system: str) -> None:
-        self.failure = f"Companion knows no way to keep {system or 'this system'} awake"
-
-    def hold(self) -> bool:
-        return False
-
-    def release(self) -> None:
-        return None
+def end(child: subprocess.Popen[bytes], timeout: float = END_SECONDS) -> None:
+    """Close the child's stdin, so that ``cat`` and the lock end of themselves, and
+    wait; killed if it has not ended within ``timeout``. Never raises."""
+    with contextlib.suppress(OSError):
+        if child.stdin is not None:
+            child.stdin.close()
+    try:
+        child.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            child.kill()
+            child.wait(timeout=timeout)
 
 
 # -- When to hold: pure ----------------------------------------------------------------
