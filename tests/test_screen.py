@@ -314,12 +314,12 @@ def test_a_screen_device_cannot_record_host_or_take_a_seat(night, kind):
     values = {"key": night.key, "number": number, "position": 0, "host_id": 1,
               "screen_id": 1, "kind": kind, "round_number": 1}
     tokens = {"hosting.become_host": invite, "phones.claim": night.tokens[2],
-              "exchange.import_choice": "A" * 43, "screens.pair_token": "A" * 43}
+              "exchange.import_choice": "A" * 43, "screen.pair_token": "A" * 43}
     before = dump(night)
     tried = 0
     for rule in night.app.url_map.iter_rules():
         if "POST" not in rule.methods or rule.endpoint in (
-                "web.set_language", "screens.use_code", "screens.offer"):
+                "web.set_language", "screen.use_code", "screen.offer"):
             continue
         args = {name: values[name] for name in rule.arguments if name != "token"}
         if "token" in rule.arguments:

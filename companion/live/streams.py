@@ -36,7 +36,7 @@ from companion.live.clock import now_ms
 from companion.live.watcher import Stream, Watcher
 from companion.web.identity import device, hosted_night_or_404, my_seat, viewed_night
 
-bp = Blueprint("push", __name__)
+bp = Blueprint("streams", __name__)
 
 
 _watchers: dict[str, Watcher] = {}

@@ -27,12 +27,12 @@ from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.identity import device, hosted_night_or_404, is_htmx, unchanged, viewed_night
 
-bp = Blueprint("screens", __name__)
+bp = Blueprint("screen", __name__)
 
 #: The forms a screen device may still send:
 #: the language switch (a cookie of its own, nothing recorded), answering another screen
 #: code, and asking for a number to show (both only move the screen).
-OPEN_TO_SCREENS = frozenset({"web.set_language", "screens.use_code", "screens.offer"})
+OPEN_TO_SCREENS = frozenset({"web.set_language", "screen.use_code", "screen.offer"})
 
 
 @bp.before_app_request
@@ -124,9 +124,9 @@ def invite(key: str) -> Answer:
     """A one-time screen code a laptop opens: a QR and its address."""
     night = hosted_night_or_404(key)
     code = store.invite_screen(night["id"], device())
-    link = public_url(url_for("screens.code", token=code["token"]))
+    link = public_url(url_for("screen.code", token=code["token"]))
     return render_template("screens/invite.html", night=night, qr_svg=qr.svg(link),
-                           link=link, tv_at=public_url(url_for("screens.lobby")),
+                           link=link, tv_at=public_url(url_for("screen.lobby")),
                            minutes=store.SCREEN_CODE_MINUTES)
 
 
@@ -152,7 +152,7 @@ def _cannot_be_a_screen(night: store.Row) -> Answer | None:
     is: a screen records nothing, and would stop the host's controls or the player's
     phone. The night's own host is shown the screen as a host."""
     if store.is_host(night, device()):
-        return redirect(url_for("screens.page", key=night["key"]), 303)
+        return redirect(url_for("screen.page", key=night["key"]), 303)
     role = store.table_role(device())
     if role is not None:
         return render_template("screens/seat_device.html", role=role), 409
@@ -189,7 +189,7 @@ def _answer(token: str) -> Answer:
     night = store.use_screen_invite(token, device())
     if night is None:
         return _refused(token)
-    return redirect(url_for("screens.page", key=night["key"]), 303)
+    return redirect(url_for("screen.page", key=night["key"]), 303)
 
 
 # --- the TV's number: the TV shows it, the host types it or scans its QR -----------------
@@ -198,7 +198,7 @@ def _shown(offer: store.Row) -> dict[str, Any]:
     """What the TV draws of its number: the digits in two halves, the QR of the host's
     question."""
     number = str(offer["number"])
-    link = public_url(url_for("screens.pair_question", token=offer["token"]))
+    link = public_url(url_for("screen.pair_question", token=offer["token"]))
     return {"offer": offer, "number": f"{number[:3]} {number[3:]}", "qr_svg": qr.svg(link),
             "minutes": store.SCREEN_NUMBER_MINUTES}
 
@@ -229,7 +229,7 @@ def offer() -> Answer:
         return error_page(_("This address asked for too many screen numbers this hour. "
                             "Wait a while, or ask the host to show a screen code."), 429)
     if not is_htmx():
-        return redirect(url_for("screens.lobby"), 303)
+        return redirect(url_for("screen.lobby"), 303)
     return render_template("screens/_number.html", **shown)
 
 
@@ -244,7 +244,7 @@ def waiting(token: str) -> Answer:
     if offer["night_id"] is not None:
         night = store.screen_night(store.night(offer["night_id"])["key"], device())
         if night is not None:
-            target = url_for("screens.page", key=night["key"])
+            target = url_for("screen.page", key=night["key"])
             if not is_htmx():
                 return redirect(target, 303)
             return Response("", headers={"HX-Redirect": target})
@@ -255,7 +255,7 @@ def waiting(token: str) -> Answer:
 
 def _pair_form(night: store.Row, error: str | None = None, status: int = 200) -> Answer:
     return render_template("screens/pair.html", night=night, error=error,
-                           tv_at=public_url(url_for("screens.lobby"))), status
+                           tv_at=public_url(url_for("screen.lobby"))), status
 
 
 def _address() -> str:

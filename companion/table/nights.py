@@ -250,7 +250,7 @@ def night_context(night: store.Row) -> dict[str, Any]:
         "screens": screens, "reach": reach_context(night, seats, screens),
         "this_device": device(), "max_players": MAX_PLAYERS, "name_length": NAME_LENGTH,
         "wifi": store.night_wifi(night["id"]),  # never its password (wifi_code.py)
-        "tv_at": public_url(url_for("screens.lobby")),
+        "tv_at": public_url(url_for("screen.lobby")),
     }
 
 
