@@ -117,7 +117,8 @@ def test_nothing_imports_upwards(name):
 @pytest.mark.parametrize("name", WEB)
 def test_no_web_area_imports_one_above_it(name):
     """Within the web layer, a module imports only its own area and the ones before it
-    (WEB_AREAS): the room's screen may show the tally, the tally may not reach the screen."""
+    (WEB_AREAS): the room's screen may use the table's helpers (``note_arrival``,
+    ``public_url``), the table may not reach the screen."""
     mine = WEB_AREAS.index(area(name))
     assert {other: area(other) for other in imports(name)[0] if layer(other) == "web"
             and WEB_AREAS.index(area(other)) > mine} == {}

@@ -4,11 +4,12 @@ tablet types the number on the table page, or scans the QR and answers its quest
 and the TV, which asks every few seconds, becomes the night's screen. (A laptop can
 still open a one-time screen code the host shows instead.)
 
-A screen reads; it never writes. It sees what every phone of the table sees alike (the
-game's public board: no role before the end, no bid before "Yo-ho-ho!", law names
-only), the night's standings between games, and tonight's tally and picture. Its
-device cannot record anything, become a host or take a seat: every form it sends is
-refused (:func:`screens_record_nothing`) before any view runs.
+A screen reads; it never writes. It sees what every phone of the table sees alike: the
+lobby before the first game, the game's public board (no role before the end, no bid
+before "Yo-ho-ho!", law names only), and between games and at the end the finished
+board taking turns with tonight's tally and picture (:func:`tonight`). Its device
+cannot record anything, become a host or take a seat: every form it sends is refused
+(:func:`screens_record_nothing`) before any view runs.
 """
 
 from typing import Any
