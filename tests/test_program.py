@@ -6,6 +6,7 @@ the night there; all with no Python on the PATH it runs under, which holds one e
 folder and nothing else; and once more on gevent's libuv loop, Windows' default. What
 can be checked without building: tests/test_packaging.py."""
 
+import ast
 import importlib.metadata
 import os
 import platform
@@ -15,6 +16,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
+from bench import program as program_bench
 
 pytestmark = pytest.mark.slow
 
@@ -52,6 +55,14 @@ def test_the_linux_program_serves_a_night_and_keeps_it_with_no_python_anywhere(t
     # Windows' loop (libuv, through cffi), tried here: the test extra installs cffi, so
     # the program built here carries it as Windows' does.
     assert smoke(program, PATH=str(empty), GEVENT_LOOP="libuv-cffi")[-1] == "smoke: ok"
+    # wakepy finds its ways by importing each, which PyInstaller follows: Windows' and
+    # macOS' go in with no hidden import (the test extra installs wakepy here too).
+    _, packed = ast.literal_eval((work / "companion" / "PYZ-00.toc").read_text())
+    assert {"wakepy.methods.windows", "wakepy.methods.macos"} <= {name for name, *_ in packed}
+    # bench/program.py, which measured docs/performance.md's "The program", still times it.
+    timed = tmp_path / "timed"
+    timed.mkdir()
+    assert 0 < program_bench.time_to_page(program, timed) < 60
 
 
 def smoke(program, **env):
