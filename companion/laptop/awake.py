@@ -145,28 +145,25 @@ class Linux:
     waits let the server serve meanwhile."""
 
     how = "Linux: systemd-inhibit"
-    program = "systemd-inhibit"
 
     def __init__(self, settle: float = SETTLE_SECONDS) -> None:
         self._settle = settle
-        self._child: subprocess.Popen[bytes] | None = None
+        #: The child while held (for the tests, and for a look with ``ps``).
+        self.process: subprocess.Popen[bytes] | None = None
         self.failure = ""
 
-    @property
-    def process(self) -> subprocess.Popen[bytes] | None:
-        """The child while held (for the tests and for a look with ``ps``)."""
-        return self._child
-
     def hold(self) -> bool:
-        if self._child is not None and self._child.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             return True
         self.release()  # a child that died: its pipe closed, before another starts
-        found = shutil.which(self.program)
+        found = shutil.which("systemd-inhibit")
         if found is None:
             self.failure = _(NO_WAY, system="Linux")
             return False
+        command = [found, "--what=idle:sleep", "--who=Companion", f"--why={WHY}",
+                   "--mode=block", "cat"]
         try:
-            child = subprocess.Popen(command(found), stdin=subprocess.PIPE,
+            child = subprocess.Popen(command, stdin=subprocess.PIPE,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         except OSError:
             self.failure = _(REFUSED, system="Linux")
@@ -174,22 +171,16 @@ class Linux:
         try:
             child.wait(timeout=self._settle)
         except subprocess.TimeoutExpired:
-            self._child = child  # still running: holding
+            self.process = child  # still running: holding
             return True
         end(child)  # it ended at once: logind refused, or there is none
         self.failure = _(REFUSED, system="Linux")
         return False
 
     def release(self) -> None:
-        child, self._child = self._child, None
+        child, self.process = self.process, None
         if child is not None:
             end(child)
-
-
-def command(program: str) -> list[str]:
-    """``systemd-inhibit`` holding its lock while ``cat`` runs."""
-    return [program, "--what=idle:sleep", "--who=Companion", f"--why={WHY}",
-            "--mode=block", "cat"]
 
 
 def end(child: subprocess.Popen[bytes], timeout: float = END_SECONDS) -> None:
