@@ -3,13 +3,14 @@ replaces it, and nothing is doubled (in a real browser, the file chosen once).""
 
 import pytest
 
-from tests.browsing import create_night
+from bench.browsing import create_night
 
 pytestmark = pytest.mark.browser
 
 
 def import_file(page, base_url, raw):
     page.goto(base_url + "/history")
+    page.locator(".tally-import summary").click()  # the import is folded under the nights
     page.locator(".tally-import input[type=file]").set_input_files(
         files=[{"name": "night.json", "mimeType": "application/json", "buffer": raw}])
     page.locator(".tally-import button[type=submit]").click()

@@ -11,11 +11,9 @@ import re
 
 import pytest
 
-from companion.skullking import rules as sk
-from tests.browsing import WORDS_BROKEN, claim
-from tests.builders import ev
-from tests.conftest import store_game
-from tests.layout_night import (
+from bench.browsing import claim
+from bench.builders import ev, store_game
+from bench.layout_night import (
     MATCH,
     MEASURE,
     NAMES,
@@ -26,6 +24,8 @@ from tests.layout_night import (
     show_on_phones,
     skullking,
 )
+from companion.skullking import rules as sk
+from tests.browsing import WORDS_BROKEN
 
 pytestmark = pytest.mark.browser
 
@@ -249,6 +249,7 @@ def test_the_korean_buttons_longer_than_their_english_fit_a_320_px_phone(browser
 
     raw = host.request.get(f"{night}/export.json").body()
     host.goto(base + "/history")
+    host.locator(".tally-import summary").click()  # the import is folded under the nights
     host.locator(".tally-import input[type=file]").set_input_files(
         files=[{"name": "night.json", "mimeType": "application/json", "buffer": raw}])
     host.locator(".tally-import button[type=submit]").click()
