@@ -1,17 +1,96 @@
-"""Hand-made game logs, games and nights, built by the games' own rules.
+"""Hand-made game logs, games and nights, built by the games' own rules: shared by the
+tests and the bench (which never imports tests/).
 
 A log is a list of events as the app records them (``ev``); a game is its number, kind,
 setup, state (the rules' ``replay`` of the log) and events, as ``stats`` and the store
-take it; ``play`` stores one in a night through its host. The figures worked out by hand
-beside each are what the tally, statistics, awards and export tests expect of them.
+take it; ``store_game`` records one in a night as the host's forms would, ``play`` as the
+night's host. A night is made through the real routes (``make_night``). The figures
+worked out by hand beside each are what the tally, statistics, awards and export tests
+expect of them.
 """
 
+import json
 import random
+import re
+from dataclasses import dataclass, field
 
+from companion import store
 from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
-from tests.conftest import store_game
+from companion.store.connection import get_db, now
+
+NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
+
+
+# --- a night made through the real routes, and a game stored in it ---------------------
+
+@dataclass
+class Night:
+    """A night made through the real routes: the host's client, its key, the seat links."""
+
+    app: object
+    host: object
+    key: str
+    tokens: list = field(default_factory=list)
+
+    @property
+    def url(self):
+        return f"/n/{self.key}"
+
+    def phone(self, position):
+        """A new phone that scans seat ``position``'s QR and answers "yes, it's me"."""
+        phone = self.app.test_client()
+        assert phone.get(f"/s/{self.tokens[position]}").status_code == 200
+        response = phone.post(f"/s/{self.tokens[position]}")
+        assert response.status_code == 303, response.data
+        return phone
+
+    def start(self, kind, **form):
+        """Start a game through the real start form; returns the game's page URL. While
+        another game runs on the phones, it answers the form's second step as a host
+        would ("start it; that game stays unfinished"): tests of that question post the
+        form themselves."""
+        url = f"{self.url}/new/{kind}"
+        response = self.host.post(url, data=form)
+        running = re.search(r'name="leave" value="(\d+)"', response.data.decode())
+        if response.status_code == 409 and running:
+            response = self.host.post(url, data={**form, "leave": running.group(1)})
+        assert response.status_code == 303, response.data.decode()[:2000]
+        return response.headers["Location"]
+
+    def pos(self, game_url):
+        """The log position the host's page shows now."""
+        html = self.host.get(game_url).data.decode()
+        return int(re.search(r'name="pos" value="(\d+)"', html).group(1))
+
+
+def make_night(app, names=NAMES):
+    """A night of ``names`` made by a new host's client through the start page's form."""
+    host = app.test_client()
+    response = host.post("/nights", data={"name": list(names)})
+    assert response.status_code == 303
+    key = response.headers["Location"].rsplit("/", 1)[1]
+    with app.test_request_context():
+        night = store.night_by_key(key)
+        tokens = [s["token"] for s in store.seats(night["id"])]
+    return Night(app=app, host=host, key=key, tokens=tokens)
+
+
+def store_game(app, device, key, game):
+    """Store a hand-made game of night ``key`` (its setup as made, e.g. a known deal) and
+    record its events one by one through store.record, as the host's forms would."""
+    with app.test_request_context(headers={"Cookie": f"device={device}"}):
+        row = store.night_by_key(key)
+        number = len(store.games(row["id"])) + 1
+        get_db()["games"].insert({
+            "night_id": row["id"], "number": number, "kind": game["kind"],
+            "setup": json.dumps(game["setup"], sort_keys=True), "created": now()})
+        current = store.game(row["id"], number)
+        for event in game["events"]:
+            current = store.record(current, event["type"], event["data"], pos=current.pos,
+                                   device=device, seat=event["seat"])
+        return current
 
 
 def ev(type_, by=None, **data):

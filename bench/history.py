@@ -43,19 +43,20 @@ from pathlib import Path
 from typing import Any
 
 from bench.budgets import HISTORY, HISTORY_BUDGETS, judge
+from bench.builders import (
+    crazytime_game,
+    kraken_all_treasure,
+    kraken_game,
+    kraken_kraken_first,
+    make_night,
+    skullking_game,
+    store_game,
+)
 from bench.machine import cpu_ms  # the bench's speed sample (lower is faster)
 from bench.recap import NAMES, ten_rounds
 from companion import store
 from companion.app import create_app
 from companion.core import exchange
-from tests.builders import (
-    crazytime_game,
-    kraken_all_treasure,
-    kraken_game,
-    kraken_kraken_first,
-    skullking_game,
-)
-from tests.conftest import make_night, store_game
 
 WARM_RUNS = 7
 #: The name in the report of the first /stats after a game ends.

@@ -68,7 +68,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
+from bench.devices import Device, create_night  # noqa: E402
 from bench.machine import cpu_ms  # noqa: E402
+from bench.servers import free_port  # noqa: E402
 from companion.core import exchange  # noqa: E402
 from companion.kraken import rules as kraken  # noqa: E402
 from companion.serving import connections
@@ -177,7 +179,7 @@ class Serve:
 
     def __init__(self, folder: Path, soft_limit: int | None = None,
                  env: dict[str, str] | None = None) -> None:
-        self.folder, self.port = folder, _free_port()
+        self.folder, self.port = folder, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
 
@@ -214,17 +216,9 @@ class Serve:
         self.log.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def another_table(server: Serve) -> Any:
     """A phone of another table with its seat claimed: the device whose answers the
     drills time."""
-    from tests.over_http import Device, create_night
-
     _, _, tokens = create_night(server.url, database=str(server.database))
     phone = Device(server.url)
     assert phone.claim(tokens[0]) == 303
@@ -291,8 +285,6 @@ def upload(base: str, raw: bytes, device: Any) -> tuple[int, float]:
 def drill_import(folder: Path) -> dict[str, Any]:
     """The costliest file the import accepts, uploaded by a stranger while another
     table's phone asks for its live region every 50 ms."""
-    from tests.over_http import Device
-
     report: dict[str, Any] = {}
     for shape in ("pairs", "flips"):
         raw = worst_import(shape)
@@ -364,16 +356,12 @@ def drill_sockets(folder: Path, count: int = 1100) -> dict[str, Any]:
 
 
 def _new_device(server: Serve) -> Any:
-    from tests.over_http import Device
-
     return Device(server.url)
 
 
 def drill_uploads(folder: Path, count: int = 16) -> dict[str, Any]:
     """A near-limit file of a night already on the machine, uploaded ``count`` times by
     one stranger (each waits for a host's choice): the database's growth."""
-    from tests.over_http import Device
-
     server = Serve(folder / "uploads")
     try:
         raw = worst_import("pairs")
@@ -476,8 +464,6 @@ def drill_trickle(folder: Path, count: int = 10290, seconds: float = 40) -> dict
 
 def _claim_seconds(server: Serve) -> float:
     """A new night's first seat claimed by a new phone: the seconds of the claim."""
-    from tests.over_http import Device, create_night
-
     _, _, tokens = create_night(server.url, database=str(server.database))
     start = time.perf_counter()
     assert Device(server.url).claim(tokens[0]) == 303
@@ -535,8 +521,6 @@ def drill_streams(folder: Path, identities: int = 1000, each: int = 4,
     ids (a night of its own each), while ``phones`` host screens at another address hold
     theirs: how many of those were ended, and whether a write still reaches each of them
     and a new phone's stream opens."""
-    from tests.over_http import Device, create_night
-
     # (the made-up identities' thousand nights come from 127.0.0.1, the table's own
     # address here: the hour's bound on new nights, which would stop them, is lifted)
     server = Serve(folder / "streams", env={"COMPANION_NIGHTS_AN_HOUR": "100000"})
@@ -628,8 +612,6 @@ def drill_disk(folder: Path, seconds: float = 60) -> dict[str, Any]:
     page, each under a new device id. Reported: what it made, what was refused, and the
     database's growth. The bounds are an hour's, spent in the first seconds: the hour's
     growth is the minute's."""
-    from tests.over_http import Device
-
     server = Serve(folder / "disk")
     raw = worst_import("pairs")
     made = {"imports": 0, "nights": 0, "refused": 0}
@@ -656,8 +638,6 @@ def drill_disk(folder: Path, seconds: float = 60) -> dict[str, Any]:
 
 def _imported(server: Serve, raw: bytes) -> tuple[Any, str]:
     """A stranger imports ``raw`` and so hosts it: (that device, the night's key)."""
-    from tests.over_http import Device
-
     guest = Device(server.url)
     status, _ = upload(server.url, raw, guest)
     assert status == 303, status
@@ -833,8 +813,6 @@ def drill_qr(folder: Path, seconds: float = 20, connections_: int = 48) -> dict[
     asking from ``connections_`` connections at their own address for every image and
     code route of it: the Wi-Fi code's image, a screen code, a host code, a seat's new
     code and its QR, while another table's phone asks for its live region every 50 ms."""
-    from tests.over_http import create_night
-
     server = Serve(folder / "qr")
     try:
         phone = another_table(server)

@@ -1,14 +1,15 @@
-"""The night the layout tests look at: eight players of 30-character names (Hangul,
-emoji, full-width letters, none with a space to break at), every game stored in each
-state a page shows, and what is too wide on a page, measured as a person sees it."""
+"""The night the layout tests and bench/screenshots.py look at: eight players of
+30-character names (Hangul, emoji, full-width letters, none with a space to break at),
+every game stored in each state a page shows, and what is too wide on a page, measured
+as a person sees it."""
 
 import re
 from urllib.parse import quote
 
+from bench.builders import ev, kraken_setup
 from companion import store
 from companion.crazytime import rules as ct
 from companion.skullking import rules as sk
-from tests.builders import ev, kraken_setup
 
 EMOJI = "🙂🐙🏴\u200d☠️🎲🃏🦑⚓🌊💀👑🧭🗺️🍀🎯🦜🐳"
 

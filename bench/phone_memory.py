@@ -34,10 +34,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.browsing import WAIT, claim, create_night, seat_link, start_game
+from bench.servers import free_port
 from bench.wifi import machine, metrics, serve
-from tests.browsing import WAIT, claim, create_night, seat_link
-from tests.conftest import free_port
-from tests.skullking_browsing import start_game
 
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 

@@ -6,7 +6,7 @@ Time game, drawn through the real route (docs/performance.md#recap-pictures).
 
 Prints the first draw (fonts opened), the median of fresh draws (the cache emptied
 before each), a cached answer, and the picture's size. The games are the test suite's
-hand-made ones (tests/builders.py), stored as the host's forms would store them.
+hand-made ones (bench/builders.py), stored as the host's forms would store them.
 """
 
 from __future__ import annotations
@@ -21,10 +21,16 @@ from pathlib import Path
 
 from PIL import Image
 
+from bench.builders import (
+    crazytime_game,
+    kraken_game,
+    kraken_kraken_first,
+    make_night,
+    skullking_game,
+    store_game,
+)
 from companion.app import create_app
 from companion.pictures import views as pictures
-from tests.builders import crazytime_game, kraken_game, kraken_kraken_first, skullking_game
-from tests.conftest import make_night, store_game
 
 NAMES = ["민준", "서연 🐙", "Bo", "지호", "👩‍👩‍👧 하은", "Captain Jack"]
 

@@ -12,7 +12,7 @@ game's phases (the lobby; Kraken's round, round over and end; Skull King's biddi
 reveal, round over and end; Crazy Time's match, law and end). Each is saved as
 ``<page>-<lang>-<theme>.png``, reduced to a 256-colour palette so the folder stays
 small. It also opens each phone page at
-320 px and prints what is wider than the screen there (tests/layout_night.py's
+320 px and prints what is wider than the screen there (bench/layout_night.py's
 MEASURE): a line per page, "ok" when nothing is.
 
 Needs the test extras (Playwright, waitress): ``pip install -e '.[test]'``.
@@ -30,15 +30,14 @@ from pathlib import Path
 
 from PIL import Image
 
+from bench.browsing import claim
+from bench.builders import ev, store_game
+from bench.layout_night import MEASURE, make_night, seat_url, show_on_phones
 from companion import store
 from companion.app import create_app
 from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
-from tests.browsing import claim
-from tests.builders import ev
-from tests.conftest import store_game
-from tests.layout_night import MEASURE, make_night, seat_url, show_on_phones
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"

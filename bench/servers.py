@@ -1,6 +1,8 @@
 """The load bench's server processes: the app (``companion serve``, or gunicorn for the
 café setup) and its bare-Flask floor (bench/floor.py), on a free loopback port, each
-with its peak memory sampled and, with ``--cpus``, held to a CPU quota (bench/quota.py).
+with its peak memory sampled and, with ``--cpus``, held to a CPU quota (bench/quota.py);
+and for every bench and test that starts a server, a free port and the wait for its
+first answer.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from bench.floor import serve_settings
@@ -26,9 +29,32 @@ PY = sys.executable
 
 
 def free_port() -> int:
+    """A loopback port nothing listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+#: How long a server process is given to answer its first request (or, stopped while
+#: it starts a worker, to end). A start takes some 2.5 s on a quiet box; in a run of the
+#: browser stage on a box three times slower (its four workers and their browsers
+#: keeping a load of 12 on two cores), starts took more than 20 s. The wait ends at the
+#: first answer: the bound only says when to give up.
+STARTS_WITHIN_S = 90
+
+
+def answers(url: str) -> bool:
+    """Wait until the server at ``url`` answers it (with any status under 400); whether it
+    did within ``STARTS_WITHIN_S``."""
+    deadline = time.monotonic() + STARTS_WITHIN_S
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return True
+        except OSError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
 
 
 class Server:

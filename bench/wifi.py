@@ -52,11 +52,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.browsing import SKEW, WAIT, claim, create_night, seat_link, start_game, trick_chip
 from bench.machine import cpu_ms  # the bench's speed sample (lower is faster)
-from tests.browsing import WAIT, claim, create_night, seat_link
-from tests.conftest import STARTS_WITHIN_S, answers, free_port
-from tests.phone_browsing import SKEW
-from tests.skullking_browsing import start_game, trick_chip
+from bench.servers import STARTS_WITHIN_S, answers, free_port
 
 NAMES = ["Mina", "Jo", "Sun", "Ann", "Lee"]
 SKEWS = [0, 7000, -5000, 2500, -1200]

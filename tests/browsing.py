@@ -1,36 +1,16 @@
-"""Helpers for the browser tests: make a night as a host would, read QR codes, run axe."""
+"""Helpers for the browser tests: phones, axe, the roles dealt, a page's requests (what a
+bench shares with them, a night made and its codes read, is in bench/browsing.py)."""
 
 import collections
-import io
 import os
 import re
 import time
 import urllib.parse
 from pathlib import Path
 
+from bench.browsing import WAIT, claim
+
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
-
-#: How long a browser test waits for what a page should come to show, in ms. A wait ends
-#: as soon as the page shows it, so the bound costs nothing when all is well: it only says
-#: when to give up. It is not a speed: where the product promises a time (a lost laptop
-#: said within 5 s, a silent one within 35 s), the test says that time itself. A run of
-#: the browser stage on a box three times slower than usual (its four workers and their
-#: browsers keeping a load of 12 on two cores) took 17 minutes, and waits of 15 and 20 s
-#: ran out there while the page was on its way.
-WAIT = 60_000
-
-
-def create_night(page, base_url, names):
-    """Type the names on the host screen and start the night; returns the night's URL."""
-    page.goto(base_url + "/")
-    inputs = page.locator("form.roster input[name=name]")
-    for i, name in enumerate(names):
-        if not inputs.nth(i).is_visible():  # the roster starts with 4 seats
-            page.locator("form.roster [data-add-seat]").click()
-        inputs.nth(i).fill(name)
-    page.locator("form.roster button[type=submit]:not([data-add-seat])").click()
-    page.wait_for_url("**/n/**")
-    return page.url
 
 
 def box_where(locator, holds=lambda box: True, *, timeout=WAIT):
@@ -45,33 +25,6 @@ def box_where(locator, holds=lambda box: True, *, timeout=WAIT):
         if time.monotonic() > deadline:
             raise AssertionError(f"{locator}'s box {box} never held")
         locator.page.wait_for_timeout(50)
-
-
-def decode_qr(png_bytes):
-    """The text of the QR code in a screenshot (zxing-cpp)."""
-    import zxingcpp
-    from PIL import Image
-
-    results = zxingcpp.read_barcodes(Image.open(io.BytesIO(png_bytes)))
-    assert results, "no QR code found in the screenshot"
-    return results[0].text
-
-
-def seat_link(page, position):
-    """Decode seat ``position``'s QR from a screenshot of the host's table screen."""
-    from playwright.sync_api import Error
-
-    for attempt in range(5):  # the live region may be swapped while we look
-        try:
-            image = page.locator(".seat-card").nth(position).locator("img")
-            image.scroll_into_view_if_needed()
-            page.wait_for_function(
-                "img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
-            return decode_qr(image.screenshot())
-        except (Error, AssertionError):
-            if attempt == 4:
-                raise
-            page.wait_for_timeout(300)
 
 
 #: Waits (up to 5 s) for the page's animations that end to end: an entrance (a phone's
@@ -117,14 +70,6 @@ def as_a_phone(page, cpu=None):
         page.companion_cdp = page.context.new_cdp_session(page)
         page.companion_cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
     return page
-
-
-def claim(page):
-    """Answer a seat code's question, if the page asks it."""
-    answer = page.locator("form[data-action=seat-claim] button")
-    if answer.count():
-        answer.click()
-        page.wait_for_url("**/me")
 
 
 ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}

@@ -43,9 +43,9 @@ import threading
 import time
 from pathlib import Path
 
-from tests import browsing
+from bench import browsing
 
-WAIT = browsing.WAIT / 1000  # seconds: every wait is bounded (tests/browsing.py says how)
+WAIT = browsing.WAIT / 1000  # seconds: every wait is bounded (bench/browsing.py says how)
 
 ENGINES = ("webkit", "firefox")
 

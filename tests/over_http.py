@@ -1,12 +1,12 @@
 """A night played against a real server process over HTTP, as a phone or a tablet plays
-it with CSRF on, and what the SQLite file then holds.
+it with CSRF on (the device itself is bench/devices.py's), and what the SQLite file
+then holds; the server process itself, `companion serve` or gunicorn.
 
 A kind of game joins the drills that play scripted games (tests/test_killed_server.py,
 tests/test_workers.py) by adding a "script" to SCRIPTS: its start form, and given the
 game's current state, the next legal host action.
 """
 
-import http.cookiejar
 import json
 import os
 import re
@@ -14,91 +14,12 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import urllib.error
-import urllib.parse
-import urllib.request
+from dataclasses import dataclass, field
 from importlib import import_module
 
+from bench.servers import STARTS_WITHIN_S, answers, free_port
 from companion.core.events import effective
 from companion.store.connection import uri
-from tests.conftest import STARTS_WITHIN_S, answers, free_port
-
-NAMES = ["민수", "Jo", "지혜 🙂", "Ann", "박서준"]
-
-
-# --- a browser without a browser: cookies, CSRF, no redirects followed ----------------
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Device:
-    """One phone or tablet: its own cookie jar (device cookie, session with CSRF)."""
-
-    def __init__(self, base):
-        self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            _NoRedirect, urllib.request.HTTPCookieProcessor(self.jar))
-        self.csrf = None
-
-    def request(self, method, path, data=None, headers=None, timeout=15):
-        body = None
-        headers = {"Accept-Language": "en", **(headers or {})}
-        if data is not None:
-            body = urllib.parse.urlencode(data, doseq=True).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        request = urllib.request.Request(self.base + path, data=body, method=method,
-                                         headers=headers)
-        try:
-            with self.opener.open(request, timeout=timeout) as response:
-                status, head, text = response.status, response.headers, response.read()
-        except urllib.error.HTTPError as error:
-            status, head, text = error.code, error.headers, error.read()
-        text = text.decode("utf-8", "replace")
-        found = re.search(r'"X-CSRFToken": "([^"]+)"', text)
-        if found:
-            self.csrf = found.group(1)
-        return status, head, text
-
-    def get(self, path, **kw):
-        return self.request("GET", path, **kw)
-
-    def claim(self, token):
-        """Scan a seat's code and answer "yes, it's me": the status of the answer."""
-        self.get(f"/s/{token}")
-        return self.post(f"/s/{token}")[0]
-
-    def post(self, path, data=None, *, htmx=False, **kw):
-        """A form post with the CSRF token of the last page this device read."""
-        if self.csrf is None:
-            self.get("/")
-        headers = {"X-CSRFToken": self.csrf}
-        if htmx:
-            headers["HX-Request"] = "true"
-        return self.request("POST", path, data=data or {}, headers=headers, **kw)
-
-
-def create_night(base, names=NAMES, database=None):
-    """The host's tablet makes a night; returns (host device, night key, seat tokens).
-
-    The seat tokens are only in the QR codes, so they are read from ``database`` if given.
-    """
-    host = Device(base)
-    host.get("/")
-    status, head, _ = host.post("/nights", {"name": names})
-    assert status == 303, status
-    key = head["Location"].rstrip("/").rsplit("/", 1)[1]
-    tokens = []
-    if database is not None:
-        conn = sqlite3.connect(database)
-        tokens = [r[0] for r in conn.execute(
-            "select s.token from seats s join nights n on n.id = s.night_id "
-            "where n.key = ? order by s.position", [key])]
-        conn.close()
-    return host, key, tokens
 
 
 def start_game(host, key, kind, form):
@@ -263,6 +184,37 @@ def step(host, database, key, number, kind, *, endless=False):
 
 
 # --- gunicorn: several workers, and the café setup's ---------------------------------
+
+
+@dataclass
+class ServerProcess:
+    """`companion serve` in its own process, as a host runs it; can be killed and restarted."""
+
+    database: str
+    port: int = field(default_factory=free_port)
+    process: object = None
+    env: dict = field(default_factory=dict)  # more COMPANION_* settings
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        env = {**os.environ, "COMPANION_DATABASE": self.database,
+               "COMPANION_SECRET_KEY": "process-test", "COMPANION_POLL_SECONDS": "1",
+               **self.env}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--public-url", self.url, "--quiet"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        if not answers(self.url + "/"):
+            raise RuntimeError("the server did not start")
+        return self
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
 
 
 class Gunicorn:

@@ -2,8 +2,8 @@
 night, touch phones claim their seats, and events recorded behind their backs give every
 screen's next poll a live refresh."""
 
+from bench.browsing import claim, create_night
 from companion import store
-from tests.browsing import claim, create_night
 
 LONG = "가나다라마바사아자차카타파하거" + "ABCDEFGHIJKLMNO"  # 30 characters, no spaces
 NAMES = [LONG, "Jo", "지혜 🙂", "Ann", "박서준"]
@@ -66,19 +66,3 @@ def watch(page):
         if (document.querySelector('[data-offline-mark]')) { window.__offline += 1; }
       }).observe(document.documentElement, {childList: true, subtree: true});
     }""")
-
-
-#: A wrong wall clock: Date.now() and new Date() run ``skew`` ms off. performance.now()
-#: and performance.timeOrigin are left true, so a page's flip can be read in true time.
-SKEW = """(() => {
-  const skew = %d;
-  const RealDate = Date;
-  const realNow = RealDate.now.bind(RealDate);
-  class SkewedDate extends RealDate {
-    constructor(...args) {
-      if (args.length === 0) { super(realNow() + skew); } else { super(...args); }
-    }
-    static now() { return realNow() + skew; }
-  }
-  window.Date = SkewedDate;
-})();"""

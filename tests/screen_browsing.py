@@ -6,11 +6,10 @@ import os
 
 import pytest
 
+from bench.builders import ev, store_game
+from bench.layout_night import MATCH, crazytime, kraken, make_night, show_on_phones
+from bench.layout_night import NAMES as LONG
 from companion.skullking import rules as sk
-from tests.builders import ev
-from tests.conftest import store_game
-from tests.layout_night import MATCH, crazytime, kraken, make_night, show_on_phones
-from tests.layout_night import NAMES as LONG
 
 #: A folder to save each screen's picture in (COMPANION_SCREENSHOTS), to look at it.
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")

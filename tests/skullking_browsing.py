@@ -1,8 +1,10 @@
-"""Skull King in a real browser: the start form, a phone's bid, the scorekeeper's taps
-on the tablet (each one counted, and each scroll a person would need first), and the
-rows, chips and totals the tests read back."""
+"""Skull King in a real browser: a phone's bid, the scorekeeper's taps on the tablet
+(each one counted, and each scroll a person would need first), and the rows, steppers
+and totals the tests read back. The start form and a trick's chip, which the Wi-Fi bench
+taps too, are in bench/browsing.py."""
 
-from tests.browsing import WAIT, box_where
+from bench.browsing import WAIT
+from tests.browsing import box_where
 
 TABLET = {"width": 768, "height": 1024}
 
@@ -28,24 +30,6 @@ class Hand:
         locator.click()
 
 
-def start_game(host, night_url, **options):
-    """Start a game through the form; in the 2021 edition unless ``edition`` says."""
-    options.setdefault("edition", "2021")
-    host.goto(night_url + "/new/skullking")
-    for name, value in options.items():
-        if name == "way":
-            host.select_option("select[name=way]", value)
-        elif name == "rounds":
-            host.fill("input[name=rounds]", value)
-        elif name in ("edition", "scoring"):
-            host.check(f"input[name={name}][value='{value}']")
-        else:
-            host.check(f"input[name={name}]")
-    host.locator("form.sk-new button[type=submit]").click()
-    host.wait_for_url("**/g/*")
-    return host.url
-
-
 def phone_bids(page, value, number=None):
     """A phone bids (in round ``number``, once its page shows that round's bidding)."""
     if number is not None:
@@ -65,11 +49,6 @@ def tap_bid(hand, seat, value):
     hand.tap(hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] "
                                f"button[name=bid][value='{value}']"))
     hand.page.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
-
-
-def trick_chip(host, seat, value):
-    return host.locator(f".sk-trick-row[data-seat='{seat}'] "
-                        f"label.sk-chip:has(input[name='won-{seat}'][value='{value}'])")
 
 
 def stepper(host, seat, field, step="1"):

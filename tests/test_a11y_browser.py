@@ -5,10 +5,11 @@ the controls used in play (buttons, summary toggles, links in a game's panel) ar
 
 import pytest
 
-from tests.browsing import axe_violations, claim
-from tests.conftest import store_game
-from tests.layout_night import MATCH, crazytime, kraken, make_night, seat_url, show_on_phones
-from tests.layout_night import skullking as layout_skullking
+from bench.browsing import claim
+from bench.builders import store_game
+from bench.layout_night import MATCH, crazytime, kraken, make_night, seat_url, show_on_phones
+from bench.layout_night import skullking as layout_skullking
+from tests.browsing import axe_violations
 from tests.screen_browsing import AT
 
 pytestmark = pytest.mark.browser

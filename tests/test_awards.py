@@ -4,8 +4,7 @@ still running gives none."""
 
 from fractions import Fraction
 
-from companion.core import awards, stats
-from tests.builders import (
+from bench.builders import (
     CT_MATCHES,
     SK_NIGHT_BIDS,
     SK_NIGHT_ROUNDS,
@@ -18,6 +17,7 @@ from tests.builders import (
     sk_one_card,
     skullking_game,
 )
+from companion.core import awards, stats
 
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
 

@@ -3,9 +3,9 @@ width, with names of 30 characters: nothing runs off the side of the screen."""
 
 import pytest
 
-from tests.browsing import box_where, create_night
-from tests.builders import kraken_game, kraken_kraken_first, skullking_hand
-from tests.conftest import store_game
+from bench.browsing import create_night
+from bench.builders import kraken_game, kraken_kraken_first, skullking_hand, store_game
+from tests.browsing import box_where
 
 pytestmark = pytest.mark.browser
 

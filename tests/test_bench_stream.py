@@ -5,12 +5,12 @@ write→visible at all."""
 
 import asyncio
 
+from bench.builders import make_night
 from bench.scenario import Run, Screen, event_data, take_frames
 from companion import store
 from companion.app import create_app
 from companion.store import connection as db
 from companion.store import log
-from tests.conftest import make_night
 
 
 def test_a_frame_s_number_is_read_whatever_fields_come_between():

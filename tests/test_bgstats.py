@@ -1,6 +1,6 @@
 """Log in BG Stats: each finished game as one BG Stats play, its import link and its QR
 code (docs/bgstats.md). The plays are checked field by field against hand-made games
-whose numbers are worked out in tests/builders.py."""
+whose numbers are worked out in bench/builders.py."""
 
 import json
 import re
@@ -9,18 +9,19 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from companion.core import bgstats, stats
-from companion.crazytime import rules as ct
-from tests.builders import (
+from bench.builders import (
     crazytime_game,
     ev,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    make_night,
     skullking_game,
     skullking_hand,
+    store_game,
 )
-from tests.conftest import make_night, store_game
+from companion.core import bgstats, stats
+from companion.crazytime import rules as ct
 
 NIGHT = {"created": "2024-05-01T10:00:00Z"}
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
@@ -204,7 +205,7 @@ def test_players_are_matched_across_nights_by_their_folded_name():
 # --- each game's mapping -------------------------------------------------------------
 
 def test_skull_king_totals_and_the_first_lead_player():
-    """Totals 10, 30, 30 (tests/builders.py): Bo and Cy share first (both winners; no
+    """Totals 10, 30, 30 (bench/builders.py): Bo and Cy share first (both winners; no
     rank is sent, BG Stats ranks by the scores); the first dealer is Ann, so Bo leads
     round 1."""
     found = make_play(timed(skullking_hand(1)))

@@ -6,10 +6,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from bench.browsing import WAIT, create_night, decode_qr
+from bench.builders import kraken_all_treasure, kraken_game, store_game
 from companion import store
-from tests.browsing import WAIT, create_night, decode_qr
-from tests.builders import kraken_all_treasure, kraken_game
-from tests.conftest import store_game
 
 pytestmark = pytest.mark.browser
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.builders import make_night
+from bench.servers import answers, free_port
 from companion.serving import cli
 from companion.serving.gevent_first import serving
-from tests.conftest import answers, free_port, make_night
 
 
 def test_a_taken_port_gets_a_clear_message(tmp_path):

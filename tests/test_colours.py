@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from bench.builders import make_night
 from companion import store
 from companion.core import colours, exchange
 from companion.store import schema
-from tests.conftest import make_night
 from tests.refusing import status_of
 from tests.skullking_host import bid_round, result
 

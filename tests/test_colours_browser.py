@@ -4,7 +4,8 @@ wears it in its header at once."""
 
 import pytest
 
-from tests.browsing import WAIT, phone, seat_link
+from bench.browsing import WAIT, seat_link
+from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
 

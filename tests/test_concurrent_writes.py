@@ -8,13 +8,8 @@ import threading
 
 import pytest
 
-from tests.over_http import (
-    FOUR,
-    Device,
-    assert_log_sound,
-    create_night,
-    start_game,
-)
+from bench.devices import Device, create_night
+from tests.over_http import FOUR, assert_log_sound, start_game
 
 STALE = "The table moved on: here is the latest. Check it and try again."
 

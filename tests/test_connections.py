@@ -16,9 +16,10 @@ import urllib.request
 
 import pytest
 
+from bench.devices import create_night
+from bench.servers import answers, free_port
 from companion.serving import connections
-from tests.conftest import ServerProcess, answers, free_port
-from tests.over_http import CAFE, Gunicorn, create_night
+from tests.over_http import CAFE, Gunicorn, ServerProcess
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX limits")
 

@@ -13,7 +13,8 @@ Hand calculation (seats 0–4 = Mina, Jo, Sun, Ann, Lee):
 
 import pytest
 
-from tests.browsing import WAIT, axe_violations, create_night, phone, seat_link
+from bench.browsing import WAIT, create_night, seat_link
+from tests.browsing import axe_violations, phone
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.conftest import make_night
+from bench.builders import make_night
 from tests.refusing import status_of
 
 WHEN, WHAT = "SECRET-WHEN-moon", "SECRET-WHAT-howl"

@@ -10,13 +10,12 @@ from datetime import datetime
 
 import pytest
 
+from bench.builders import ROLES, kraken_all_treasure, kraken_game, make_night, play
 from companion import store
 from companion.core import recap
 from companion.pictures import views as pictures
 from companion.store.connection import get_db
 from companion.web.i18n import local_clock, local_date, local_time
-from tests.builders import ROLES, kraken_all_treasure, kraken_game, play
-from tests.conftest import make_night
 
 THIS_YEAR = datetime.now().year
 #: 10:05 UTC on 14 March of this year, 19:05 in Seoul (a clock far from UTC, so a time

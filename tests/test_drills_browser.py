@@ -3,7 +3,8 @@ never show it without a new hold, and a passed tablet leaves no role behind."""
 
 import pytest
 
-from tests.browsing import ROLE_WORDS, WAIT, create_night, dealt_roles, phone, roles_in, seat_link
+from bench.browsing import WAIT, create_night, seat_link
+from tests.browsing import ROLE_WORDS, dealt_roles, phone, roles_in
 
 pytestmark = pytest.mark.browser
 

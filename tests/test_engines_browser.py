@@ -35,8 +35,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.browsing import decode_qr
 from companion.store.connection import uri
-from tests.browsing import decode_qr
 from tests.engines import ENGINES, Device, Display, missing
 
 pytestmark = [

@@ -10,10 +10,7 @@ import json
 
 import pytest
 
-from companion.app import create_app
-from companion.core import exchange
-from companion.store.connection import get_db
-from tests.builders import (
+from bench.builders import (
     ROLES,
     crazytime_events,
     crazytime_game,
@@ -21,10 +18,13 @@ from tests.builders import (
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    make_night,
     play,
     skullking_hand,
 )
-from tests.conftest import make_night
+from companion.app import create_app
+from companion.core import exchange
+from companion.store.connection import get_db
 from tests.night_files import counts, export, import_
 
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
+from bench.builders import make_night
 from companion import store
-from tests.conftest import make_night
 
 HTMX = {"HX-Request": "true"}
 WHEN, WHAT = "LAW-WHEN-moon", "LAW-WHAT-howl"

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.builders import make_night
 from companion.app import create_app
-from tests.conftest import make_night
 from tests.refusing import status_of
 
 FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}

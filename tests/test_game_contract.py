@@ -16,10 +16,11 @@ from babel.messages import pofile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.builders import make_night
 from companion.app import create_app
 from companion.core import exchange, registry
 from companion.core.errors import RuleError
-from tests.conftest import FOURTH, make_night
+from tests.apps import FOURTH
 from tests.refusing import refuses
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
+from bench.builders import kraken_kraken_first, make_night
 from companion import store
 from companion.core import exchange, registry
 from companion.store import log
-from tests.builders import kraken_kraken_first
-from tests.conftest import make_night, page_text
+from tests.pages import page_text
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
 

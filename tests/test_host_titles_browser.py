@@ -3,8 +3,8 @@ half the others'."""
 
 import pytest
 
-from tests.conftest import store_game
-from tests.layout_night import crazytime, kraken, make_night, skullking
+from bench.builders import store_game
+from bench.layout_night import crazytime, kraken, make_night, skullking
 
 pytestmark = pytest.mark.browser
 

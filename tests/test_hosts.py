@@ -10,9 +10,10 @@ import sys
 
 import pytest
 
+from bench.servers import answers, free_port
 from companion.laptop import addresses
 from companion.web import hosts
-from tests.conftest import answers, free_port, nights_count
+from tests.apps import nights_count
 
 
 @pytest.mark.parametrize(("host", "name"), [

@@ -9,14 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.hostile import kraken_log, worst_import
-from companion.core import exchange
-from companion.core.errors import RuleError
-from companion.core.events import effective
-from companion.crazytime import rules as ct
-from companion.kraken import rules as kr
-from companion.skullking import rules as sk
-from tests.builders import (
+from bench.builders import (
     CT_MATCHES,
     SK_BIDS,
     SK_WON,
@@ -26,6 +19,13 @@ from tests.builders import (
     kraken_setup,
     skullking_events,
 )
+from bench.hostile import kraken_log, worst_import
+from companion.core import exchange
+from companion.core.errors import RuleError
+from companion.core.events import effective
+from companion.crazytime import rules as ct
+from companion.kraken import rules as kr
+from companion.skullking import rules as sk
 
 ROLES = ["explorer", "skeleton", "explorer"]
 

@@ -8,12 +8,19 @@ import json
 
 import pytest
 
+from bench.builders import (
+    ROLES,
+    crazytime_game,
+    ev,
+    kraken_game,
+    kraken_kraken_first,
+    make_night,
+    play,
+)
 from companion.app import create_app
 from companion.core import exchange
 from companion.skullking import rules as sk
 from companion.store.connection import get_db
-from tests.builders import ROLES, crazytime_game, ev, kraken_game, kraken_kraken_first, play
-from tests.conftest import make_night
 
 T0 = "2025-01-01T00:00:00Z"
 

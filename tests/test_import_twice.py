@@ -8,19 +8,19 @@ import re
 
 import pytest
 
-from companion import store
-from companion.app import create_app
-from companion.store.connection import get_db
-from companion.web.i18n import local_time
-from tests.builders import (
+from bench.builders import (
     ROLES,
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    make_night,
     play,
 )
-from tests.conftest import make_night
+from companion import store
+from companion.app import create_app
+from companion.store.connection import get_db
+from companion.web.i18n import local_time
 from tests.night_files import counts, export, import_
 
 

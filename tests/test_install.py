@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.builders import make_night
 from companion import store
 from companion.app import create_app
 from companion.laptop import paths
 from companion.serving import cli
-from tests.conftest import ServerProcess, make_night
+from tests.over_http import ServerProcess
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

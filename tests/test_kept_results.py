@@ -10,20 +10,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.builders import (
+    CT_MATCHES,
+    WHOLE_GAMES,
+    crazytime_events,
+    kraken_kraken_first,
+    make_night,
+    random_correction,
+)
 from companion import store
 from companion.core import exchange
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO, effective
 from companion.store import log, results
 from companion.store.connection import get_db, write
-from tests.builders import (
-    CT_MATCHES,
-    WHOLE_GAMES,
-    crazytime_events,
-    kraken_kraken_first,
-    random_correction,
-)
-from tests.conftest import make_night
 
 HOST = "host-device"
 

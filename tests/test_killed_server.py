@@ -9,14 +9,8 @@ import time
 
 import pytest
 
-from tests.over_http import (
-    SCRIPTS,
-    TYPES,
-    assert_log_sound,
-    create_night,
-    start_game,
-    step,
-)
+from bench.devices import create_night
+from tests.over_http import SCRIPTS, TYPES, assert_log_sound, start_game, step
 
 
 @pytest.mark.slow

@@ -22,13 +22,13 @@ from html.parser import HTMLParser
 
 import pytest
 
+from bench.builders import ev, kraken_setup, store_game
 from companion import store
 from companion.app import create_app
 from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
-from tests.builders import ev, kraken_setup
-from tests.conftest import fresh_database, store_game
+from tests.apps import fresh_database
 
 NAMES = ["민준", "Mina", "서연", "Alex", "지우"]
 SEATS = list(range(len(NAMES)))

@@ -3,16 +3,8 @@ behind hold-to-reveal, the host records a game to its end, and everyone sees the
 
 import pytest
 
-from tests.browsing import (
-    ROLE_WORDS,
-    WAIT,
-    axe_violations,
-    create_night,
-    dealt_roles,
-    phone,
-    roles_in,
-    seat_link,
-)
+from bench.browsing import WAIT, create_night, seat_link
+from tests.browsing import ROLE_WORDS, axe_violations, dealt_roles, phone, roles_in
 
 pytestmark = pytest.mark.browser
 

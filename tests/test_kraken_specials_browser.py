@@ -4,16 +4,8 @@ player) and takes each back with Undo; a shown role reaches the viewer's phone a
 
 import pytest
 
-from tests.browsing import (
-    ROLE_WORDS,
-    WAIT,
-    axe_violations,
-    create_night,
-    dealt_roles,
-    phone,
-    roles_in,
-    seat_link,
-)
+from bench.browsing import WAIT, create_night, seat_link
+from tests.browsing import ROLE_WORDS, axe_violations, dealt_roles, phone, roles_in
 
 pytestmark = pytest.mark.browser
 

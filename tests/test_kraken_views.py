@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.conftest import make_night, unmarked
+from bench.builders import make_night
 from tests.kraken_host import (
     FOUR,
     error_notice,
@@ -17,6 +17,7 @@ from tests.kraken_host import (
     reveal,
     set_marker,
 )
+from tests.pages import unmarked
 from tests.refusing import status_of
 
 ROLE_WORDS = {"explorer": "Explorer", "skeleton": "Skeleton"}

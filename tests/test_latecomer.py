@@ -4,9 +4,9 @@ the tally for the games they played; a seat that left is not offered for the nex
 
 import re
 
+from bench.builders import make_night
 from companion import store
 from companion.store import imports
-from tests.conftest import make_night
 
 FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}
 ROLE_WORDS = re.compile(r">\s*(Explorer|Skeleton)\s*<")

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from tests.browsing import ROLE_WORDS, WAIT, create_night, decode_qr, phone, roles_in
+from bench.browsing import WAIT, create_night, decode_qr
+from tests.browsing import ROLE_WORDS, phone, roles_in
 
 pytestmark = pytest.mark.browser
 

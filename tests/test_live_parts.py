@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from bench.builders import make_night
 from companion.web import parts
-from tests.conftest import make_night
 from tests.skullking_host import host_bid, reveal, start
 
 HX = {"HX-Request": "true"}

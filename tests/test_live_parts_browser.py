@@ -5,8 +5,9 @@ the table's."""
 
 import pytest
 
-from tests.browsing import WAIT, as_a_phone, claim, create_night, seat_link
-from tests.skullking_browsing import phone_bids, start_game
+from bench.browsing import WAIT, claim, create_night, seat_link, start_game
+from tests.browsing import as_a_phone
+from tests.skullking_browsing import phone_bids
 
 pytestmark = pytest.mark.browser
 

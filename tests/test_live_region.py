@@ -9,9 +9,9 @@ from pathlib import Path
 import lxml.html
 import pytest
 
+from bench.builders import make_night
 from companion.app import create_app
 from companion.core import registry
-from tests.conftest import make_night
 from tests.screens import screen_device
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"

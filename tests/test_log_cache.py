@@ -6,12 +6,11 @@ import re
 
 import pytest
 
+from bench.builders import make_night, play_evening
 from companion import store
 from companion.core.events import UNDO
 from companion.store import caches, log, played
 from companion.store import connection as database
-from tests.builders import play_evening
-from tests.conftest import make_night
 
 
 def statements(app, action):

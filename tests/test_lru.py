@@ -48,8 +48,8 @@ def test_a_games_history_is_worked_out_once_whatever_else_changes_in_the_night(
     """A change elsewhere in the night (a seat's colour, again and again) keeps the
     game's history: it is kept once, not once a night's version (two 8,000-event
     games and a loop of colour changes filled the old cache with gigabytes)."""
+    from bench.builders import make_night
     from companion.play import actions
-    from tests.conftest import make_night
 
     night = make_night(app, ["민수", "Jo", "지혜"])
     url = night.start("skullking", seat0="on", seat1="on", seat2="on")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.servers import STARTS_WITHIN_S, answers, free_port
 from companion.serving import quiet_exit
 from tests import pins
-from tests.conftest import STARTS_WITHIN_S, answers, free_port
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 #: The index's probe and pip's cache, shared with the wheels' cases.

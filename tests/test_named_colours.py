@@ -5,10 +5,9 @@ theirs; each name keeps its dot (static/players.css)."""
 
 import re
 
+from bench.builders import ev, kraken_setup, store_game
 from companion.crazytime import rules as ct
 from companion.skullking import rules as sk
-from tests.builders import ev, kraken_setup
-from tests.conftest import store_game
 
 # NAMES in tests/conftest.py: 0 민수, 1 Jo, 2 지혜 🙂, 3 Ann, 4 박서준 (the palette in seat order)
 COLOURS = ["orange", "sky", "green", "yellow", "blue"]

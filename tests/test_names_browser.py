@@ -7,8 +7,9 @@ import re
 
 import pytest
 
+from bench.browsing import WAIT, claim, create_night
 from companion import store
-from tests.browsing import WAIT, WORDS_BROKEN, claim, create_night
+from tests.browsing import WORDS_BROKEN
 from tests.phone_browsing import night_key, seat_url, touch_phone
 
 pytestmark = pytest.mark.browser

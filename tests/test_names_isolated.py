@@ -10,8 +10,7 @@ import re
 import lxml.html
 import pytest
 
-from tests.builders import play_evening
-from tests.conftest import make_night
+from bench.builders import make_night, play_evening
 
 # A name in Hebrew ending in a digit, one in Arabic ending in a mark: the two that
 # reorder their neighbours when left to the paragraph's direction.

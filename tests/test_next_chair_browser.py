@@ -4,9 +4,8 @@ through the refresh)."""
 
 import pytest
 
-from tests.browsing import WAIT, claim, create_night, seat_link
+from bench.browsing import WAIT, claim, create_night, seat_link, start_game
 from tests.phone_browsing import touch_phone
-from tests.skullking_browsing import start_game
 
 pytestmark = pytest.mark.browser
 

@@ -3,8 +3,9 @@ without a reload; the room's screen follows it."""
 
 import pytest
 
-from tests.browsing import WAIT, create_night, phone, seat_link
-from tests.skullking_browsing import TABLET, phone_bids, start_game
+from bench.browsing import WAIT, create_night, seat_link, start_game
+from tests.browsing import phone
+from tests.skullking_browsing import TABLET, phone_bids
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ import re
 
 import lxml.html
 
-from tests.conftest import make_night
+from bench.builders import make_night
 from tests.screens import screen_device
 
 NAMES = ["Mina", "Alex", "서연", "Bartholomew the Unsinkable III"]

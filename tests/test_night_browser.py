@@ -2,7 +2,8 @@
 
 import pytest
 
-from tests.browsing import WAIT, axe_violations, create_night, phone, seat_link
+from bench.browsing import WAIT, create_night, seat_link
+from tests.browsing import axe_violations, phone
 
 pytestmark = pytest.mark.browser
 

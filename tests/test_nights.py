@@ -5,8 +5,9 @@ import re
 
 import pytest
 
+from bench.builders import NAMES, make_night
 from companion.app import create_app
-from tests.conftest import NAMES, make_night, page_text
+from tests.pages import page_text
 
 
 def my_name(phone):

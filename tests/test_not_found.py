@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import text_without_bdi
+from tests.pages import text_without_bdi
 
 # --- the 404 of a night's address ---------------------------------------------------------
 

@@ -12,7 +12,8 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browsing import WAIT, create_night, decode_qr, trail
+from bench.browsing import WAIT, create_night, decode_qr
+from tests.browsing import trail
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

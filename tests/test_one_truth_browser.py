@@ -8,11 +8,9 @@ count is in Skull King's crimson, as the phones' is."""
 
 import pytest
 
-from companion.crazytime import rules as ct
-from tests.browsing import WAIT, claim, create_night, seat_link
-from tests.builders import ev, kraken_setup
-from tests.conftest import store_game
-from tests.layout_night import (
+from bench.browsing import WAIT, claim, create_night, seat_link, start_game
+from bench.builders import ev, kraken_setup, store_game
+from bench.layout_night import (
     KRAKEN_ROLES,
     MATCH,
     crazytime,
@@ -22,7 +20,8 @@ from tests.layout_night import (
     show_on_phones,
     skullking,
 )
-from tests.skullking_browsing import phone_bids, start_game
+from companion.crazytime import rules as ct
+from tests.skullking_browsing import phone_bids
 
 pytestmark = pytest.mark.browser
 

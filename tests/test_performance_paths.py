@@ -15,6 +15,7 @@ import pytest
 from flask import template_rendered
 from flask.sessions import SecureCookieSession
 
+from bench.builders import make_night
 from companion import store
 from companion.app import create_app
 from companion.core.lru import LRU, Pickled
@@ -25,7 +26,6 @@ from companion.skullking import score_table
 from companion.store import connection as db
 from companion.store import log, played
 from companion.web import http, offload, templating
-from tests.conftest import make_night
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
 KB = 1024

@@ -8,10 +8,10 @@ import signal
 
 import pytest
 
+from bench.browsing import WAIT, claim, create_night, seat_link
+from bench.builders import kraken_kraken_first, kraken_setup, store_game
 from companion import store
-from tests.browsing import WAIT, box_where, claim, create_night, seat_link
-from tests.builders import kraken_kraken_first, kraken_setup
-from tests.conftest import store_game
+from tests.browsing import box_where
 from tests.crazytime_log import after_match_1, law
 from tests.crazytime_log import setup as crazytime_setup
 from tests.phone_browsing import (

@@ -7,11 +7,18 @@ import re
 
 import pytest
 
+from bench.builders import (
+    NAMES,
+    ev,
+    kraken_all_treasure,
+    kraken_kraken_first,
+    kraken_setup,
+    make_night,
+    store_game,
+)
 from companion import store
 from companion.app import create_app
 from companion.skullking import rules as sk
-from tests.builders import ev, kraken_all_treasure, kraken_kraken_first, kraken_setup
-from tests.conftest import NAMES, make_night, store_game
 from tests.crazytime_log import after_match_1, full_game, law
 from tests.crazytime_log import setup as crazytime_setup
 

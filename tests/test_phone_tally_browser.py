@@ -4,9 +4,10 @@ link, and nothing wider than a 320 px phone, in English and in Korean."""
 
 import pytest
 
+from bench.browsing import WAIT, claim, create_night
+from bench.builders import play_evening
 from companion import store
-from tests.browsing import WAIT, WORDS_BROKEN, claim, create_night
-from tests.builders import play_evening
+from tests.browsing import WORDS_BROKEN
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,7 @@ def test_the_phones_tally_is_a_line_a_player_with_ones_own_tinted(
     key = create_night(host, live_server.url, NAMES).rsplit("/", 1)[1]
     device = next(c["value"] for c in host.context.cookies() if c["name"] == "device")
 
-    class Host:  # the host's cookie, as tests.builders.play reads it
+    class Host:  # the host's cookie, as bench.builders.play reads it
         @staticmethod
         def get_cookie(_name):
             return type("Cookie", (), {"value": device})

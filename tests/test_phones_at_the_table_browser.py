@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from tests.browsing import WAIT, claim, create_night, phone, seat_link
-from tests.skullking_browsing import round_title, start_game, trick_chip
+from bench.browsing import WAIT, claim, create_night, seat_link, start_game, trick_chip
+from tests.browsing import phone
+from tests.skullking_browsing import round_title
 
 pytestmark = pytest.mark.browser
 

@@ -8,10 +8,7 @@ import re
 
 import pytest
 
-from companion.core import awards, stats
-from companion.kraken import views as kraken_views
-from companion.skullking import views as skullking_views
-from tests.builders import (
+from bench.builders import (
     SK_NIGHT_BIDS,
     SK_NIGHT_ROUNDS,
     SK_NIGHT_WON,
@@ -19,11 +16,15 @@ from tests.builders import (
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    make_night,
     play_evening,
     sk_one_card,
     skullking_game,
 )
-from tests.conftest import make_night, text_without_bdi
+from companion.core import awards, stats
+from companion.kraken import views as kraken_views
+from companion.skullking import views as skullking_views
+from tests.pages import text_without_bdi
 
 
 def cells(columns, player):
@@ -42,7 +43,7 @@ def test_a_rate_is_a_whole_percentage_with_halves_rounded_up():
 # --- Skull King -------------------------------------------------------------------------
 
 def sk_nights():
-    """Night 1: the four-round game of tests/builders.py (sk_night_game: Ann 3 exact of 4,
+    """Night 1: the four-round game of bench/builders.py (sk_night_game: Ann 3 exact of 4,
     zeros 3 of 3; Bo 2 of 4, zeros 1 of 2; Cy 2 of 4, zeros 1 of 2). Night 2: one card,
     bids 1, 1, 1, won 0, 1, 0 (only Bo exact), and a game still running whose one scored
     round is exact for all three (zeros made by Ann and Cy)."""
@@ -108,7 +109,7 @@ def test_kraken_win_rate_per_role_is_wins_of_games_dealt_that_role():
 # --- head to head -----------------------------------------------------------------------
 
 def h2h_nights():
-    """Night 1: the four-round Skull King game of tests/builders.py (sk_night_game: Ann 50
+    """Night 1: the four-round Skull King game of bench/builders.py (sk_night_game: Ann 50
     first, Bo 30 second). Night 2 ("BO" is Bo): Skull King, one card, Bo alone exact (Bo
     first, Ann second); Kraken, Bo the Skeleton, the Kraken first (Bo wins); Kraken, Ann
     and Bo Explorers find the treasure (both win, same place); a Kraken game still
@@ -159,7 +160,7 @@ def test_players_who_never_met_have_an_empty_head_to_head():
 
 @pytest.fixture
 def evening(app):
-    """The evening of tests/builders.py's play_evening: Ann, Bo, Cy play a Kraken series
+    """The evening of bench/builders.py's play_evening: Ann, Bo, Cy play a Kraken series
     of three (Bo, the Skeleton, wins each: the Kraken is the first card), a Skull King
     game (totals 10, 30, 30), all four a Crazy Time game (places: Cy, Di 1st, Ann 3rd, Bo
     4th), and a Kraken game is left running."""

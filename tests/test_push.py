@@ -8,21 +8,21 @@ import time
 
 import pytest
 
+from bench.builders import (
+    ROLES,
+    crazytime_game,
+    kraken_game,
+    kraken_kraken_first,
+    make_night,
+    play,
+    skullking_hand,
+)
 from companion import store
 from companion.app import create_app
 from companion.live import streams
 from companion.live.watcher import Stream, Watcher
 from companion.store import connection as db
 from companion.store import log
-from tests.builders import (
-    ROLES,
-    crazytime_game,
-    kraken_game,
-    kraken_kraken_first,
-    play,
-    skullking_hand,
-)
-from tests.conftest import make_night
 from tests.screens import screen_device
 
 #: Every line a stream may send: the reconnect delay, a heartbeat, a change (with the
@@ -294,8 +294,8 @@ def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
     go, a minute later)."""
     import socket
 
-    from tests.conftest import ServerProcess
-    from tests.over_http import create_night
+    from bench.devices import create_night
+    from tests.over_http import ServerProcess
 
     server = ServerProcess(database=str(tmp_path / "s.sqlite"),
                            env={"COMPANION_PUSH_STREAMS_MOST": "2",

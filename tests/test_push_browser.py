@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from tests.browsing import WAIT, claim, create_night, phone, seat_link
+from bench.browsing import WAIT, claim, create_night, seat_link
+from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ resource" for it; nor may any script throw on the way."""
 
 import pytest
 
-from tests.browsing import WAIT, claim, create_night
+from bench.browsing import WAIT, claim, create_night
 from tests.phone_browsing import night_key, seat_url
 
 pytestmark = pytest.mark.browser

@@ -4,9 +4,9 @@ address, a refusal says so in the page's language, and nothing is made."""
 
 import io
 
+from bench.builders import make_night
 from companion import store
 from companion.store import quotas
-from tests.conftest import make_night
 
 GUEST = {"REMOTE_ADDR": "192.168.0.66"}
 TABLE = {"REMOTE_ADDR": "192.168.0.21"}

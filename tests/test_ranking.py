@@ -5,10 +5,10 @@ import re
 
 import pytest
 
+from bench.builders import crazytime_game, kraken_game, kraken_kraken_first, make_night, play
 from companion.core import stats
 from companion.core.ranking import competition_ranks
-from tests.builders import crazytime_game, kraken_game, kraken_kraken_first, play
-from tests.conftest import make_night, text_without_bdi, unmarked
+from tests.pages import text_without_bdi, unmarked
 
 # --- the rule --------------------------------------------------------------------------
 

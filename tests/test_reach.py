@@ -6,13 +6,13 @@ import re
 
 import pytest
 
+from bench.builders import make_night
 from companion import store
 from companion.laptop import doctor
 from companion.laptop.addresses import Interface
 from companion.laptop.doctor import Facts, Network
 from companion.pictures import qr
 from companion.table import nights
-from tests.conftest import make_night
 
 OTHERS = ["http://192.168.137.1:8765", "http://10.8.0.2:8765"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, create_night, seat_link
 
 pytestmark = pytest.mark.browser
 

@@ -7,12 +7,11 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
+from bench.builders import ROLES, kraken_all_treasure, kraken_game, make_night, play, play_evening
 from companion import store
 from companion.core import recap
 from companion.pictures import drawing, lettering
 from companion.pictures import views as pictures
-from tests.builders import ROLES, kraken_all_treasure, kraken_game, play, play_evening
-from tests.conftest import make_night
 
 #: Our bound for a picture's file (docs/architecture.md#recap-pictures).
 MAX_BYTES = 1_500_000

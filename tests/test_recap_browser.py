@@ -4,10 +4,9 @@ it with a long-press)."""
 
 import pytest
 
+from bench.browsing import WAIT, create_night
+from bench.builders import kraken_all_treasure, kraken_game, store_game
 from companion import store
-from tests.browsing import WAIT, create_night
-from tests.builders import kraken_all_treasure, kraken_game
-from tests.conftest import store_game
 
 pytestmark = pytest.mark.browser
 

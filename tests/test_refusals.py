@@ -5,7 +5,7 @@ statistics' merge; a whole page sent back without htmx opens on it (autofocus)."
 import html as html_text
 import re
 
-from tests.conftest import make_night
+from bench.builders import make_night
 from tests.kraken_host import FOUR
 from tests.refusing import status_of
 

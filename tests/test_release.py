@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.devices import Device, create_night
+from bench.servers import answers, free_port
 from tests import pins
-from tests.conftest import answers, free_port
-from tests.over_http import Device, create_night
 from tests.pins import canonical, lock_path, pins_here
 
 pytestmark = pytest.mark.slow

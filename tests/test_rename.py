@@ -8,10 +8,10 @@ import re
 
 import pytest
 
+from bench.builders import ROLES, kraken_game, kraken_kraken_first, make_night, play
 from companion import store
-from tests.builders import ROLES, kraken_game, kraken_kraken_first, play
-from tests.conftest import make_night, text_without_bdi
 from tests.night_files import counts, export, import_
+from tests.pages import text_without_bdi
 from tests.refusing import status_of
 
 LONG = "Bartholomew the Unsinkable Pirate"  # 33 characters

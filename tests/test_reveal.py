@@ -8,9 +8,10 @@ import time
 
 import pytest
 
+from bench.builders import make_night
 from companion.app import create_app
 from companion.live import clock
-from tests.conftest import make_night, pushing_app
+from tests.apps import pushing_app
 from tests.night_files import import_
 from tests.screens import screen_device
 from tests.skullking_host import HX, MOMENT, bid_all, reveal, reveal_event, start

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from tests.browsing import WAIT, as_a_phone, claim, create_night, seat_link
-from tests.phone_browsing import SKEW
-from tests.skullking_browsing import phone_bids, round_title, start_game, trick_chip
+from bench.browsing import SKEW, WAIT, claim, create_night, seat_link, start_game, trick_chip
+from tests.browsing import as_a_phone
+from tests.skullking_browsing import phone_bids, round_title
 
 pytestmark = pytest.mark.browser
 

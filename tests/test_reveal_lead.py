@@ -8,11 +8,12 @@ import time
 
 import pytest
 
+from bench.builders import make_night
 from companion import store
 from companion.core.reveal import MARGIN_MS, MOST_MS, STRETCH, lead_ms
 from companion.live.clock import NEED_HEADER
 from companion.store.needs import FRESH_S
-from tests.conftest import make_night, pushing_app
+from tests.apps import pushing_app
 from tests.skullking_host import HX, MOMENT, bid_all, reveal, reveal_event, start
 
 DEFAULT = 1800

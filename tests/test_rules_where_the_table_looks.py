@@ -11,13 +11,13 @@ import re
 
 import pytest
 
+from bench.builders import ev, kraken_setup, make_night, store_game
 from companion import store
 from companion.core.errors import RuleError
 from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.skullking import rules as sk
-from tests.builders import ev, kraken_setup
-from tests.conftest import make_night, page_text, store_game, text_without_bdi
+from tests.pages import page_text, text_without_bdi
 
 FOUR = ["민준", "Mina", "서연", "Alex"]
 

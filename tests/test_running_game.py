@@ -7,8 +7,8 @@ import re
 import threading
 from html import unescape
 
+from bench.builders import make_night
 from companion import store
-from tests.conftest import make_night
 from tests.kraken_host import FOUR, game_of, games_count, number_of, play
 
 CRAZY = {f"seat{p}": "1" for p in range(5)}

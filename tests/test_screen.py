@@ -8,12 +8,13 @@ from contextlib import contextmanager
 
 import pytest
 
+from bench.builders import make_night
 from companion import store
 from companion.store.connection import now
 from companion.web import known
-from tests.conftest import make_night, page_text
 from tests.crawling import WHAT, WHEN, check_headers, crawl, pages, roles_in
 from tests.over_http import SCRIPTS, legal_in, state_of
+from tests.pages import page_text
 from tests.screens import screen_device, show_code
 
 NUMBER = re.compile(r"data-screen-number>(\d{3} \d{3})<")
@@ -250,7 +251,7 @@ def test_a_seat_phone_stays_a_seat_and_the_host_just_looks(night):
 
 def test_a_host_or_a_seat_phone_of_another_night_cannot_become_a_screen(night, app):
     """Either would lose its forms (a screen records nothing), in its own night too."""
-    from tests.conftest import make_night
+    from bench.builders import make_night
 
     other = make_night(app, ["Mia", "Noa", "Oli"])
     phone = other.phone(0)
@@ -275,7 +276,7 @@ def test_the_host_removes_a_screen_and_it_reads_nothing_more(night):
 
 
 def test_a_screen_reads_only_its_own_night(app, night):
-    from tests.conftest import make_night
+    from bench.builders import make_night
 
     other = make_night(app, names=["A", "B", "C"])
     tv = screen_device(night)
@@ -460,7 +461,7 @@ def test_a_whole_crazy_time_game_never_shows_a_laws_cards(night):
 def test_a_game_with_no_board_for_the_screen_shows_its_name_and_no_secret(app4):
     """A fourth game without ``_screen.html``: its title and whether it runs, nothing of
     its state (the core names no game)."""
-    from tests.conftest import make_night
+    from bench.builders import make_night
 
     night = make_night(app4, names=["Ann", "Bo", "Cy"])
     tv = screen_device(night)

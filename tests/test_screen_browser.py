@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from tests.browsing import WAIT, create_night, decode_qr, phone, seat_link
-from tests.skullking_browsing import round_title, start_game, tap_bid
+from bench.browsing import WAIT, create_night, decode_qr, seat_link, start_game
+from tests.browsing import phone
+from tests.skullking_browsing import round_title, tap_bid
 
 pytestmark = pytest.mark.browser
 

@@ -8,10 +8,10 @@ column. No size is ever wider than its viewport."""
 
 import pytest
 
+from bench.builders import store_game
+from bench.layout_night import NAMES as LONG
+from bench.layout_night import make_night, show_on_phones
 from tests.browsing import WORDS_BROKEN
-from tests.conftest import store_game
-from tests.layout_night import NAMES as LONG
-from tests.layout_night import make_night, show_on_phones
 from tests.screen_browsing import (
     CUT,
     LAPTOP,

@@ -6,9 +6,9 @@ without scrolling, in type read from the sofa. While a game runs, the game alone
 
 import pytest
 
-from tests.conftest import store_game
-from tests.layout_night import NAMES as LONG
-from tests.layout_night import kraken, make_night, show_on_phones, skullking
+from bench.builders import store_game
+from bench.layout_night import NAMES as LONG
+from bench.layout_night import kraken, make_night, show_on_phones, skullking
 from tests.screen_browsing import AT, CUT
 
 pytestmark = pytest.mark.browser

@@ -9,9 +9,8 @@ import gzip
 
 import pytest
 
+from bench.builders import kraken_setup, make_night, store_game
 from companion.web import sealed
-from tests.builders import kraken_setup
-from tests.conftest import make_night, store_game
 from tests.crazytime_log import after_match_1, law
 from tests.crazytime_log import setup as crazytime_setup
 

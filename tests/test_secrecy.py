@@ -17,10 +17,12 @@ import urllib.request
 
 import pytest
 
+from bench.builders import make_night
+from bench.devices import Device, create_night
 from companion import store
-from tests.conftest import make_night, page_text, unmarked
 from tests.crawling import WHAT, WHEN, check_headers, crawl, pages, roles_in
-from tests.over_http import Device, create_night, start_game
+from tests.over_http import start_game
+from tests.pages import page_text, unmarked
 from tests.refusing import status_of
 
 FOUR = {"seat0": "on", "seat1": "on", "seat2": "on", "seat3": "on"}

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jinja2 import StrictUndefined
 
+from bench.builders import make_night
 from companion import store
 from companion.core import registry
 from companion.core.errors import RuleError
@@ -27,7 +28,7 @@ from companion.crazytime import rules as ct
 from companion.kraken import rules as kr
 from companion.play.seen import Seen
 from companion.skullking import rules as sk
-from tests.conftest import FOURTH, make_night, pushing_app
+from tests.apps import FOURTH, pushing_app
 from tests.fourthgame import rules as sn
 from tests.over_http import SCRIPTS, legal_in, state_of
 from tests.screens import screen_device

@@ -7,18 +7,17 @@ import re
 
 import pytest
 
-from tests.browsing import WAIT, axe_violations, box_where, create_night, phone, seat_link
+from bench.browsing import WAIT, create_night, seat_link, start_game, trick_chip
+from tests.browsing import axe_violations, box_where, phone
 from tests.skullking_browsing import (
     TABLET,
     Hand,
     no_horizontal_scroll,
     phone_bids,
     round_title,
-    start_game,
     stepper,
     tap_bid,
     totals,
-    trick_chip,
 )
 
 pytestmark = pytest.mark.browser

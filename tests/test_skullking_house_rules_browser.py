@@ -5,17 +5,16 @@ a 390 px phone shows the house rules line without scrolling sideways."""
 
 import pytest
 
-from tests.browsing import WAIT, box_where, create_night, phone, seat_link
+from bench.browsing import WAIT, create_night, seat_link, start_game, trick_chip
+from tests.browsing import box_where, phone
 from tests.skullking_browsing import (
     TABLET,
     Hand,
     no_horizontal_scroll,
     round_title,
-    start_game,
     stepper,
     tap_bid,
     totals,
-    trick_chip,
 )
 
 pytestmark = pytest.mark.browser

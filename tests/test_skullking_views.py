@@ -6,8 +6,9 @@ import re
 
 import pytest
 
+from bench.builders import make_night
 from companion.app import create_app
-from tests.conftest import make_night, unmarked
+from tests.pages import unmarked
 from tests.refusing import status_of
 from tests.skullking_host import (
     bid_round,

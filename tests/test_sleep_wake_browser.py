@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browsing import WAIT, claim, create_night, seat_link
-from tests.conftest import STARTS_WITHIN_S
+from bench.browsing import WAIT, claim, create_night, seat_link
+from bench.servers import STARTS_WITHIN_S
 from tests.phone_browsing import (
     watch,
 )

@@ -9,10 +9,10 @@ import sqlite3
 
 import pytest
 
+from bench.browsing import WAIT, claim, create_night, seat_link, start_game
 from companion.core.reveal import MOST_MS, lead_ms
-from tests.browsing import WAIT, claim, create_night, seat_link
 from tests.phone_browsing import watch
-from tests.skullking_browsing import phone_bids, start_game
+from tests.skullking_browsing import phone_bids
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -6,7 +6,8 @@ import re
 import pytest
 
 from companion.app import create_app
-from tests.conftest import nights_count, text_without_bdi, visible_names
+from tests.apps import nights_count
+from tests.pages import text_without_bdi, visible_names
 
 
 @pytest.fixture

@@ -5,7 +5,9 @@ eight, and the earlier nights; another device's night is not shown."""
 import re
 import sqlite3
 
-from tests.conftest import make_night, nights_count, text_without_bdi, visible_names
+from bench.builders import make_night
+from tests.apps import nights_count
+from tests.pages import text_without_bdi, visible_names
 
 
 def roster_fields(html):

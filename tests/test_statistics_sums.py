@@ -18,13 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.builders import WHOLE_GAMES, random_correction
 from companion import store
 from companion.core import exchange, stats, sums
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.tokens import device_id, new_token
 from companion.store import log
-from tests.builders import WHOLE_GAMES, random_correction
 
 #: Spellings of six players: a night seats four or five of them, each spelled one way.
 PLAYERS = (("Ann", "ann", "ANN"), ("Bo", "BO"), ("Cy",), ("지혜",), ("Di", "di"), ("Eve",))

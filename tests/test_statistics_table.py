@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from bench.builders import crazytime_game, make_night, play, play_evening, skullking_game
 from companion.tally.statistics import sort_key
-from tests.builders import crazytime_game, play, play_evening, skullking_game
-from tests.conftest import make_night, text_without_bdi
+from tests.pages import text_without_bdi
 
 
 @pytest.fixture

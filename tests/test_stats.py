@@ -2,15 +2,12 @@
 
 Every state here comes from the games' own rules: ``rules.start`` (with a seeded rng,
 roles then dealt by hand) and ``rules.replay`` of explicit events, built in
-tests/builders.py.
+bench/builders.py.
 """
 
 import pytest
 
-from companion.core import charts, stats
-from companion.kraken import results as kraken_results
-from companion.skullking import rules as sk
-from tests.builders import (
+from bench.builders import (
     CT_MATCHES,
     SK_BIDS,
     SK_WON,
@@ -22,6 +19,9 @@ from tests.builders import (
     skullking_game,
     skullking_hand,
 )
+from companion.core import charts, stats
+from companion.kraken import results as kraken_results
+from companion.skullking import rules as sk
 
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
 

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from bench.builders import make_night
 from companion.store import connection as db
 from companion.store import schema
-from tests.conftest import make_night
 
 
 def test_every_connection_syncs_each_commit(app):

@@ -3,6 +3,7 @@ the routes): one test per module says what that module promises."""
 
 import pytest
 
+from bench.builders import make_night
 from companion import store
 from companion.store import (
     caches,
@@ -17,8 +18,6 @@ from companion.store import (
     sql,
 )
 from companion.store.connection import get_db, write
-
-from .conftest import make_night
 
 HOST = "host-device"
 FIVE = {f"seat{i}": "on" for i in range(5)}

@@ -4,9 +4,10 @@ games, the codes under "More"; its own title; the statistics one tap away."""
 
 import re
 
+from bench.builders import make_night
 from companion.play import actions, seen
-from tests.conftest import make_night, unmarked
 from tests.kraken_host import FOUR, play
+from tests.pages import unmarked
 
 
 def page(night):

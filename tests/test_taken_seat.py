@@ -2,7 +2,7 @@
 seat of its own, given the way back to its own page; a phone without one is not offered
 a page it does not have."""
 
-from tests.conftest import page_text
+from tests.pages import page_text
 
 
 def test_a_phone_with_a_seat_that_scans_another_s_code_gets_a_way_back(night):

@@ -7,10 +7,10 @@ breaks between its words on the host's tiles; and all of it passes axe in both t
 
 import pytest
 
+from bench.browsing import WAIT
+from bench.builders import ev, kraken_kraken_first, kraken_setup, store_game
 from companion.skullking import rules as sk
-from tests.browsing import WAIT, axe_violations
-from tests.builders import ev, kraken_kraken_first, kraken_setup
-from tests.conftest import store_game
+from tests.browsing import axe_violations
 from tests.crazytime_log import after_match_1
 from tests.crazytime_log import setup as crazytime_setup
 from tests.phone_browsing import bump, record, seat_url, table, touch_phone

@@ -5,17 +5,18 @@ import re
 
 import pytest
 
-from companion import store
-from companion.store.connection import get_db
-from tests.builders import (
+from bench.builders import (
     ROLES,
     kraken_game,
     kraken_kraken_first,
+    make_night,
     play,
     play_evening,
     skullking_game,
 )
-from tests.conftest import make_night, text_without_bdi, unmarked
+from companion import store
+from companion.store.connection import get_db
+from tests.pages import text_without_bdi, unmarked
 
 
 @pytest.fixture
@@ -180,7 +181,7 @@ def test_no_tally_route_answers_500(app, evening):
 # --- mid-night: the games still running ------------------------------------------------
 
 def test_the_tally_mid_night_shows_a_skull_king_games_running_scores_in_progress(app):
-    # Two of four rounds scored (tests/builders.py's sk_night_game): Ann 30, Cy 10, Bo 0.
+    # Two of four rounds scored (bench/builders.py's sk_night_game): Ann 30, Cy 10, Bo 0.
     night = make_night(app, ["Ann", "Bo", "Cy"])
     night.host.set_cookie("lang", "en")
     play(app, night, skullking_game(1, [0, 1, 2], [1, 2, 3, 1],

@@ -4,9 +4,15 @@ against the tally a careful scorekeeper wrote on paper."""
 
 import pytest
 
-from tests.browsing import WAIT, axe_violations, create_night
-from tests.builders import crazytime_game, kraken_game, kraken_kraken_first, skullking_hand
-from tests.conftest import store_game
+from bench.browsing import WAIT, create_night
+from bench.builders import (
+    crazytime_game,
+    kraken_game,
+    kraken_kraken_first,
+    skullking_hand,
+    store_game,
+)
+from tests.browsing import axe_violations
 
 pytestmark = pytest.mark.browser
 

@@ -5,16 +5,17 @@ import re
 
 import pytest
 
-from companion.core import bgstats
-from companion.pictures import qr
-from tests.builders import (
+from bench.builders import (
     crazytime_game,
     kraken_all_treasure,
     kraken_game,
     kraken_kraken_first,
+    make_night,
     skullking_hand,
+    store_game,
 )
-from tests.conftest import make_night, store_game
+from companion.core import bgstats
+from companion.pictures import qr
 
 ROLES = ["explorer", "skeleton", "explorer", "explorer"]
 LIMIT = 150 * 1024

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.servers import free_port
 from companion.laptop import console, doctor, words
 from companion.serving import cli
-from tests.conftest import free_port
 
 # --- the system's language ----------------------------------------------------------
 

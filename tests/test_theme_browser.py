@@ -5,10 +5,10 @@ chosen against the device's; each game draws its own accent and sign."""
 
 import pytest
 
+from bench.builders import store_game
+from bench.layout_night import MATCH, crazytime, kraken, make_night, show_on_phones
+from bench.layout_night import skullking as layout_skullking
 from tests.browsing import axe_violations
-from tests.conftest import store_game
-from tests.layout_night import MATCH, crazytime, kraken, make_night, show_on_phones
-from tests.layout_night import skullking as layout_skullking
 
 pytestmark = pytest.mark.browser
 

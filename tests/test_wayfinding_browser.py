@@ -3,7 +3,7 @@ roster starts with four seats that "add a seat" grows to eight without leaving t
 
 import pytest
 
-from tests.browsing import WAIT, create_night
+from bench.browsing import WAIT, create_night
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,8 @@ over the new-game buttons."""
 
 import pytest
 
-from tests.browsing import WAIT, box_where, create_night
+from bench.browsing import WAIT, create_night
+from tests.browsing import box_where
 from tests.skullking_browsing import TABLET, Hand
 
 pytestmark = pytest.mark.browser

@@ -15,13 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from bench.browsing import decode_qr
+from bench.builders import make_night
+from bench.devices import create_night
+from bench.servers import STARTS_WITHIN_S
 from companion.app import create_app, server_started
 from companion.core import wifi
 from companion.serving.cafe import Worker
-from tests.browsing import decode_qr
-from tests.conftest import STARTS_WITHIN_S, make_night
 from tests.crawling import crawl, pages
-from tests.over_http import CAFE, Gunicorn, create_night
+from tests.over_http import CAFE, Gunicorn
 from tests.refusing import refuses, status_of
 from tests.screens import screen_device
 from tests.wifi_form import PASSWORD, image_url, set_wifi

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
+from bench.browsing import WAIT, create_night, decode_qr
 from companion.core import wifi
-from tests.browsing import WAIT, create_night, decode_qr
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -23,12 +23,13 @@ from pathlib import Path
 
 import pytest
 
+from bench.devices import Device, create_night
+from bench.servers import STARTS_WITHIN_S, answers, free_port
 from companion.app import _secret_key, create_app
 from companion.laptop import console, paths
 from companion.serving import cli
-from tests.conftest import STARTS_WITHIN_S, answers, free_port
 from tests.laptops import ENDED_EXIT
-from tests.over_http import SCRIPTS, Device, assert_log_sound, create_night, start_game, step
+from tests.over_http import SCRIPTS, assert_log_sound, start_game, step
 
 # --- the secret key: Windows' Python 3.11 and 3.12, and a USB stick -----------------
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from tests.conftest import make_night, text_without_bdi
+from bench.builders import make_night
+from tests.pages import text_without_bdi
 from tests.refusing import status_of
 
 # --- players named, not numbered ----------------------------------------------------------

@@ -10,13 +10,12 @@ import urllib.request
 
 import pytest
 
+from bench.devices import Device, create_night
 from tests.over_http import (
     CAFE,
     FOUR,
     SCRIPTS,
-    Device,
     Gunicorn,
-    create_night,
     kraken_next,
     read_game,
     start_game,
