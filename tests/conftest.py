@@ -1,0 +1,195 @@
+"""Fixtures: an app on a fresh database, a host with a night, phones, a live server.
+Only fixtures and pytest's hooks live here; what a test imports is in a helper module
+(tests/README.md), or in bench/ where a bench shares it."""
+
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bench.builders import make_night
+from companion.app import create_app
+from companion.core import registry
+from companion.store import connection as db
+from companion.store import schema
+from tests.apps import FOURTH, fresh_database
+from tests.over_http import ServerProcess
+
+#: A RAM disk, and the room it must have free for the tests' files to go there.
+RAM_DISK, RAM_DISK_ROOM = Path("/dev/shm"), 2 * 1024**3
+
+
+def pytest_configure(config):
+    """The tests' files (``tmp_path``: each test's database) on a RAM disk when there is
+    one with room: every recorded event commits with a sync (``synchronous=FULL``,
+    companion/store/connection.py), and on a shared disk those syncs were most of the wait of the
+    tests that record hundreds of events. A sync on tmpfs returns at once; what the
+    tests check (what a commit holds, what a killed server's file keeps) is the same.
+    A TMPDIR or --basetemp of the runner's own wins."""
+    if "TMPDIR" in os.environ or config.option.basetemp or not RAM_DISK.is_dir():
+        return
+    if os.access(RAM_DISK, os.W_OK) and shutil.disk_usage(RAM_DISK).free >= RAM_DISK_ROOM:
+        tempfile.tempdir = str(RAM_DISK)
+
+
+#: Test workers per core that ``-n auto`` starts for the stage of browser and server-process
+#: tests (``-m "browser or slow"``).
+BROWSER_WORKERS_PER_CORE = 2
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` for the browser stage: two workers a core, not one. Its tests wait
+    as much as they work (a phone locked for 70 s, a heartbeat missed for 31 s, a wheel
+    installing, a server starting), and a waiting worker's core is free for another;
+    three a core kept both cores of a two-core box 99–100 % busy, and tests timed out.
+    The quick loop's tests work all the time, and keep xdist's one a core. A
+    PYTEST_XDIST_AUTO_NUM_WORKERS of the runner's own wins."""
+    markers = config.option.markexpr or ""
+    if "PYTEST_XDIST_AUTO_NUM_WORKERS" in os.environ or "not browser" in markers \
+            or "browser" not in markers:
+        return None
+    return BROWSER_WORKERS_PER_CORE * (len(os.sched_getaffinity(0)) or 1)
+
+
+@pytest.fixture(autouse=True)
+def _close_connections():
+    """After each test, close the connections its databases opened in this thread: a
+    worker runs hundreds of tests, each with a database of its own, and would otherwise
+    hold more than 1,024 descriptors, past what a select()-based server (waitress) takes."""
+    yield
+    db.close_thread_connections()
+
+
+@pytest.fixture(autouse=True)
+def _close_pages(request):
+    """After a browser test, close every context it opened on the session's browser: a
+    page left open goes on polling, streaming and asking the time of a server that is
+    gone, and two hundred of them slowed the rest of the suite's workers to a crawl."""
+    yield
+    browser = request.node.funcargs.get("browser")
+    for context in list(browser.contexts) if browser is not None else []:
+        try:
+            context.close()
+        except Exception:  # already closed by its own fixture, or the browser is gone
+            pass
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """A database with every migration applied, made once per test process: each test's
+    app starts from a copy of it (:func:`fresh_database`), for applying the migrations
+    one by one, each in its own synced transaction, took a third of every app's making."""
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+    schema.migrate(str(path))
+    return path
+
+
+@pytest.fixture(scope="session")
+def worker_app(tmp_path_factory, migrated_database):
+    """The app of this test process, made once: making one (registering every route,
+    which Werkzeug compiles) cost about a tenth of a second, in each of some 1,800
+    tests. Each test gets it with its own database and its settings as made
+    (:func:`app`); a test that needs other routes or games makes its own."""
+    folder = tmp_path_factory.mktemp("app")
+    return create_app({
+        "TESTING": True, "DATABASE": fresh_database(migrated_database, folder / "app.sqlite"),
+        "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
+        "LANGUAGE": "en",  # test clients send no Accept-Language: read the English text
+        "END_HELD": False,  # an end is read at once (tests/test_held_end.py holds it)
+    })
+
+
+@pytest.fixture
+def app(worker_app, tmp_path, migrated_database):
+    """This process's app, on a fresh copy of the migrated database; the settings a
+    test changes are put back after it."""
+    settings = dict(worker_app.config)
+    worker_app.config["DATABASE"] = fresh_database(migrated_database, tmp_path / "test.sqlite")
+    yield worker_app
+    worker_app.config.clear()
+    worker_app.config.update(settings)
+
+
+@pytest.fixture
+def app4(tmp_path):
+    """An app with the fourth game registered beside the three."""
+    return create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
+        "GAMES": [*registry.INSTALLED, FOURTH], "END_HELD": False,
+    })
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def night(app):
+    """A night of five players made by the host's client."""
+    return make_night(app)
+
+
+# --- a real server for browser and drill tests ----------------------------------------
+
+@dataclass
+class LiveServer:
+    url: str
+    app: object
+
+
+@pytest.fixture
+def live_server(tmp_path, migrated_database):
+    from waitress import create_server
+
+    app = create_app({
+        "DATABASE": fresh_database(migrated_database, tmp_path / "live.sqlite"),
+        "SECRET_KEY": "live-test", "POLL_SECONDS": 1,
+        "END_HELD": False,  # an end is read at once (tests/test_held_end.py holds it)
+    })
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    port = server.effective_port
+    app.config["PUBLIC_URL"] = f"http://127.0.0.1:{port}"
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield LiveServer(url=f"http://127.0.0.1:{port}", app=app)
+    # Its eight threads end first: one that has just sent an answer still tells the loop
+    # (it writes to the loop's trigger), and told after the loop closed it, it died of a
+    # bad file descriptor (a test's teardown failed so, on a slow box).
+    server.task_dispatcher.shutdown()
+    # Then the loop, closed from inside itself; it ends once nothing is left in its map
+    # (closed from here while it was in select(), its thread died the same way).
+    from waitress import wasyncore
+
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    thread.join(timeout=10)
+    assert not thread.is_alive(), "the live server's loop did not stop"
+    db.close_thread_connections()
+
+
+@pytest.fixture
+def server_process(tmp_path):
+    server = ServerProcess(database=str(tmp_path / "process.sqlite"))
+    yield server
+    if server.process and server.process.poll() is None:
+        server.kill()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"],
+    }
+
+
