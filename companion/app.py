@@ -257,7 +257,7 @@ def create_app(test_config: dict[str, Any] | None = None,
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    # The games this app knows, read by its pages and its store (companion/web/known.py).
+    # The games this app knows, read by its pages and its store (``store.known_games``).
     app.extensions[registry.APP_KEY] = registry.load(tuple(app.config["GAMES"]))
     store.migrate(app.config["DATABASE"])
     app.teardown_appcontext(store.end_request)

@@ -11,7 +11,6 @@ import pytest
 from bench.builders import make_night
 from companion import store
 from companion.store.connection import now
-from companion.web import known
 from tests.crawling import WHAT, WHEN, check_headers, crawl, pages, roles_in
 from tests.over_http import SCRIPTS, legal_in, state_of
 from tests.pages import page_text
@@ -292,7 +291,7 @@ def test_the_screen_loads_each_game_s_own_styles_after_its_own(night):
     html = tv.get(f"{night.url}/screen").data.decode()
     links = re.findall(r'<link rel="stylesheet" href="/static/([\w./-]+\.css)\?', html)
     with night.app.app_context():
-        games = [name for game in known.games().values() for name in game.assets
+        games = [name for game in store.known_games().values() for name in game.assets
                  if name.endswith(".css")]
     assert len(games) == 3 and links[-len(games) - 1:] == ["screen.css", *games], links
 

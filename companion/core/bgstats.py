@@ -6,7 +6,7 @@ sources they were checked against and what is left out are in docs/bgstats.md.
 
 What each kind of game adds (its BoardGameGeek id, whether the highest score wins, each
 player's score, rank, role, whether they started) comes from its package, through the registry's
-``GameKind.bgstats``: nothing here names a game. A kind without it has no BG Stats play.
+``GameDef.bgstats``: nothing here names a game. A kind without it has no BG Stats play.
 
 A game still running has no play at all: its result holds no secret, but a link made
 from it would outlive the game, and Kraken's roles are secret until the end

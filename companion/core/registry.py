@@ -2,7 +2,7 @@
 
 A game package (``companion/<kind>/``) declares ``GAME = GameDef(...)`` in its ``game.py``
 (the module :data:`INSTALLED` names): its kind, title, pure rules module, blueprint, and
-the few functions the core asks of it (:class:`GameKind`). The core — the store, the
+the few functions the core asks of it (:class:`GameDef`). The core — the store, the
 game pages, the tally, statistics, export and the base template — reads every game
 through this module and never names one.
 
@@ -96,147 +96,6 @@ class Reveal:
     before: Callable[[Any, Any], NextStep | None] | None = None
 
 
-class GameKind(Protocol):
-    """What the core asks of a game. :class:`GameDef` is the plain implementation."""
-
-    kind: str
-    title: Any  # a lazy string: translated when shown
-    players: tuple[int, int]  # the fewest and most players its rules allow
-    rules: Rules
-    blueprint: Blueprint
-    assets: tuple[str, ...]
-
-    def parse_new(self, form: Mapping[str, Any], seats: list[Seat]) -> tuple[list[int], Any]:
-        """Players and options from the game's start form (``<kind>/new.html``)."""
-        ...
-
-    def new_view(self, games: list[Any], seats: list[Seat]) -> dict[str, Any]:
-        """What ``<kind>/new.html`` shows beside the seats, from the night's games so far
-        (Kraken: the token series that can go on)."""
-        ...
-
-    def host_view(self, game: Any, names: dict[int, str]) -> dict[str, Any]:
-        """What ``<kind>/_host.html`` shows beside the state (never a secret)."""
-        ...
-
-    def seat_view(self, game: Any, names: dict[int, str], seat: int) -> dict[str, Any]:
-        """What ``<kind>/_seat.html`` shows on ``seat``'s phone (its own secrets only)."""
-        ...
-
-    def result(self, setup: State, state: State) -> dict[str, Any]:
-        """A finished game's ``winners``, ``scores`` {seat: n} and ``places`` {seat: n},
-        plus any details its tally shows."""
-        ...
-
-    def mask(self, setup: State, events: list[Event], state: State
-             ) -> tuple[State, list[Event]]:
-        """A running game's setup and log with every secret taken out (for export)."""
-        ...
-
-    def for_seat(self, setup: State, state: State, seat: int) -> Shown:
-        """What ``seat``'s phone may see of the game: its setup and state with every
-        secret taken out but that seat's own (a phone's templates get these alone)."""
-        ...
-
-    def for_screen(self, setup: State, state: State) -> Shown:
-        """What the room's screen may see of the game: its setup and state with every
-        secret taken out (the screen's templates get these alone)."""
-        ...
-
-    def restore(self, setup: State, players: list[int], rng: Random) -> State:
-        """The setup an imported game stands for, checked against the rules."""
-        ...
-
-    def night_tally(self, games: list[dict[str, Any]], results: list[dict[str, Any]],
-                    names: dict[int, str]) -> dict[str, Any] | None:
-        """What ``<kind>/_tally.html`` shows of tonight's games of this kind (or None)."""
-        ...
-
-    def player_night(self, seat: int, view: dict[str, Any] | None) -> dict[str, Any]:
-        """Extra per-player figures of one night, from what its ``night_tally`` gave
-        (None when the kind was not played): numbers, summed across nights."""
-        ...
-
-    def stat_parts(self, play: dict[str, Any]) -> dict[str, Any]:
-        """What one finished play of this kind (``{"seat", "game", "result", "won"}``)
-        adds to its player's statistics: ``{"sums": {...}, "max": {name: value}}``,
-        numbers summed and maxima kept across games (companion/core/sums.py)."""
-        ...
-
-    def stat_figures(self, parts: dict[str, Any]) -> dict[str, Any]:
-        """Extra statistics of one player over their finished games of this kind, from
-        their parts summed (``{"sums", "max"}``; both empty before a game)."""
-        ...
-
-    #: The version of the rules that make this kind's results and statistics: moved
-    #: with any change to its scoring, results or statistic parts, so that what was
-    #: kept of finished games under the old ones is worked out again.
-    rules_version: int
-
-    stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...]
-
-    def awards(self, games: list[dict[str, Any]], names: dict[int, str]
-               ) -> list[dict[str, Any]]:
-        """Tonight's awards of this kind (docs/rules.md#awards) from its **finished**
-        games in order (the core passes no other), each ``{"id", "title", "text",
-        "params", "seats"}`` (companion/core/awards.py); none by default."""
-        ...
-
-    #: A finished game's part of its BG Stats play, or None: no BG Stats export
-    #: (docs/bgstats.md). Called ``bgstats(setup, state, result, gettext)``.
-    bgstats: Callable[..., dict[str, Any]] | None
-
-    #: A finished game's blocks in the recap picture (companion/core/recap.py), or None: its
-    #: winners and scores. Called ``recap(setup, state, result, names, gettext)``.
-    recap: Callable[..., list[dict[str, Any]]] | None
-
-    #: The sections this kind adds to the night's recap picture from its ``night_tally``
-    #: view, or None. Called ``recap_night(view, names, gettext)``.
-    recap_night: Callable[..., list[dict[str, Any]]] | None
-
-    #: What of a finished game's final state is kept beside its log for the tallies,
-    #: statistics, awards, BG Stats and pictures (companion/store/results.py), or None:
-    #: all of it. A kind whose finished state still holds something never shown to
-    #: everyone takes it out here. Called ``kept_state(setup, state)``.
-    kept_state: Callable[[State, State], State] | None
-
-    #: A running game's standing as everyone may see it, or None (nothing to say).
-    #: Called ``standings(setup, state)``; see :func:`no_standings`.
-    standings: Callable[[State, State], dict[str, Any] | None]
-
-    #: What a game not finished adds to its players' statistics so far, or None:
-    #: nothing but its count. ``{seat: sums}``, sums of the keys of its ``stat_parts``
-    #: that a game not finished can say (Skull King's bids of the rounds scored, Crazy
-    #: Time's matches won): its ``stat_figures`` are then worked out with them too, and
-    #: the statistics mark a figure they changed as counting running games. Never a
-    #: secret: kept beside the log while the game runs. Called ``running_parts(setup,
-    #: state)``.
-    running_parts: Callable[[State, State], dict[int, dict[str, Any]]] | None
-
-    def conflicts(self, later: list[Event], event: Event) -> bool:
-        """Whether ``event``, made from a screen that did not see the ``later`` events,
-        is stale (the default: any later event makes it stale)."""
-        ...
-
-    #: What the table does next, in one line, from the game's setup and state, or None:
-    #: no line. Called ``next_step(setup, state)``; see :data:`NextStep`.
-    next_step: Callable[[State, State], NextStep | None]
-
-    #: The moment of the game a line is drawn for ("play", "leave", "finished"…), from
-    #: its setup and state: every line that speaks of the moment carries it in its
-    #: markup (data-moment), so that a test sees two lines of one screen disagree.
-    #: Called ``moment(setup, state)``; see :func:`plain_moment`.
-    moment: Callable[[State, State], str]
-
-    #: The game's synchronised reveal (:class:`Reveal`), or None: it has none.
-    reveal: Reveal | None
-
-    #: Seconds a finished game's end is held back from every screen after the event
-    #: that ended it, for a game whose end makes every secret public (Kraken: every
-    #: role): the host sees "Game over — Undo" meanwhile (companion/play/seen.py). 0: none.
-    hold_end: int
-
-
 #: A next step: an ``N_``-marked message and its params. A param that is a list names
 #: players, as seat numbers in the order the line says them (shown as their names,
 #: joined as the language joins a list); any other param is a number shown as it is.
@@ -296,54 +155,115 @@ class SetupMismatch(RuleError):
 
 @dataclass(frozen=True)
 class GameDef:
-    """A game as its package declares it. The first ten fields are required: ``mask``
-    among them, so no game can be exported without saying what its secrets are, and
-    ``for_seat`` and ``for_screen``, so no phone or room's screen is drawn from a game's
-    whole state.
-
-    ``options(setup)`` reads back the options a setup was started with; the default
-    ``restore`` starts the game again with them and requires the very same setup (a game
-    whose setup holds a random deal overrides ``restore``).
+    """A game as its package declares it, and all the core asks of it. The first ten
+    fields are required: ``mask`` among them, so no game can be exported without saying
+    what its secrets are, and ``for_seat`` and ``for_screen``, so no phone or room's
+    screen is drawn from a game's whole state. Every other field has a default, so a game
+    names only what it does differently (docs/adding-a-game.md has the table).
     """
 
     kind: str
-    title: Any
-    rules: Any
+    title: Any  # a lazy string: translated when shown
+    rules: Rules
     blueprint: Blueprint
+    #: Players and options from the game's start form (``<kind>/new.html``).
     parse_new: Callable[[Mapping[str, Any], list[Seat]], tuple[list[int], Any]]
+    #: A finished game's ``winners``, ``scores`` {seat: n} and ``places`` {seat: n}, plus
+    #: any details its tally shows.
     result: Callable[[State, State], dict[str, Any]]
+    #: The options a setup was started with: the default ``restore`` starts the game
+    #: again with them and requires the very same setup (a game whose setup holds a
+    #: random deal gives ``custom_restore``).
     options: Callable[[State], Any]
+    #: A running game's setup and log with every secret taken out (for export).
     mask: Callable[[State, list[Event], State], tuple[State, list[Event]]]
+    #: What ``seat``'s phone may see of the game: its setup and state with every secret
+    #: taken out but that seat's own (a phone's templates get these alone).
     for_seat: Callable[[State, State, int], Shown]
+    #: What the room's screen may see of the game: its setup and state with every secret
+    #: taken out (the screen's templates get these alone).
     for_screen: Callable[[State, State], Shown]
     #: The fewest and the most players the game's rules allow (the rules still check;
     #: the table page says why a game cannot start at a night of another size).
     players: tuple[int, int] = (2, 8)
+    #: What ``<kind>/new.html`` shows beside the seats, from the night's games so far
+    #: (Kraken: the token series that can go on).
     new_view: Callable[[list[Any], list[Seat]], dict[str, Any]] = _nothing
+    #: What ``<kind>/_host.html`` shows beside the state (never a secret).
     host_view: Callable[[Any, dict[int, str]], dict[str, Any]] = _nothing
+    #: What ``<kind>/_seat.html`` shows on ``seat``'s phone (its own secrets only).
     seat_view: Callable[[Any, dict[int, str], int], dict[str, Any]] = _nothing
+    #: What ``<kind>/_tally.html`` shows of tonight's games of this kind (or None), from
+    #: ``(games, results, names)``.
     night_tally: Callable[..., dict[str, Any] | None] = _no_tally
+    #: Extra per-player figures of one night, from ``(seat, view)``, the view what its
+    #: ``night_tally`` gave (None when the kind was not played): numbers, summed across
+    #: nights.
     player_night: Callable[..., dict[str, Any]] = _nothing
+    #: What one finished play of this kind (``{"seat", "game", "result", "won"}``) adds to
+    #: its player's statistics: ``{"sums": {...}, "max": {name: value}}``, numbers summed
+    #: and maxima kept across games (companion/core/sums.py).
     stat_parts: Callable[[dict[str, Any]], dict[str, Any]] = _nothing
+    #: Extra statistics of one player over their finished games of this kind, from their
+    #: parts summed (``{"sums", "max"}``; both empty before a game).
     stat_figures: Callable[[dict[str, Any]], dict[str, Any]] = _nothing
+    #: The version of the rules that make this kind's results and statistics: moved with
+    #: any change to its scoring, results or statistic parts, so that what was kept of
+    #: finished games under the old ones is worked out again.
     rules_version: int = 1
     stat_columns: tuple[tuple[Any, Callable[[dict[str, Any]], Any]], ...] = ()
+    #: Tonight's awards of this kind (docs/rules.md#awards) from its **finished** games
+    #: in order (the core passes no other), each ``{"id", "title", "text", "params",
+    #: "seats"}`` (companion/core/awards.py); none by default.
     awards: Callable[[list[dict[str, Any]], dict[int, str]], list[dict[str, Any]]] = _no_awards
     assets: tuple[str, ...] = ()
+    #: Whether ``event``, made from a screen that did not see the ``later`` events, is
+    #: stale (the default: any later event makes it stale).
     conflicts: Callable[[list[Event], Event], bool] = _any_later_event
+    #: The setup an imported game stands for, checked against the rules (None: the
+    #: default ``restore``).
     custom_restore: Callable[[State, list[int], Random], State] | None = field(default=None)
+    #: A finished game's part of its BG Stats play, or None: no BG Stats export
+    #: (docs/bgstats.md). Called ``bgstats(setup, state, result, gettext)``.
     bgstats: Callable[..., dict[str, Any]] | None = None
+    #: A finished game's blocks in the recap picture (companion/core/recap.py), or None:
+    #: its winners and scores. Called ``recap(setup, state, result, names, gettext)``.
     recap: Callable[..., list[dict[str, Any]]] | None = None
+    #: The sections this kind adds to the night's recap picture from its ``night_tally``
+    #: view, or None. Called ``recap_night(view, names, gettext)``.
     recap_night: Callable[..., list[dict[str, Any]]] | None = None
+    #: What of a finished game's final state is kept beside its log for the tallies,
+    #: statistics, awards, BG Stats and pictures (companion/store/results.py), or None: all
+    #: of it. A kind whose finished state still holds something never shown to everyone
+    #: takes it out here. Called ``kept_state(setup, state)``.
     kept_state: Callable[[State, State], State] | None = None
+    #: What the table does next, in one line, from the game's setup and state, or None:
+    #: no line (:data:`NextStep`).
     next_step: Callable[[State, State], NextStep | None] = _no_next_step
+    #: The moment of the game a line is drawn for ("play", "leave", "finished"…), from
+    #: its setup and state: every line that speaks of the moment carries it in its markup
+    #: (data-moment), so that a test sees two lines of one screen disagree
+    #: (:func:`plain_moment`).
     moment: Callable[[State, State], str] = plain_moment
+    #: A running game's standing as everyone may see it, or None (nothing to say): see
+    #: :func:`no_standings`.
     standings: Callable[[State, State], dict[str, Any] | None] = no_standings
+    #: What a game not finished adds to its players' statistics so far, or None: nothing
+    #: but its count. ``{seat: sums}``, sums of the keys of its ``stat_parts`` that a game
+    #: not finished can say (Skull King's bids of the rounds scored, Crazy Time's matches
+    #: won): its ``stat_figures`` are then worked out with them too, and the statistics
+    #: mark a figure they changed as counting running games. Never a secret: kept beside
+    #: the log while the game runs. Called ``running_parts(setup, state)``.
     running_parts: Callable[[State, State], dict[int, dict[str, Any]]] | None = None
+    #: The game's synchronised reveal (:class:`Reveal`), or None: it has none.
     reveal: Reveal | None = None
+    #: Seconds a finished game's end is held back from every screen after the event that
+    #: ended it, for a game whose end makes every secret public (Kraken: every role): the
+    #: host sees "Game over — Undo" meanwhile (companion/play/seen.py). 0: none.
     hold_end: int = 0
 
     def restore(self, setup: State, players: list[int], rng: Random) -> State:
+        """The setup an imported game stands for, checked against the rules."""
         if self.custom_restore is not None:
             return self.custom_restore(setup, players, rng)
         fresh: State = self.rules.start(players, self.options(setup))
@@ -353,22 +273,22 @@ class GameDef:
 
 
 @cache
-def load(modules: tuple[str, ...]) -> Mapping[str, GameKind]:
+def load(modules: tuple[str, ...]) -> Mapping[str, GameDef]:
     """The ``GAME`` each module declares, by kind (imported once per process)."""
-    games: dict[str, GameKind] = {}
+    games: dict[str, GameDef] = {}
     for name in modules:
-        game: GameKind = importlib.import_module(name).GAME
+        game: GameDef = importlib.import_module(name).GAME
         games[game.kind] = game
     return MappingProxyType(games)
 
 
 #: The games an app knows, by kind, in its menu's order.
-Games = Mapping[str, GameKind]
+Games = Mapping[str, GameDef]
 
 
-#: Where ``create_app`` keeps the games of its ``GAMES`` setting (``app.extensions``): the
-#: web layer (companion/web/known.py) and the store read them from there, and pass them to
-#: the pure code that asks.
+#: Where ``create_app`` keeps the games of its ``GAMES`` setting (``app.extensions``): one
+#: reader (``known_games`` in companion/store/connection.py) gives them to the store and
+#: the web layer, which pass them to the pure code that asks.
 APP_KEY = "companion.games"
 
 

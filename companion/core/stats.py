@@ -7,7 +7,7 @@ What a kind of game adds to its result, tally and statistics comes from its pack
 (companion/core/registry.py): nothing here names a game.
 
 Where a function asks a kind of game, it takes ``known``: the app's games (the web layer
-and the store pass them, companion/web/known.py); without it, the installed ones.
+and the store pass them, ``store.known_games``); without it, the installed ones.
 
 A game left unfinished is never a result: it is listed as unfinished, with no winner and
 no score, and it counts in no total, series or statistic.
@@ -45,7 +45,7 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any],
     """What one game came to (``known``: the app's games, else the installed ones).
 
     Returns ``{"kind", "finished", "players", "winners", "scores", "places"}`` plus the
-    details its kind adds (``registry.GameKind.result``): Kraken ``outcome``, ``reason``,
+    details its kind adds (``registry.GameDef.result``): Kraken ``outcome``, ``reason``,
     ``roles``; Crazy Time ``hours``, ``last_penalties``, ``standings``, ``matches``.
 
     An unfinished game has ``finished`` False, no winners, scores or places, and none of

@@ -24,7 +24,6 @@ from companion import store
 from companion.core import reveal
 from companion.core.lru import LRU
 from companion.live import enabled
-from companion.web import known
 from companion.web.identity import DEVICE_COOKIE, device
 
 bp = Blueprint("clock", __name__)
@@ -126,7 +125,7 @@ def timed(game: store.Game, type_: str, data: dict[str, Any]) -> dict[str, Any]:
     (``lead_ms``, companion/core/reveal.py), so that every screen opens it at ``at_ms +
     lead_ms``, the same for every screen however the needs change after; any other
     event as it is. (An event's ``created`` has only whole seconds.)"""
-    declared = known.game(game.kind).reveal
+    declared = store.known_games()[game.kind].reveal
     if declared is None or type_ != declared.event:
         return data
     return {**data, "at_ms": now_ms(), "lead_ms": reveal_lead_ms(game.night_id)}
@@ -160,7 +159,7 @@ def reveal_at(game: store.Game | None) -> Moment | None:
     # The lead is short, so nothing else comes between.
     if game is None or not enabled():
         return None
-    declared = known.game(game.kind).reveal
+    declared = store.known_games()[game.kind].reveal
     if declared is None or game.last[1] != declared.event:
         return None
     data = game.events[-1].get("data") or {}

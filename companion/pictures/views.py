@@ -24,7 +24,6 @@ from companion import store
 from companion.core import colours, recap
 from companion.core.lru import LRU
 from companion.pictures import drawing
-from companion.web import known
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
 from companion.web.i18n import local_date, ngettext
@@ -66,7 +65,7 @@ def _answer(png: bytes, name: str) -> Response:
 def night_picture(night: store.Row) -> Response:
     names = store.names(night["id"])
     games = store.night_games(night["id"])  # kept results: no log read, no replay
-    content = recap.night(night["created"], names, games, WORDS, known.games())
+    content = recap.night(night["created"], names, games, WORDS, store.known_games())
     return _answer(_png(night, content), f"night-{night['created'][:10]}")
 
 
@@ -74,7 +73,7 @@ def game_picture(night: store.Row, number: int) -> Response:
     """One finished game's picture; 404 for a game that runs or is not there."""
     game = store.night_game(night["id"], number)
     content = None if game is None else recap.game(
-        night["created"], store.names(night["id"]), game, WORDS, known.games())
+        night["created"], store.names(night["id"]), game, WORDS, store.known_games())
     return _answer(_png(night, content), f"night-{night['created'][:10]}-game-{number}")
 
 

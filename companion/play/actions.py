@@ -19,7 +19,6 @@ from companion.core.events import REDO, UNDO
 from companion.core.lru import Pickled
 from companion.live.clock import timed
 from companion.play import seen
-from companion.web import known
 from companion.web.errors import error_page
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
@@ -45,7 +44,7 @@ Parse = Callable[[store.Game, Mapping[str, Any]], dict[str, Any]]
 def title(kind: str) -> str:
     """A game's title in the request's language (looked up once: a page shows it up to
     four times, and each use of the lazy string looked its catalog up again)."""
-    return str(known.game(kind).title)
+    return str(store.known_games()[kind].title)
 
 
 def message(error: RuleError, names: Mapping[int, str] | None = None) -> str:
@@ -160,7 +159,7 @@ def host_context(night: store.Row, game: store.Game, error: str | None = None
     board = store.board(night["id"], night["version"])
     names = board.names
     model = view_model(board, game, "host", lambda: {
-        "view": known.game(game.kind).host_view(game, names),
+        "view": store.known_games()[game.kind].host_view(game, names),
         "seen": board.noted(game.id, "seen"),
     })
     return {
@@ -253,7 +252,7 @@ def seat_context(seat: store.Row, game: store.Game | None = None, *,
     # the whole game: no template or view of it can reach another seat's secret.
     shown = seen.for_seat(game, seat["position"]) if game is not None else None
     if game is not None and shown is not None:
-        spec, mine = known.game(game.kind), shown
+        spec, mine = store.known_games()[game.kind], shown
         model = view_model(board, game, seat["position"], lambda: {
             "view": spec.seat_view(mine, names, seat["position"]),
             "result": finished_result(game),
@@ -274,7 +273,7 @@ def finished_result(game: store.Game | None) -> dict[str, Any] | None:
     secrets, and it has no result yet)."""
     if game is None or not game.state.get("finished"):
         return None
-    return stats.game_result(game.kind, game.setup, game.state, known.games())
+    return stats.game_result(game.kind, game.setup, game.state, store.known_games())
 
 
 def seat_response(seat: store.Row, *, error: str | None = None, status: int = 200

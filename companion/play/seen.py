@@ -22,7 +22,6 @@ from flask import current_app
 
 from companion import store
 from companion.core.registry import Shown
-from companion.web import known
 
 
 @dataclass(frozen=True)
@@ -60,7 +59,7 @@ class Seen:
 def seen_by(game: store.Game, shown: Shown) -> Seen:
     """``game`` as the viewer whose view of it is ``shown`` (the game's ``for_seat`` or
     ``for_screen``) may see it."""
-    reveal = known.game(game.kind).reveal
+    reveal = store.known_games()[game.kind].reveal
     events: tuple[dict[str, Any], ...] = ()
     if reveal is not None and game.last[1] == reveal.event and game.events:
         last = game.events[-1]
@@ -74,13 +73,13 @@ def seen_by(game: store.Game, shown: Shown) -> Seen:
 
 def for_seat(game: store.Game, seat: int) -> Seen:
     """``game`` as ``seat``'s phone may see it."""
-    spec = known.game(game.kind)
+    spec = store.known_games()[game.kind]
     return seen_by(game, spec.for_seat(game.setup, game.state, seat))
 
 
 def for_screen(game: store.Game) -> Seen:
     """``game`` as the room's screen may see it."""
-    spec = known.game(game.kind)
+    spec = store.known_games()[game.kind]
     return seen_by(game, spec.for_screen(game.setup, game.state))
 
 
@@ -100,7 +99,7 @@ def held_until(game: store.Game) -> float | None:
     kind holds its end back (``GameDef.hold_end``, Kraken's every role), finished by an
     event of the last few seconds; else None. Until then the host sees "Game over —
     Undo", and the phones and the room's screen the game as it stood before that event."""
-    hold = known.game(game.kind).hold_end
+    hold = store.known_games()[game.kind].hold_end
     if not hold or not current_app.config["END_HELD"] or not game.finished:
         return None
     ended = _when(game.last[0])

@@ -16,7 +16,6 @@ from companion.play.actions import (
     start,
     title,
 )
-from companion.web import known
 from companion.web.errors import keeps_typed
 from companion.web.http import Answer
 from companion.web.identity import device, form_token, hosted_night_or_404, unchanged
@@ -70,10 +69,10 @@ def playing(night: store.Row) -> list[store.Row]:
 def new(key: str, kind: str) -> Answer:
     """Start a game: the kind's package turns the form into players and options."""
     night = hosted_night_or_404(key)
-    if kind not in known.games():
+    if kind not in store.known_games():
         abort(404)
     try:
-        players, options = known.game(kind).parse_new(request.form, playing(night))
+        players, options = store.known_games()[kind].parse_new(request.form, playing(night))
         return start(night, kind, players, options, url_for("play.new", key=key, kind=kind))
     except RuleError as error:
         return new_form(key, kind, error=message(error, store.names(night["id"])),
@@ -86,7 +85,7 @@ def _start_form_again(message: str) -> Answer | None:
     players ticked, the options, a custom list of rounds), with the reason."""
     args = request.view_args or {}
     key, kind = str(args.get("key", "")), str(args.get("kind", ""))
-    if store.hosted_night(key, device()) is None or kind not in known.games():
+    if store.hosted_night(key, device()) is None or kind not in store.known_games():
         return None
     return new_form(key, kind, error=message, status=400)
 
@@ -95,7 +94,7 @@ def _start_form_again(message: str) -> Answer | None:
 def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -> Answer:
     """The form that starts a game of ``kind`` (refilled after a refusal)."""
     night = hosted_night_or_404(key)
-    if kind not in known.games():
+    if kind not in store.known_games():
         abort(404)
     games, seats = store.games(night["id"]), playing(night)
     return render_template(
@@ -103,5 +102,5 @@ def new_form(key: str, kind: str, error: str | None = None, status: int = 200) -
         # A link may fill the form in (a Skull King game started again in the other box).
         games=games, error=error, form=request.form if request.method == "POST" else request.args,
         form_token=form_token(),
-        view=known.game(kind).new_view(games, seats),
+        view=store.known_games()[kind].new_view(games, seats),
     ), status

@@ -22,7 +22,6 @@ from companion.pictures import qr
 from companion.play import seen
 from companion.play.actions import title, view_model
 from companion.table.nights import note_arrival, public_url
-from companion.web import known
 from companion.web.errors import error_page
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
@@ -68,7 +67,7 @@ def screen_context(night: store.Row) -> dict[str, Any]:
     else:
         # Drawn from what the game gives the room (its for_screen), never from the whole
         # game: the host's view of it, over what the screen may see.
-        spec, shown = known.game(game.kind), seen.for_screen(game)
+        spec, shown = store.known_games()[game.kind], seen.for_screen(game)
         context |= view_model(board, game, "screen", lambda: {
             "view": spec.host_view(shown, names)})
         if game.finished:
@@ -89,7 +88,7 @@ def tonight(night: store.Row, names: dict[int, str]) -> dict[str, Any]:
     finished game with its winners, the players by games won (most first, then seat
     order), the night's picture and a code a phone scans to take it home. Only what every
     phone's tally shows: finished games' results, never a running game's state."""
-    tally = stats.night_tally(names, store.night_games(night["id"]), known.games())
+    tally = stats.night_tally(names, store.night_games(night["id"]), store.known_games())
     games = [{"number": g["number"], "kind": g["kind"], "title": title(g["kind"]),
               "winners": g["winners"]} for g in tally["games"] if g["finished"]]
     players = sorted(({"seat": p["seat"], "won": p["won"]} for p in tally["players"]),

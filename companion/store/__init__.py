@@ -36,6 +36,7 @@ from companion.store.connection import (
     connect,
     end_request,
     get_db,
+    known_games,
     uri,
 )
 from companion.store.form_tokens import FormUsed
@@ -159,7 +160,7 @@ from companion.store.wifi import (
 
 __all__ = [
     "OverQuota", "Stale", "touch",
-    "checkpoint", "checkpoint_due", "connect", "end_request", "migrate", "uri",
+    "checkpoint", "checkpoint_due", "connect", "end_request", "known_games", "migrate", "uri",
     "HISTORY_PAGE", "hosted_count", "hosted_page", "hosts_any",
     "rosters", "statistics_nights", "statistics_totals",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",

@@ -25,7 +25,6 @@ from companion.laptop import doctor
 from companion.pictures import qr
 from companion.play import seen
 from companion.play.actions import seat_context
-from companion.web import known
 from companion.web.errors import keeps_typed
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
@@ -221,7 +220,7 @@ def ended_game(shown: store.Game | None) -> dict[str, Any] | None:
     if shown is None or not shown.finished:
         return None
     return {"game": shown, "result": stats.game_result(shown.kind, shown.setup, shown.state,
-                                                        known.games())}
+                                                        store.known_games())}
 
 
 def night_context(night: store.Row) -> dict[str, Any]:
@@ -244,9 +243,9 @@ def night_context(night: store.Row) -> dict[str, Any]:
         "running": shown if shown is not None and not shown.finished else None,
         # the game just ended on the phones: its winners, and the next game to pick
         "ended": ended_game(shown),
-        "standing": (stats.standing(shown.kind, shown.setup, shown.state, known.games())
+        "standing": (stats.standing(shown.kind, shown.setup, shown.state, store.known_games())
                      if shown is not None and not shown.finished else None),
-        "games_known": known.games(), "hosts": store.hosts(night["id"]),
+        "games_known": store.known_games(), "hosts": store.hosts(night["id"]),
         "screens": screens, "reach": reach_context(night, seats, screens),
         "this_device": device(), "max_players": MAX_PLAYERS, "name_length": NAME_LENGTH,
         "wifi": store.night_wifi(night["id"]),  # never its password (wifi_code.py)

@@ -12,7 +12,6 @@ from flask import (
 from companion import store
 from companion.play.actions import seat_context, seat_response
 from companion.table.nights import note_arrival
-from companion.web import known
 from companion.web.http import Answer
 from companion.web.identity import device, my_seat, unchanged
 
@@ -108,8 +107,8 @@ def seen() -> Answer:
 def rules(kind: str) -> Answer:
     """A short rules summary of a game, for anyone at the table; a phone that holds a
     seat gets a way back to its page (nights/rules.html wraps the game's own page)."""
-    if kind not in known.games():
+    if kind not in store.known_games():
         abort(404)
     return render_template("nights/rules.html", page=f"{kind}/rules.html",
-                           title=known.game(kind).title, kind=kind,
+                           title=store.known_games()[kind].title, kind=kind,
                            phone=my_seat() is not None)

@@ -16,7 +16,6 @@ from companion import store
 from companion.core import exchange, stats
 from companion.core.lru import LRU
 from companion.tally.statistics import history
-from companion.web import known
 from companion.web.downloads import attachment, cell, csv_file
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
@@ -39,7 +38,7 @@ def export_document(night: store.Row) -> dict[str, Any]:
     seats = store.seats(night["id"])
     return exchange.export_document(night["created"], [s["name"] for s in seats],
                                     _games(night["id"]), [s["colour"] for s in seats],
-                                    known.games())
+                                    store.known_games())
 
 
 def _file_name(night: store.Row, extension: str) -> str:
@@ -72,14 +71,14 @@ def export_csv(key: str) -> Answer:
     rows = [[_("game"), _("kind"), _("date"), _("player"), _("result"), _("score"),
              _("place")]]
     for game in _games(night["id"]):
-        result = stats.game_result(game["kind"], game["setup"], game["state"], known.games())
+        result = stats.game_result(game["kind"], game["setup"], game["state"], store.known_games())
         for seat in result["players"]:
             if not result["finished"]:
                 outcome, score = _("unfinished"), ""
             else:
                 outcome = _("won") if seat in result["winners"] else _("lost")
                 score = result["scores"].get(seat, "")
-            rows.append([game["number"], str(known.game(game["kind"]).title),
+            rows.append([game["number"], str(store.known_games()[game["kind"]].title),
                          game["created"][:10], cell(names.get(seat, "?")), outcome, score,
                          result["places"].get(seat, "")])
     return csv_file(rows, _file_name(night, "csv"))
@@ -102,7 +101,7 @@ def import_night() -> Answer:
                        status=422)
     raw = upload.read(exchange.MAX_BYTES + 1)
     try:
-        document = beside_the_loop(exchange.parse_import, raw, None, known.games())
+        document = beside_the_loop(exchange.parse_import, raw, None, store.known_games())
     except exchange.BadFile as error:
         return history(error=import_message(error), status=422)
     copies = store.nights_like(document["created"], document["players"])

@@ -17,7 +17,6 @@ from flask import (
 from companion import store
 from companion.core import stats, sums
 from companion.core.charts import bar_chart
-from companion.web import known
 from companion.web.downloads import cell, csv_file
 from companion.web.http import Answer
 from companion.web.i18n import gettext as _
@@ -54,14 +53,14 @@ def history(error: str | None = None, status: int = 200) -> Answer:
     page = min(page, pages)
     nights = store.hosted_page(device(), page)
     return render_template("tally/history.html", rows=_history_rows(nights),
-                           games=known.games(), error=error, page=page, pages=pages,
+                           games=store.known_games(), error=error, page=page, pages=pages,
                            total=total), status
 
 
 def _statistics(aliases: dict[str, str]) -> dict[str, Any]:
     """The device's statistics, ``{"players", "meetings"}``: from the sums kept of every
     night it hosts (companion/store/statistics.py), the host's merges applied."""
-    return sums.figures(store.statistics_totals(device()), aliases, known.games())
+    return sums.figures(store.statistics_totals(device()), aliases, store.known_games())
 
 
 def _meetings(found: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
@@ -74,7 +73,7 @@ def _host_only() -> None:
 
 
 def _stat_columns() -> list[tuple[Any, Any]]:
-    return [column for game in known.games().values() for column in game.stat_columns]
+    return [column for game in store.known_games().values() for column in game.stat_columns]
 
 
 def _versus(met: dict[tuple[str, str], dict[str, Any]],
@@ -111,7 +110,7 @@ def _boards(players: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     each bar in its player's colour (their place in ``players``), the leaders marked."""
     index = {p["key"]: i for i, p in enumerate(players)}
     boards = {}
-    for kind, rows in stats.leaderboards(players, known.games()).items():
+    for kind, rows in stats.leaderboards(players, store.known_games()).items():
         if rows:
             most = rows[0]["wins"]
             boards[kind] = {"rows": [{**r, "seat": index[r["key"]]} for r in rows],
@@ -225,7 +224,7 @@ def statistics(error: str | None = None, status: int = 200) -> Answer:
     _host_only()
     aliases = store.aliases(device())
     totals = store.statistics_totals(device())
-    found = sums.figures(totals, aliases, known.games())
+    found = sums.figures(totals, aliases, store.known_games())
     players = found["players"]
     by_key = {p["key"]: p["name"] for p in players}
     merges = [{"alias": alias, "into": by_key.get(canonical, canonical)}
@@ -233,8 +232,8 @@ def statistics(error: str | None = None, status: int = 200) -> Answer:
     sort, descending = _sorting()
     return render_template("tally/stats.html", players=players, boards=_boards(players),
                            colours=_player_colours(totals, aliases, players), merges=merges,
-                           games=known.games(), error=error,
-                           table=players_table(players, known.games(), sort, descending),
+                           games=store.known_games(), error=error,
+                           table=players_table(players, store.known_games(), sort, descending),
                            versus=_versus(_meetings(found), players)), status
 
 
@@ -245,7 +244,7 @@ def statistics_csv() -> Answer:
     each game's own figures as the page shows them (docs/rules.md#statistics)."""
     _host_only()
     players = _statistics(store.aliases(device()))["players"]
-    kinds = known.games()
+    kinds = store.known_games()
     columns = _stat_columns()
     header = [_("player"), _("nights")]
     for game in kinds.values():

@@ -19,7 +19,6 @@ from companion import store
 from companion.core import bgstats, stats
 from companion.core.charts import bar_chart
 from companion.pictures import qr
-from companion.web import known
 from companion.web.http import Answer, cacheable
 from companion.web.i18n import gettext as _
 from companion.web.identity import hosted_night_or_404, my_night_or_404, my_seat, unchanged
@@ -31,14 +30,14 @@ bp = Blueprint("tally", __name__)
 def tally_context(night: store.Row, phone: bool = False) -> dict[str, Any]:
     names = store.names(night["id"])
     games = store.night_games(night["id"])  # kept results: no log read, no replay
-    tally = stats.night_tally(names, games, known.games())
+    tally = stats.night_tally(names, games, store.known_games())
     most = max((p["won"] for p in tally["players"]), default=0)
     wins = bar_chart([{"label": p["name"], "value": p["won"], "seat": p["seat"],
                        "highlight": most > 0 and p["won"] == most}
                       for p in tally["players"]])
     return {"night": night, "names": names, "tally": tally, "wins_chart": wins,
             "running": running_standings(night, games),
-            "games": known.games(), "bgstats": bgstats_links(night, names, games, phone)}
+            "games": store.known_games(), "bgstats": bgstats_links(night, names, games, phone)}
 
 
 def running_standings(night: store.Row, games: list[dict[str, Any]]
@@ -49,7 +48,7 @@ def running_standings(night: store.Row, games: list[dict[str, Any]]
     numbers = {g["number"] for g in games if not g["finished"]}
     if not numbers:
         return {}
-    return {g.number: stats.standing(g.kind, g.setup, g.state, known.games())
+    return {g.number: stats.standing(g.kind, g.setup, g.state, store.known_games())
             for g in store.games(night["id"]) if g.number in numbers}
 
 
@@ -57,9 +56,9 @@ def bgstats_play(night: store.Row, names: dict[int, str], game: dict[str, Any]
                  ) -> dict[str, Any] | None:
     """A game's BG Stats play in the table's language (None while it runs, or for a kind
     without one): companion/core/bgstats.py, docs/bgstats.md."""
-    result = stats.game_result(game["kind"], game["setup"], game["state"], known.games())
-    title = str(known.game(game["kind"]).title)
-    return bgstats.play(night, game, result, names, title, _, known.games())
+    result = stats.game_result(game["kind"], game["setup"], game["state"], store.known_games())
+    title = str(store.known_games()[game["kind"]].title)
+    return bgstats.play(night, game, result, names, title, _, store.known_games())
 
 
 def _digest(url: str) -> str:

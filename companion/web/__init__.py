@@ -1,10 +1,10 @@
 """The web layer's plumbing, one module a concern: who is asking (``identity``), the names
 the app answers to (``hosts``), languages and dates (``i18n``), headers, gzip, static
 files and refusals told quietly to a browser (``http``), work beside the loop
-(``offload``), what templates are given (``templating``), the app's games (``known``),
-error pages (``errors``), pages whose size tells nothing of their secrets (``sealed``),
-and live refreshes that bring only the parts that changed (``parts``). ``init_app`` wires
-them into an app; callers import what they use from its module."""
+(``offload``), what templates are given (``templating``), error pages (``errors``),
+pages whose size tells nothing of their secrets (``sealed``), and live refreshes that
+bring only the parts that changed (``parts``). ``init_app`` wires them into an app;
+callers import what they use from its module."""
 
 import logging
 import sqlite3
@@ -12,9 +12,10 @@ import sqlite3
 from flask import Blueprint, Flask
 from flask_wtf.csrf import CSRFError
 
+from companion import store
 from companion.core import colours
 from companion.core.tokens import new_token
-from companion.web import errors, hosts, http, i18n, known, parts, sealed, templating
+from companion.web import errors, hosts, http, i18n, parts, sealed, templating
 
 bp = Blueprint("web", __name__)
 
@@ -57,7 +58,7 @@ def init_app(app: Flask) -> None:
         _=i18n.render_gettext, gettext=i18n.render_gettext, ngettext=i18n.render_ngettext,
         shared=templating.shared, game_title=templating.game_title,
         game_players=templating.game_players,
-        game_kinds=known.kinds, game_assets=templating.game_assets,
+        game_kinds=store.known_games, game_assets=templating.game_assets,
         secret=sealed.secret, part=parts.part, new_form_token=new_token, hue=templating.hue,
         palette=colours.PALETTE, who=templating.who, players=templating.players,
         next_step=templating.next_step, moment_of=templating.moment_of)

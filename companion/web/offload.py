@@ -25,7 +25,7 @@ def beside_the_loop(work: Callable[..., T], *args: Any) -> T:
     milliseconds, so the loop's greenlets keep answering while a long computation runs;
     on the loop itself, checking one upload stopped every table for its whole length).
     Elsewhere each request has its thread, and it runs there. The thread sees the
-    request's context (its app, and so its games: companion/web/known.py) as the request
+    request's context (its app, and so its games: ``store.known_games``) as the request
     does."""
     if not monkey.is_module_patched("threading"):
         return work(*args)

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from companion import store
 from companion.core.errors import N_
 from companion.core.lru import LRU
-from companion.web import known, sealed
+from companion.web import sealed
 from companion.web.i18n import LANGUAGES, render_gettext, request_catalog
 from companion.web.identity import is_htmx
 
@@ -82,12 +82,12 @@ def hue(context: Context, seat: int | None) -> str:
 
 def game_title(kind: str) -> Any:
     """A game's title, for the templates."""
-    return known.game(kind).title
+    return store.known_games()[kind].title
 
 
 def game_players(kind: str) -> tuple[int, int]:
     """The fewest and the most players a game's rules allow, for the templates."""
-    return known.game(kind).players
+    return store.known_games()[kind].players
 
 
 def game_assets(*kinds: str) -> Markup:
@@ -95,7 +95,7 @@ def game_assets(*kinds: str) -> Markup:
     only the games it can show (base.html's ``assets`` block)."""
     tags = []
     for kind in kinds:
-        for name in known.game(kind).assets:
+        for name in store.known_games()[kind].assets:
             url = escape(url_for("static", filename=name))
             tags.append(f'<link rel="stylesheet" href="{url}">' if name.endswith(".css")
                         else f'<script src="{url}" defer></script>')
@@ -116,7 +116,7 @@ def who(seats: Any, names: Any) -> Markup:
 def moment_of(game: Any) -> str:
     """The moment of ``game`` its lines are drawn for (the game's ``moment``,
     companion/core/registry.py), as each line carries it in data-moment."""
-    return known.game(game.kind).moment(game.setup, game.state)
+    return store.known_games()[game.kind].moment(game.setup, game.state)
 
 
 @pass_context
@@ -125,7 +125,7 @@ def next_step(context: Context, game: Any, held: bool = False) -> Markup | None:
     companion/core/registry.py), its players as colour chips; None: the game says
     nothing. ``held``: the line while the screens count to the game's reveal (its
     ``Reveal.before``), None when it holds nothing back."""
-    spec = known.game(game.kind)
+    spec = store.known_games()[game.kind]
     if held:
         before = spec.reveal.before if spec.reveal else None
         step = before(game.setup, game.state) if before else None
