@@ -136,8 +136,8 @@ def test_the_page_loads_core_first_then_every_part():
     names = re.findall(r'"(\w+)"', re.search(r"for part in \(([^)]*)\)", base).group(1))
     assert names[0] == "core"
     assert base.index("htmx-") < base.index("for part in") < base.index("block assets")
-    roster = (ROOT / "templates" / "nights" / "index.html").read_text(encoding="utf-8")
-    table = (ROOT / "templates" / "nights" / "night.html").read_text(encoding="utf-8")
+    roster = (ROOT / "templates" / "table" / "index.html").read_text(encoding="utf-8")
+    table = (ROOT / "templates" / "table" / "night.html").read_text(encoding="utf-8")
     assert "filename='js/roster.js'" in roster
     assert "filename='js/names.js'" in roster and "filename='js/names.js'" in table
     assert sorted(f"{n}.js" for n in [*names, "roster", "names"]) == sorted(

@@ -1,6 +1,6 @@
 """The host's table page knows when no phone reaches the laptop, and "Phones can't open
 it?" offers the laptop's other addresses and the steps for its OS
-(templates/nights/_reach.html, companion/laptop/doctor.py)."""
+(templates/table/_reach.html, companion/laptop/doctor.py)."""
 
 import re
 

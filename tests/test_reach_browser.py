@@ -1,7 +1,7 @@
 """The host's table page says "no phone has reached this laptop yet" once its seat codes
 have been on screen for a minute with no phone arriving, and not after a reload starts
 the minute over; "Phones can't open it?" fits a phone's width (static/js/panels.js,
-templates/nights/_reach.html). The page's clock is Playwright's: no test waits a minute."""
+templates/table/_reach.html). The page's clock is Playwright's: no test waits a minute."""
 
 import os
 from pathlib import Path

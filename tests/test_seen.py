@@ -64,8 +64,8 @@ def contexts(strict):
     drawn = []
 
     def note(_sender, template, context, **_extra):
-        if template.name in ("nights/_seat.html", "screens/_screen.html",
-                             "nights/_seat_body.html"):
+        if template.name in ("table/_seat.html", "screen/_screen.html",
+                             "table/_seat_body.html"):
             drawn.append((template.name, context))
 
     template_rendered.connect(note, strict)

@@ -1,5 +1,5 @@
 """Why phones may not reach the laptop, and what to do: the host's table page
-("Phones can't open it?", templates/nights/_reach.html) and ``companion doctor``.
+("Phones can't open it?", templates/table/_reach.html) and ``companion doctor``.
 
 Two halves. :func:`advice` and :func:`report` are pure: they turn :class:`Facts` (the
 OS, the port, the addresses, what the firewall and Windows say) into steps, so the tests

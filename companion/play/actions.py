@@ -279,7 +279,7 @@ def finished_result(game: store.Game | None) -> dict[str, Any] | None:
 def seat_response(seat: store.Row, *, error: str | None = None, status: int = 200
                   ) -> Answer:
     """A phone's page (or its live fragment for htmx), with an optional refusal."""
-    template = "nights/_seat.html" if is_htmx() else "nights/seat.html"
+    template = "table/_seat.html" if is_htmx() else "table/seat.html"
     return render_template(template, **{**seat_context(seat), "error": error}), status
 
 

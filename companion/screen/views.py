@@ -105,7 +105,7 @@ def page(key: str) -> Answer:
     night it now shows, with "Not our table? New number": whoever typed the number
     first paired it, and the room sees at once when that was not its host."""
     night = viewed_night(key)
-    return render_template("screens/screen.html", **screen_context(night),
+    return render_template("screen/screen.html", **screen_context(night),
                            joined=store.joined_lately(night["id"], device()))
 
 
@@ -114,7 +114,7 @@ def live(key: str) -> Answer:
     night = viewed_night(key)
     if unchanged(night["version"]):
         return "", 204
-    return render_template("screens/_screen.html", **screen_context(night))
+    return render_template("screen/_screen.html", **screen_context(night))
 
 
 # --- the host: showing a code, the list of screens -------------------------------------
@@ -125,7 +125,7 @@ def invite(key: str) -> Answer:
     night = hosted_night_or_404(key)
     code = store.invite_screen(night["id"], device())
     link = public_url(url_for("screen.code", token=code["token"]))
-    return render_template("screens/invite.html", night=night, qr_svg=qr.svg(link),
+    return render_template("screen/invite.html", night=night, qr_svg=qr.svg(link),
                            link=link, tv_at=public_url(url_for("screen.lobby")),
                            minutes=store.SCREEN_CODE_MINUTES)
 
@@ -144,7 +144,7 @@ def _refused(token: str | None) -> Answer:
     """A used, expired or cancelled code says so; one never shown is a plain 404."""
     if token is None or not store.screen_invite_known(token):
         abort(404)
-    return render_template("screens/code_gone.html"), 410
+    return render_template("screen/code_gone.html"), 410
 
 
 def _cannot_be_a_screen(night: store.Row) -> Answer | None:
@@ -155,7 +155,7 @@ def _cannot_be_a_screen(night: store.Row) -> Answer | None:
         return redirect(url_for("screen.page", key=night["key"]), 303)
     role = store.table_role(device())
     if role is not None:
-        return render_template("screens/seat_device.html", role=role), 409
+        return render_template("screen/seat_device.html", role=role), 409
     return None
 
 
@@ -171,7 +171,7 @@ def code(token: str) -> Answer:
     refusal = _cannot_be_a_screen(night)
     if refusal is not None:
         return refusal
-    return render_template("screens/question.html", night=night, token=token)
+    return render_template("screen/question.html", night=night, token=token)
 
 
 @bp.post("/t/<token>")
@@ -210,9 +210,9 @@ def lobby() -> Answer:
     GET, a link previewer's or a prefetch's, makes nothing."""
     role = store.table_role(device())
     if role is not None:
-        return render_template("screens/seat_device.html", role=role), 409
+        return render_template("screen/seat_device.html", role=role), 409
     offer = store.screen_number(device())
-    return render_template("screens/number.html", **(_shown(offer) if offer else {}))
+    return render_template("screen/number.html", **(_shown(offer) if offer else {}))
 
 
 @bp.post("/screen")
@@ -220,7 +220,7 @@ def offer() -> Answer:
     """The TV asks for a number to show (the one it shows already, if it lives)."""
     role = store.table_role(device())
     if role is not None:
-        return render_template("screens/seat_device.html", role=role), 409
+        return render_template("screen/seat_device.html", role=role), 409
     if store.is_screen(device()):  # "Not our table? New number": it leaves that night
         store.leave_screen(device())
     try:
@@ -230,7 +230,7 @@ def offer() -> Answer:
                             "Wait a while, or ask the host to show a screen code."), 429)
     if not is_htmx():
         return redirect(url_for("screen.lobby"), 303)
-    return render_template("screens/_number.html", **shown)
+    return render_template("screen/_number.html", **shown)
 
 
 @bp.get("/screen/<token>")
@@ -250,11 +250,11 @@ def waiting(token: str) -> Answer:
             return Response("", headers={"HX-Redirect": target})
     elif store.screen_number(device()) is not None:
         return "", 204
-    return render_template("screens/_number.html")
+    return render_template("screen/_number.html")
 
 
 def _pair_form(night: store.Row, error: str | None = None, status: int = 200) -> Answer:
-    return render_template("screens/pair.html", night=night, error=error,
+    return render_template("screen/pair.html", night=night, error=error,
                            tv_at=public_url(url_for("screen.lobby"))), status
 
 
@@ -322,7 +322,7 @@ def pair_question(token: str) -> Answer:
     night = _asked_night()
     if offer is None:
         return _code_gone(night, token)
-    return render_template("screens/pair_question.html", night=night, token=token)
+    return render_template("screen/pair_question.html", night=night, token=token)
 
 
 def _code_gone(night: store.Row, token: str) -> Answer:

@@ -231,7 +231,7 @@ def wifi_codes(db: Database) -> None:
 def reached(db: Database) -> None:
     """Whether a device other than the night's hosts has opened one of its seat or
     screen codes (``reached``): until one has, the host's table page may say that no
-    phone reaches the laptop (templates/nights/_reach.html)."""
+    phone reaches the laptop (templates/table/_reach.html)."""
     db.table("nights").add_column("reached", int, not_null_default=0)
 
 

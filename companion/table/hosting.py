@@ -24,7 +24,7 @@ def invite_host(key: str) -> Answer:
     night = hosted_night_or_404(key)
     token = store.invite_host(night["id"])
     link = public_url(url_for("hosting.become_host", token=token))
-    return render_template("nights/host_invite.html", night=night, qr_svg=qr.svg(link),
+    return render_template("table/host_invite.html", night=night, qr_svg=qr.svg(link),
                            link=link, minutes=store.HOST_CODE_MINUTES)
 
 
@@ -32,7 +32,7 @@ def _host_code_refused(token: str) -> Answer:
     """A used, expired or cancelled code says so; one never shown is a plain 404."""
     if not store.host_invite_known(token):
         abort(404)
-    return render_template("nights/host_code_gone.html"), 410
+    return render_template("table/host_code_gone.html"), 410
 
 
 @bp.get("/h/<token>")
@@ -47,7 +47,7 @@ def host_code(token: str) -> Answer:
     night = store.night(invite["night_id"])
     if store.is_host(night, device()):
         return redirect(url_for("nights.night", key=night["key"]), 303)
-    return render_template("nights/become_host.html", night=night, token=token,
+    return render_template("table/become_host.html", night=night, token=token,
                            seat=store.seat_in_night(night["id"], device()),
                            names=store.names(night["id"]), wifi=store.night_wifi(night["id"]))
 

@@ -112,7 +112,7 @@ def index(error: str | None = None, status: int = 200, typed: list[str] | None =
     latest = nights[0] if nights else None
     typed = typed or []
     return render_template(
-        "nights/index.html", latest=latest, nights=nights[1:EARLIER_SHOWN + 1],
+        "table/index.html", latest=latest, nights=nights[1:EARLIER_SHOWN + 1],
         more_nights=len(nights) > EARLIER_SHOWN + 1, rosters=rosters,
         latest_games=len(store.games(latest["id"])) if latest else 0, error=error,
         typed=typed, shown=_seats_shown(typed, asked), max_players=MAX_PLAYERS,
@@ -194,7 +194,7 @@ def other_urls() -> list[str]:
 
 def reach_context(night: store.Row, seats: list[store.Row],
                   screens: list[store.Row]) -> dict[str, Any]:
-    """What "Phones can't open it?" shows (templates/nights/_reach.html): the laptop's
+    """What "Phones can't open it?" shows (templates/table/_reach.html): the laptop's
     other addresses, the steps for its OS and network, and whether a device other than
     the host's has reached the night yet (a seat's code opened or claimed, a screen)."""
     reached = bool(night["reached"] or screens or any(s["device"] for s in seats))
@@ -256,7 +256,7 @@ def night_context(night: store.Row) -> dict[str, Any]:
 @bp.get("/n/<key>")
 def night(key: str) -> Answer:
     night = hosted_night_or_404(key)
-    return render_template("nights/night.html", **night_context(night))
+    return render_template("table/night.html", **night_context(night))
 
 
 @bp.get("/n/<key>/live")
@@ -264,7 +264,7 @@ def night_live(key: str) -> Answer:
     night = hosted_night_or_404(key)
     if unchanged(night["version"]):
         return "", 204
-    return render_template("nights/_night.html", **night_context(night))
+    return render_template("table/_night.html", **night_context(night))
 
 
 def hosted_seat(key: str, position: int) -> tuple[store.Row, store.Row]:
@@ -306,7 +306,7 @@ def note_arrival(night: store.Row) -> None:
 @bp.get("/n/<key>/sheet")
 def sheet(key: str) -> Answer:
     night = hosted_night_or_404(key)
-    return render_template("nights/sheet.html", night=night, seats=store.seats(night["id"]))
+    return render_template("table/sheet.html", night=night, seats=store.seats(night["id"]))
 
 
 @bp.post("/n/<key>/seats")
@@ -326,7 +326,7 @@ def join(key: str) -> Answer:
             _("A night can have at most %(n)s players.", n=MAX_PLAYERS)
     if error:
         return night_answer(key, error=error, status=422)
-    # The answer shows the new seat's code in the form that was sent (templates/nights/_join.html).
+    # The answer shows the new seat's code in the form that was sent (templates/table/_join.html).
     return night_answer(key, added=added)
 
 
@@ -374,7 +374,7 @@ def night_answer(key: str, error: str | None = None, status: int = 200,
     latecomer's new seat)."""
     if error is None and not is_htmx():
         return redirect(url_for("nights.night", key=key), 303)
-    page = "nights/_night.html" if is_htmx() else "nights/night.html"
+    page = "table/_night.html" if is_htmx() else "table/night.html"
     return render_template(page, **night_context(hosted_night_or_404(key)), error=error,
                            **answer), status
 
@@ -431,7 +431,7 @@ def pass_to(key: str, position: int) -> Answer:
     done = (url_for("play.page", key=key, number=game.number)
             if game is not None and not game.finished else url_for("nights.night", key=key))
     seen_url = url_for("nights.pass_seen", key=key, position=position)
-    return render_template("nights/pass.html", done_url=done,
+    return render_template("table/pass.html", done_url=done,
                            **seat_context(seat, game, seen_url=stored(seen_url)))
 
 

@@ -24,17 +24,17 @@ def _seat_refusal(seat: store.Row | None, token: str) -> Answer | None:
         replaced = store.retired_code(token)
         if replaced is None:
             abort(404)
-        return render_template("nights/code_replaced.html", seat=replaced), 410
+        return render_template("table/code_replaced.html", seat=replaced), 410
     night = store.night(seat["night_id"])
     if seat["tablet"]:
-        return render_template("nights/tablet_seat.html", seat=seat), 409
+        return render_template("table/tablet_seat.html", seat=seat), 409
     if seat["device"] is not None and seat["device"] != device():
-        return render_template("nights/taken.html", mine=my_seat()), 409
+        return render_template("table/taken.html", mine=my_seat()), 409
     if store.is_host(night, device()):
-        return render_template("nights/host_scanned.html", night=night), 409
+        return render_template("table/host_scanned.html", night=night), 409
     held = store.seat_in_night(night["id"], device())
     if held is not None and held["id"] != seat["id"]:
-        return render_template("nights/one_seat.html", name=held["name"]), 409
+        return render_template("table/one_seat.html", name=held["name"]), 409
     return None
 
 
@@ -52,7 +52,7 @@ def claim_page(token: str) -> Answer:
     assert seat is not None
     current = my_seat()
     elsewhere = current if current and current["night_id"] != seat["night_id"] else None
-    return render_template("nights/claim.html", seat=seat, token=token,
+    return render_template("table/claim.html", seat=seat, token=token,
                            mine=seat["device"] == device(), elsewhere=elsewhere)
 
 
@@ -67,9 +67,9 @@ def claim(token: str) -> Answer:
     assert seat is not None
     claimed, held = store.claim_seat(seat, device())
     if held is not None:
-        return render_template("nights/one_seat.html", name=held), 409
+        return render_template("table/one_seat.html", name=held), 409
     if not claimed:
-        return render_template("nights/taken.html", mine=my_seat()), 409
+        return render_template("table/taken.html", mine=my_seat()), 409
     return redirect(url_for("phones.me"), 303)
 
 
@@ -77,7 +77,7 @@ def claim(token: str) -> Answer:
 def me() -> Answer:
     seat = my_seat()
     if seat is None:
-        return render_template("nights/no_seat.html")
+        return render_template("table/no_seat.html")
     return seat_response(seat)
 
 
@@ -87,8 +87,8 @@ def me_live() -> Answer:
     if unchanged(seat["night_version"] if seat else -1):
         return "", 204
     if seat is None:
-        return render_template("nights/_no_seat.html")
-    return render_template("nights/_seat.html", **seat_context(seat))
+        return render_template("table/_no_seat.html")
+    return render_template("table/_seat.html", **seat_context(seat))
 
 
 @bp.post("/me/seen")
@@ -106,9 +106,9 @@ def seen() -> Answer:
 @bp.get("/rules/<kind>")
 def rules(kind: str) -> Answer:
     """A short rules summary of a game, for anyone at the table; a phone that holds a
-    seat gets a way back to its page (nights/rules.html wraps the game's own page)."""
+    seat gets a way back to its page (table/rules.html wraps the game's own page)."""
     if kind not in store.known_games():
         abort(404)
-    return render_template("nights/rules.html", page=f"{kind}/rules.html",
+    return render_template("table/rules.html", page=f"{kind}/rules.html",
                            title=store.known_games()[kind].title, kind=kind,
                            phone=my_seat() is not None)

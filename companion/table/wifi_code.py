@@ -33,7 +33,7 @@ def _answer(key: str, *, error: str | None = None, typed: dict[str, Any] | None 
     typed, the password never), the table page otherwise."""
     if error is None and not is_htmx():
         return redirect(url_for("nights.night", key=key) + "#wifi", 303)
-    page = "nights/_night.html" if is_htmx() else "nights/night.html"
+    page = "table/_night.html" if is_htmx() else "table/night.html"
     return render_template(page, **night_context(hosted_night_or_404(key)), wifi_error=error,
                            wifi_typed=typed), status
 
@@ -127,5 +127,5 @@ def password(key: str) -> Answer:
     net = store.night_network(night["id"])
     if net is None:
         abort(404)
-    return render_template("nights/wifi_password.html", night=night, net=net,
+    return render_template("table/wifi_password.html", night=night, net=net,
                            open_network=net.security == wifi.OPEN)

@@ -115,7 +115,7 @@ def my_tally() -> Answer:
     """The same tally on a phone of the night: finished games only, never a secret."""
     seat = my_seat()
     if seat is None:
-        return render_template("nights/no_seat.html")
+        return render_template("table/no_seat.html")
     night = store.night(seat["night_id"])
     return render_template("tally/tally.html", live_url=url_for("tally.my_tally_live"),
                            phone=True, me=seat["position"], **tally_context(night, True))

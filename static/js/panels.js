@@ -296,7 +296,7 @@
   C.on("ready", "panels.heroes", settleHeroes);
   C.on("ready", "panels.noteGame", noteGame);
 
-  /* "No phone has reached this laptop yet" (templates/nights/_reach.html): the server
+  /* "No phone has reached this laptop yet" (templates/table/_reach.html): the server
      draws it, hidden, only while no device but the hosts' has reached the night; it shows
      once the seat codes have been on this page for REACH_WAIT_MS. The start is kept per
      night in sessionStorage, so a live refresh (which draws it hidden again) or a reload

@@ -1,4 +1,4 @@
-/* A new night's roster (templates/nights/index.html, the one page that loads this part;
+/* A new night's roster (templates/table/index.html, the one page that loads this part;
    static/js/core.js runs the steps registered here). */
 (function () {
   "use strict";
