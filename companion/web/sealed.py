@@ -5,7 +5,7 @@ bid before "Yo-ho-ho!"). Over Wi-Fi the page's size is visible to anyone, even w
 the password, and a compressed page's size depends on its text: a Skeleton's page was
 a few bytes longer than an Explorer's. So a template marks each secret with
 ``{% call secret(width) %}…{% endcall %}``: the secret is padded with spaces to exactly
-``width`` bytes, and the response is compressed around it, never through it — the parts
+``width`` bytes, and the response is compressed around it, never through it — the segments
 before and after are deflated on their own (no back-reference reaches into the secret),
 and the secret goes into the gzip stream as stored, uncompressed bytes. Every variant of
 a page then has the same size, byte for byte (tests/test_sealed.py).
@@ -47,7 +47,7 @@ def has_secret(body: bytes) -> bool:
     return _OPEN.encode() in body
 
 
-def parts(body: bytes) -> list[tuple[bytes, bool]]:
+def segments(body: bytes) -> list[tuple[bytes, bool]]:
     """The body cut into (bytes, is it a secret) without the markers."""
     out: list[tuple[bytes, bool]] = []
     rest = body
@@ -62,7 +62,7 @@ def parts(body: bytes) -> list[tuple[bytes, bool]]:
 
 def plain(body: bytes) -> bytes:
     """The body without its markers (for a client that takes no gzip)."""
-    return b"".join(data for data, _ in parts(body))
+    return b"".join(data for data, _ in segments(body))
 
 
 _GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, mtime 0
@@ -79,16 +79,16 @@ def _stored(data: bytes) -> bytes:
 
 
 def gzip(body: bytes, level: int = 6) -> bytes:
-    """The body as one gzip stream: its public parts compressed, its secrets stored.
+    """The body as one gzip stream: its public segments compressed, its secrets stored.
 
-    One compressor deflates the public parts, with a full flush after each: the flush
-    ends on a byte boundary and forgets everything before it, so no later part refers
-    back across a secret (which the compressor never sees), and a part compresses the
+    One compressor deflates the public segments, with a full flush after each: the flush
+    ends on a byte boundary and forgets everything before it, so no later segment refers
+    back across a secret (which the compressor never sees), and a segment compresses the
     same whatever came before it.
     """
     compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
     crc, size, out = 0, 0, [_GZIP_HEADER]
-    for data, is_secret in parts(body):
+    for data, is_secret in segments(body):
         crc = zlib.crc32(data, crc)
         size += len(data)
         if is_secret:
