@@ -71,7 +71,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from bench.devices import Device, create_night  # noqa: E402
 from bench.machine import cpu_ms  # noqa: E402
 from bench.servers import free_port  # noqa: E402
-from companion.core import exchange  # noqa: E402
+from companion.core import exchange, registry  # noqa: E402
 from companion.kraken import rules as kraken  # noqa: E402
 from companion.serving import connections
 
@@ -165,7 +165,7 @@ def long_night(games: int = 90, events: int = 150, players: int = 8) -> bytes:
 def check_seconds(raw: bytes) -> float:
     """CPU seconds of one check of ``raw`` in this process."""
     before = resource.getrusage(resource.RUSAGE_SELF)
-    exchange.parse_import(raw)
+    exchange.parse_import(raw, registry.installed())
     after = resource.getrusage(resource.RUSAGE_SELF)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 

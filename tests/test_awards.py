@@ -17,13 +17,14 @@ from bench.builders import (
     sk_one_card,
     skullking_game,
 )
-from companion.core import awards, stats
+from companion.core import awards, registry, stats
 
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
 
 
 def awards_of(games, names=NAMES):
-    return {a["id"]: (a["seats"], a["params"]) for a in stats.night_awards(names, games)}
+    return {a["id"]: (a["seats"], a["params"])
+            for a in stats.night_awards(names, games, registry.installed())}
 
 
 # --- Skull King -------------------------------------------------------------------------
@@ -156,7 +157,7 @@ def test_a_crazy_time_game_in_match_3_gives_no_award():
 
 def test_the_tally_lists_each_games_awards_in_the_order_of_the_games_menu():
     night = [sk_night_game(1), {**kraken_of_four(), "number": 2}, crazytime_game(3)]
-    tally = stats.night_tally(NAMES, night)
+    tally = stats.night_tally(NAMES, night, registry.installed())
     assert [(a["kind"], a["id"], a["seats"]) for a in tally["awards"]] == [
         ("kraken", "survivor", [0, 3]),
         ("skullking", "sharpshooter", [0]),
@@ -168,7 +169,7 @@ def test_the_tally_lists_each_games_awards_in_the_order_of_the_games_menu():
 def test_a_night_of_running_games_has_no_award():
     night = [kraken_game(1, ["explorer", "skeleton", "explorer"], kraken_all_treasure()[:2]),
              skullking_game(2, [0, 1, 2], SK_NIGHT_ROUNDS, SK_NIGHT_BIDS[:3], SK_NIGHT_WON[:3])]
-    assert stats.night_tally(NAMES, night)["awards"] == []
+    assert stats.night_tally(NAMES, night, registry.installed())["awards"] == []
 
 
 # --- the shared rules of an award -------------------------------------------------------

@@ -20,7 +20,7 @@ from bench.builders import (
     skullking_hand,
     store_game,
 )
-from companion.core import bgstats, stats
+from companion.core import bgstats, registry, stats
 from companion.crazytime import rules as ct
 
 NIGHT = {"created": "2024-05-01T10:00:00Z"}
@@ -47,6 +47,7 @@ def timed(game, start="2024-05-01T19:30:00Z", end="2024-05-01T20:12:20Z"):
 
 
 def make_play(game, names=NAMES, gettext=english, known=None):
+    known = registry.installed() if known is None else known
     result = stats.game_result(game["kind"], game["setup"], game["state"], known)
     return bgstats.play(NIGHT, game, result, names, TITLES[game["kind"]], gettext, known)
 
@@ -230,8 +231,9 @@ def test_skull_king_totals_and_the_first_lead_player():
 def test_skull_king_board_names_the_edition_and_the_scoring(edition, scoring, board):
     game = skullking_hand(1)
     game["setup"] = {**game["setup"], "edition": edition, "scoring": scoring}
-    result = stats.game_result("skullking", game["setup"], game["state"])
-    found = bgstats.play(NIGHT, timed(game), result, NAMES, "Skull King", english)
+    result = stats.game_result("skullking", game["setup"], game["state"], registry.installed())
+    found = bgstats.play(NIGHT, timed(game), result, NAMES, "Skull King", english,
+                         registry.installed())
     assert found["board"] == board
 
 

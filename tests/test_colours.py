@@ -11,7 +11,7 @@ from sqlite_utils import Database
 
 from bench.builders import make_night
 from companion import store
-from companion.core import colours, exchange
+from companion.core import colours, exchange, registry
 from companion.store import schema
 from tests.refusing import status_of
 from tests.skullking_host import bid_round, result
@@ -212,14 +212,15 @@ def document(**night):
 
 
 def test_a_file_without_colours_gets_the_palette_in_seat_order():
-    assert exchange.parse_import(document())["colours"] == ["orange", "sky", "green"]
+    assert exchange.parse_import(document(), registry.installed())["colours"] \
+        == ["orange", "sky", "green"]
 
 
 @pytest.mark.parametrize("bad", [["sky", "sky", "green"], ["sky", "green"],
                                  ["sky", "green", "magenta"], "sky", [1, 2, 3]])
 def test_a_file_with_impossible_colours_is_refused(bad):
     with pytest.raises(exchange.BadFile) as refused:
-        exchange.parse_import(document(colours=bad))
+        exchange.parse_import(document(colours=bad), registry.installed())
     assert refused.value.message == "The players' colours in this file are not readable."
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from bench.builders import ROLES, kraken_all_treasure, kraken_game, make_night, play
 from companion import store
-from companion.core import recap
+from companion.core import recap, registry
 from companion.pictures import views as pictures
 from companion.store.connection import get_db
 from companion.web.i18n import local_clock, local_date, local_time
@@ -115,7 +115,7 @@ def test_the_recap_pictures_are_dated_in_the_readers_language(app, seoul):
             row = store.night_by_key(night.key)
             games = [g.plain() for g in store.games(row["id"])]
             names = store.names(row["id"])
-            whole = recap.night(row["created"], names, games, pictures.WORDS)
-            one = recap.game(row["created"], names, games[0], pictures.WORDS)
+            whole = recap.night(row["created"], names, games, pictures.WORDS, registry.installed())
+            one = recap.game(row["created"], names, games[0], pictures.WORDS, registry.installed())
         assert whole["subtitle"].startswith(f"{day} · ")
         assert one["subtitle"] == day

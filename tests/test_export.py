@@ -23,7 +23,7 @@ from bench.builders import (
     skullking_hand,
 )
 from companion.app import create_app
-from companion.core import exchange
+from companion.core import exchange, registry
 from companion.store.connection import get_db
 from tests.night_files import counts, export, import_
 
@@ -240,7 +240,7 @@ def test_a_huge_file_is_refused(app, evening):
 
 def test_a_file_just_over_the_export_limit_is_refused_by_the_reader():
     with pytest.raises(exchange.BadFile, match="The file is too large to be a night's export"):
-        exchange.parse_import(b" " * (exchange.MAX_BYTES + 1))
+        exchange.parse_import(b" " * (exchange.MAX_BYTES + 1), registry.installed())
 
 
 def test_no_file_gets_a_message(evening):
@@ -259,5 +259,5 @@ def test_too_many_events_are_refused():
                                1, ROLES, [])["setup"])), "events": events}]}
     most = f"A game has more than {exchange.MAX_EVENTS} events"
     with pytest.raises(exchange.BadFile, match=most) as caught:
-        exchange.parse_import(json.dumps(document).encode())
+        exchange.parse_import(json.dumps(document).encode(), registry.installed())
     assert caught.value.params["most"] == exchange.MAX_EVENTS

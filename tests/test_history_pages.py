@@ -12,6 +12,7 @@ from bench.builders import kraken_kraken_first, make_night
 from companion import store
 from companion.core import exchange, registry
 from companion.store import log
+from tests import statistics_oracle as oracle
 from tests.pages import page_text
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
@@ -124,8 +125,6 @@ def test_the_statistics_are_kept_until_what_they_read_changes(app, history):
 
 def test_kept_statistics_are_the_statistics_of_the_logs(app, history):
     """What the page shows from kept results is what a replay of every log gives."""
-    from companion.core import stats
-
     with app.test_request_context(headers={"Cookie": history.host.get_cookie(
             "device").value and f"device={history.host.get_cookie('device').value}"}):
         from companion.web.identity import device
@@ -133,7 +132,7 @@ def test_kept_statistics_are_the_statistics_of_the_logs(app, history):
         nights = sorted(store.hosted_nights(device()), key=lambda n: (n["created"], n["id"]))
         replayed = [{"names": store.names(n["id"]),
                      "games": [g.plain() for g in store.games(n["id"])]} for n in nights]
-        kept = store.statistics_nights(device())
-        assert json.loads(json.dumps(stats.player_stats(replayed))) \
-            == json.loads(json.dumps(stats.player_stats(kept)))
-        assert stats.meetings(replayed) == stats.meetings(kept)
+        kept = oracle.nights_of(device())
+        assert json.loads(json.dumps(oracle.player_stats(replayed))) \
+            == json.loads(json.dumps(oracle.player_stats(kept)))
+        assert oracle.meetings(replayed) == oracle.meetings(kept)

@@ -20,7 +20,7 @@ from bench.builders import (
     skullking_events,
 )
 from bench.hostile import kraken_log, worst_import
-from companion.core import exchange
+from companion.core import exchange, registry
 from companion.core.errors import RuleError
 from companion.core.events import effective
 from companion.crazytime import rules as ct
@@ -44,7 +44,7 @@ def every_log_replays(kind, setup, events):
 
 def folded(kind, setup, events):
     try:
-        return exchange._replay_each(kind, setup, events)
+        return exchange._replay_each(kind, setup, events, registry.installed())
     except RuleError as error:
         return type(error)
 
@@ -130,7 +130,7 @@ def test_a_long_log_of_moves_and_undos_is_folded_once(monkeypatch):
     handler = kr.HANDLERS["marker"]
     monkeypatch.setitem(kr.HANDLERS, "marker",
                         lambda *a: (stepped.append(1), handler(*a)))
-    state = exchange._replay_each("kraken", kraken_setup(ROLES), events)
+    state = exchange._replay_each("kraken", kraken_setup(ROLES), events, registry.installed())
     assert state["marker"] == 4000 % 3  # the last marker move that counts
     assert len(stepped) <= (exchange.CHECKPOINT_EVERY + 2) * len(events)
 
@@ -138,7 +138,7 @@ def test_a_long_log_of_moves_and_undos_is_folded_once(monkeypatch):
 def test_the_worst_file_within_the_upload_limit_imports():
     raw = worst_import("pairs")
     assert exchange.MAX_BYTES - 2000 < len(raw) <= exchange.MAX_BYTES
-    night = exchange.parse_import(raw)
+    night = exchange.parse_import(raw, registry.installed())
     assert [len(g["events"]) for g in night["games"]][0] == exchange.MAX_EVENTS
 
 
@@ -146,7 +146,7 @@ BESIDE = """
 from gevent import monkey; monkey.patch_all()
 import time, gevent
 from companion.app import create_app
-from companion.core import exchange
+from companion.core import exchange, registry
 from companion.web.offload import beside_the_loop
 from companion.core.events import effective
 from bench.hostile import worst_import
@@ -159,7 +159,7 @@ app = create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"})
 with app.test_request_context("/"):
     gevent.spawn(tick); gevent.sleep(0.05)
     start = time.perf_counter()
-    beside_the_loop(exchange.parse_import, raw)
+    beside_the_loop(exchange.parse_import, raw, registry.installed())
     end = time.perf_counter()
 during = [t for t in ticks if start < t < end]
 print(len(during), end - start)

@@ -18,7 +18,7 @@ from bench.builders import (
     play,
 )
 from companion.app import create_app
-from companion.core import exchange
+from companion.core import exchange, registry
 from companion.skullking import rules as sk
 from companion.store.connection import get_db
 
@@ -34,12 +34,13 @@ def night_file(games=None, players=("Ann", "Bo", "Cy", "Di")):
     for game in games:
         game["created"] = T0
         game["events"] = [dict(e, seq=i + 1, created=T0) for i, e in enumerate(game["events"])]
-    return json.loads(exchange.dumps(exchange.export_document(T0, list(players), games)))
+    return json.loads(exchange.dumps(exchange.export_document(T0, list(players), games,
+                                                              registry.installed())))
 
 
 def refusal(document):
     with pytest.raises(exchange.BadFile) as caught:
-        exchange.parse_import(json.dumps(document).encode())
+        exchange.parse_import(json.dumps(document).encode(), registry.installed())
     return caught.value
 
 
@@ -53,7 +54,8 @@ NO_SUCH_TIME = "A date in this file cannot exist (such as 30 February or hour 25
 
 
 def test_the_file_used_below_imports():
-    assert len(exchange.parse_import(json.dumps(night_file()).encode())["games"]) == 2
+    parsed = exchange.parse_import(json.dumps(night_file()).encode(), registry.installed())
+    assert len(parsed["games"]) == 2
 
 
 @pytest.mark.parametrize("place", ["a player's name", "a law's text", "a law's name",
@@ -77,7 +79,7 @@ def test_a_surrogate_pair_is_a_character_and_imports():
     document["night"]["players"][0] = "Ann \U0001f642"  # written as "\ud83d\ude42"
     raw = json.dumps(document).encode()
     assert b"\\ud83d\\ude42" in raw
-    assert exchange.parse_import(raw)["players"][0] == "Ann \U0001f642"
+    assert exchange.parse_import(raw, registry.installed())["players"][0] == "Ann \U0001f642"
 
 
 def test_a_lone_surrogate_in_a_name_is_a_readable_refusal_not_a_500(app):
@@ -106,8 +108,8 @@ def test_a_date_that_cannot_exist_is_refused(where, when):
 def test_a_real_date_such_as_29_february_of_a_leap_year_is_read():
     document = night_file()
     document["night"]["created"] = "2024-02-29T23:59:59Z"
-    assert exchange.parse_import(json.dumps(document).encode())["created"] == \
-        "2024-02-29T23:59:59Z"
+    parsed = exchange.parse_import(json.dumps(document).encode(), registry.installed())
+    assert parsed["created"] == "2024-02-29T23:59:59Z"
 
 
 @pytest.mark.parametrize("record", ["the document", "the night", "a game", "an event"])
@@ -135,7 +137,7 @@ def test_undo_and_redo_in_a_file_replay_as_they_were_recorded():
     game = kraken_game(1, ROLES, kraken_kraken_first())
     marker, *rest = game["events"]
     game["events"] = [marker, ev("undo"), ev("redo"), ev("undo"), marker, *rest]
-    parsed = exchange.parse_import(json.dumps(night_file([game])).encode())
+    parsed = exchange.parse_import(json.dumps(night_file([game])).encode(), registry.installed())
     assert parsed["games"][0]["state"]["finished"] is True
 
 
@@ -185,7 +187,7 @@ def longest_game():
                         "wager": 20}} for n in range(exchange.MAX_EVENTS)]
     game = {"number": 1, "kind": "skullking", "created": T0, "setup": setup,
             "events": events, "state": sk.replay(setup, events)}
-    return exchange.dumps(exchange.export_document(T0, players, [game]))
+    return exchange.dumps(exchange.export_document(T0, players, [game], registry.installed()))
 
 
 def test_a_game_of_the_most_events_fits_the_file_and_upload_limits_and_imports(
@@ -194,7 +196,7 @@ def test_a_game_of_the_most_events_fits_the_file_and_upload_limits_and_imports(
     assert len(raw) <= exchange.MAX_BYTES
     assert app.config["MAX_CONTENT_LENGTH"] >= exchange.MAX_BYTES + 16 * 1024  # the form
 
-    parsed = exchange.parse_import(raw)
+    parsed = exchange.parse_import(raw, registry.installed())
     assert len(parsed["games"][0]["events"]) == exchange.MAX_EVENTS
 
     response = upload(other.test_client(), raw)

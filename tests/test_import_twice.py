@@ -218,7 +218,7 @@ def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
     each host device's newest upload waits, and at most PENDING_IMPORTS_KEPT in all, so
     uploads cannot fill the disk."""
     from companion import store
-    from companion.core import exchange
+    from companion.core import exchange, registry
 
     raw = export(evening)
     for _ in range(3):
@@ -229,7 +229,7 @@ def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
     assert waiting(app) == 1
     with app.test_request_context():
         for n in range(16):
-            store.keep_import(f"device-{n}", exchange.parse_import(raw))
+            store.keep_import(f"device-{n}", exchange.parse_import(raw, registry.installed()))
     assert waiting(app) == store.PENDING_IMPORTS_KEPT
     # the newest ones wait; the host's, pushed out, says so and changes nothing
     html = text(upload(evening.host, raw))
@@ -238,12 +238,13 @@ def test_waiting_uploads_are_bounded_per_device_and_in_all(app, evening):
 
 def test_expired_uploads_are_forgotten_without_another_upload(app, evening, monkeypatch):
     from companion import store
-    from companion.core import exchange
+    from companion.core import exchange, registry
     from companion.store import connection as companion_db
 
     html = text(upload(evening.host, export(evening)))
     with app.test_request_context():
-        store.keep_import("another host", exchange.parse_import(export(evening)))
+        store.keep_import("another host",
+                          exchange.parse_import(export(evening), registry.installed()))
     assert waiting(app) == 2
     real_now = companion_db.now
     monkeypatch.setattr(store.imports, "now", lambda later=0: real_now(later + 31 * 60))

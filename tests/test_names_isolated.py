@@ -108,7 +108,7 @@ def test_the_check_catches_a_name_left_in_a_sentence():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from companion.core import exchange  # noqa: E402
+from companion.core import exchange, registry  # noqa: E402
 
 # Mostly what a keyboard types (letters, marks, digits, punctuation, symbols, spaces in
 # any script), now and then anything at all (controls, format characters).
@@ -139,7 +139,7 @@ def test_every_night_the_roster_takes_imports_again_with_the_same_names(app, nam
     key = answer.headers["Location"].rsplit("/", 1)[1]
     exported = host.get(f"/n/{key}/export.json")
     assert exported.status_code == 200
-    night = exchange.parse_import(exported.get_data())
+    night = exchange.parse_import(exported.get_data(), registry.installed())
     assert night["players"] == json.loads(exported.get_data())["night"]["players"]
     accepted.append(len(night["players"]))
 

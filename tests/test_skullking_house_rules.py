@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from companion.core import exchange
+from companion.core import exchange, registry
 from tests.skullking_host import bid_round, cell, refused, result, start, text, totals
 
 
@@ -195,10 +195,11 @@ def test_the_export_carries_the_house_rules_and_the_adjustment_and_imports_again
     assert {"type": "adjust", "data": {"round": 1, "seat": 2, "amount": 20,
                                        "reason": "Misdeal by 민수"}}.items() <= \
         {k: v for e in sk["events"] if e["type"] == "adjust" for k, v in e.items()}.items()
-    parsed = exchange.parse_import(raw)
+    parsed = exchange.parse_import(raw, registry.installed())
     assert parsed["games"][0]["state"]["totals"] == {"0": 20, "1": 10, "2": 30}
     assert exchange.dumps(exchange.export_document(
-        parsed["created"], parsed["players"], parsed["games"], parsed["colours"])) == raw
+        parsed["created"], parsed["players"], parsed["games"], registry.installed(),
+        parsed["colours"])) == raw
 
 
 def test_an_import_checks_adjustments_by_the_rules(night):
@@ -207,11 +208,11 @@ def test_an_import_checks_adjustments_by_the_rules(night):
     bad = json.loads(json.dumps(document))
     next(e for e in bad["games"][0]["events"] if e["type"] == "adjust")["data"]["amount"] = 900
     with pytest.raises(exchange.BadFile, match="Its event log is not one the rules allow"):
-        exchange.parse_import(exchange.dumps(bad))
+        exchange.parse_import(exchange.dumps(bad), registry.installed())
     without = json.loads(json.dumps(document))
     del without["games"][0]["setup"]["adjustments"]
     with pytest.raises(exchange.BadFile, match="Its event log is not one the rules allow"):
-        exchange.parse_import(exchange.dumps(without))
+        exchange.parse_import(exchange.dumps(without), registry.installed())
 
 
 def test_the_tally_and_bg_stats_use_the_adjusted_totals(night):
@@ -234,10 +235,10 @@ def test_statistics_use_the_adjusted_totals_and_exact_bids_stay_about_bids(night
         from companion.core import stats
 
         plain = store.game(store.night_by_key(night.key)["id"], 1).plain()
-    result = stats.game_result("skullking", plain["setup"], plain["state"])
-    from companion.core import parts
+    result = stats.game_result("skullking", plain["setup"], plain["state"], registry.installed())
+    from tests.statistics_oracle import over
 
-    found = results.stat_figures(parts.over(results.stat_parts, [
+    found = results.stat_figures(over(results.stat_parts, [
         {"seat": 2, "game": plain, "result": result, "won": True}]))
     assert found["sk_best"] == 30  # 10 scored + 20 adjusted
     assert found["sk_exact"] == {"hits": 1, "rounds": 1}  # bid 0, took 0: a bid, not points

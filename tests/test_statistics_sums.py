@@ -1,9 +1,9 @@
 """The statistics kept as sums (companion/core/sums.py, companion/store/statistics.py)
-are what a fresh derivation from every night gives (``stats.player_stats`` and
-``stats.meetings``): random histories of finished games, games left running, undos and
-redos across a game's end, corrections, imports, replaces and merges, through the store
-functions and routes the app uses, with the statistics looked at now and then (each look
-sums up the nights changed since the last)."""
+are what a fresh derivation from every night gives (tests/statistics_oracle.py's
+``player_stats`` and ``meetings``): random histories of finished games, games left
+running, undos and redos across a game's end, corrections, imports, replaces and merges,
+through the store functions and routes the app uses, with the statistics looked at now
+and then (each look sums up the nights changed since the last)."""
 
 import csv
 import dataclasses
@@ -20,11 +20,12 @@ from hypothesis import strategies as st
 
 from bench.builders import WHOLE_GAMES, random_correction
 from companion import store
-from companion.core import exchange, stats, sums
+from companion.core import exchange, registry, stats, sums
 from companion.core.errors import RuleError
 from companion.core.events import REDO, UNDO
 from companion.core.tokens import device_id, new_token
 from companion.store import log
+from tests import statistics_oracle as oracle
 
 #: Spellings of six players: a night seats four or five of them, each spelled one way.
 PLAYERS = (("Ann", "ann", "ANN"), ("Bo", "BO"), ("Cy",), ("지혜",), ("Di", "di"), ("Eve",))
@@ -45,15 +46,16 @@ def roomy(app):
 def fresh_figures(device):
     """The statistics page's figures derived again from every night the device hosts."""
     aliases = store.aliases(device)
-    nights = store.statistics_nights(device)
-    return {"players": stats.player_stats(nights, aliases),
+    nights = oracle.nights_of(device)
+    return {"players": oracle.player_stats(nights, aliases),
             "meetings": [[first, second, met] for (first, second), met
-                         in sorted(stats.meetings(nights, aliases).items())]}
+                         in sorted(oracle.meetings(nights, aliases).items())]}
 
 
 def kept_figures(device):
     """The statistics page's figures as the app works them out: from the kept sums."""
-    return sums.figures(store.statistics_totals(device), store.aliases(device))
+    return sums.figures(store.statistics_totals(device), store.aliases(device),
+                        registry.installed())
 
 
 def same(a, b):

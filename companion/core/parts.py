@@ -1,5 +1,5 @@
 """One player's statistic parts as sums, counts and maxima, and their arithmetic: what
-companion/core/sums.py keeps and companion/core/stats.py sums a kind's plays with. Pure.
+companion/core/sums.py keeps. Pure.
 
 A part is a dict ``{"sums": ..., "max": {name: [value, count]}, "min": {...}}``: ``sums``
 nests dicts of numbers (and lists of numbers, added item by item), and ``max``/``min``
@@ -7,7 +7,6 @@ keep a value with how many parts reached it, so that one taken out again either 
 the extreme known or says it is not (:func:`combine` gives None).
 """
 
-from collections.abc import Callable, Iterable
 from typing import Any
 
 Part = dict[str, Any]
@@ -89,18 +88,6 @@ def each(a: dict[str, Part], b: dict[str, Part], sign: int) -> dict[str, Part] |
         else:
             found.pop(key, None)
     return found
-
-
-def over(stat_parts: Callable[[dict[str, Any]], Part], plays: Iterable[dict[str, Any]]
-         ) -> Part:
-    """One kind's parts of these plays summed, as its ``stat_figures`` reads them:
-    ``{"sums": {...}, "max": {name: value}}``."""
-    found: Part = {}
-    for play in plays:
-        one = stat_parts(play)
-        found = combine(found, {"sums": one.get("sums", {}), "max": {
-            name: [value, 1] for name, value in one.get("max", {}).items()}}, 1) or {}
-    return bare(found)
 
 
 def bare(part: Part) -> Part:

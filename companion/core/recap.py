@@ -88,9 +88,9 @@ def default_blocks(result: dict[str, Any], names: dict[int, str], words: Words
 
 
 def game_section(game: dict[str, Any], result: dict[str, Any], names: dict[int, str],
-                 words: Words, known: registry.Games | None = None) -> Section:
+                 words: Words, known: registry.Games) -> Section:
     """A finished game's card: "Title · game #n", then its kind's blocks."""
-    kind = registry.or_installed(known)[game["kind"]]
+    kind = known[game["kind"]]
     heading = " · ".join((str(kind.title),
                           words.gettext(N_("game #%(number)s"), number=game["number"])))
     blocks = (kind.recap(game["setup"], game["state"], result, names, words.gettext)
@@ -136,10 +136,9 @@ def _awards_section(tally: dict[str, Any], names: dict[int, str], words: Words
 
 
 def night(created: str, names: dict[int, str], games: list[dict[str, Any]],
-          words: Words, known: registry.Games | None = None) -> dict[str, Any] | None:
+          words: Words, known: registry.Games) -> dict[str, Any] | None:
     """The night's picture: the winners, the awards, each kind's night part (the token
     series), then each finished game in order. None before a game has finished."""
-    known = registry.or_installed(known)
     tally = stats.night_tally(names, games, known)
     if not tally["finished"]:
         return None
@@ -158,7 +157,7 @@ def night(created: str, names: dict[int, str], games: list[dict[str, Any]],
 
 
 def game(created: str, names: dict[int, str], one: dict[str, Any], words: Words,
-         known: registry.Games | None = None) -> dict[str, Any] | None:
+         known: registry.Games) -> dict[str, Any] | None:
     """One finished game's picture (None while it runs)."""
     result = stats.game_result(one["kind"], one["setup"], one["state"], known)
     if not result["finished"]:

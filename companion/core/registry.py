@@ -296,8 +296,3 @@ def installed() -> Games:
     """The installed games (:data:`INSTALLED`): the games of code that runs with no app's
     games to hand (a pure tally called on its own, a test, the docs' checks)."""
     return load(INSTALLED)
-
-
-def or_installed(known: Games | None) -> Games:
-    """``known``, or the installed games when a caller gave none (see :func:`installed`)."""
-    return installed() if known is None else known

@@ -7,7 +7,7 @@ What a kind of game adds to its result, tally and statistics comes from its pack
 (companion/core/registry.py): nothing here names a game.
 
 Where a function asks a kind of game, it takes ``known``: the app's games (the web layer
-and the store pass them, ``store.known_games``); without it, the installed ones.
+and the store pass them, ``store.known_games``; a test, ``registry.installed()``).
 
 A game left unfinished is never a result: it is listed as unfinished, with no winner and
 no score, and it counts in no total, series or statistic.
@@ -23,11 +23,11 @@ Public names:
 - ``fold(name)``: the key that matches a player's name across nights.
 - ``night_awards(names, games)``: tonight's awards, each kind's own.
 - ``leaderboards(players)``: per game, the players most wins first.
-- ``player_stats(nights, aliases)``: statistics per player across nights, worked out
-  from every night (the app keeps them as sums instead: companion/core/sums.py; this is
-  the derivation those are checked against).
-- ``meetings(nights, aliases)``, ``head_to_head(nights, aliases, first, second)``: how
-  two players fared in the finished games both played.
+- ``between(found, first, second)``: how two players fared in the finished games both
+  played, from every pair's meetings (``count_meetings``).
+
+The statistics across nights are kept as sums (companion/core/sums.py); the derivation
+from every night they are checked against is the tests' (tests/statistics_oracle.py).
 """
 
 import unicodedata
@@ -41,8 +41,8 @@ Game = dict[str, Any]
 
 
 def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any],
-                known: registry.Games | None = None) -> dict[str, Any]:
-    """What one game came to (``known``: the app's games, else the installed ones).
+                known: registry.Games) -> dict[str, Any]:
+    """What one game came to (``known``: the app's games).
 
     Returns ``{"kind", "finished", "players", "winners", "scores", "places"}`` plus the
     details its kind adds (``registry.GameDef.result``): Kraken ``outcome``, ``reason``,
@@ -51,7 +51,7 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any],
     An unfinished game has ``finished`` False, no winners, scores or places, and none of
     the kind's details: its running state is not a result (and may hold secrets).
     """
-    game = registry.or_installed(known)[kind]
+    game = known[kind]
     result = {"kind": kind, "finished": bool(state.get("finished")),
               "players": list(setup["players"]), "winners": [], "scores": {}, "places": {}}
     if result["finished"]:
@@ -60,7 +60,7 @@ def game_result(kind: str, setup: dict[str, Any], state: dict[str, Any],
 
 
 def standing(kind: str, setup: dict[str, Any], state: dict[str, Any],
-             known: registry.Games | None = None) -> dict[str, Any] | None:
+             known: registry.Games) -> dict[str, Any] | None:
     """A running game's standing as every screen may show it (docs/rules.md#standings),
     from its kind's ``standings`` and its live state: ``{"progress", "label", "rows"}``,
     ``rows`` each ``{"seat", "value", "place"}`` best first (places by the game's own
@@ -69,7 +69,7 @@ def standing(kind: str, setup: dict[str, Any], state: dict[str, Any],
     nothing to say."""
     if state.get("finished"):
         return None
-    found = registry.or_installed(known)[kind].standings(setup, state)
+    found = known[kind].standings(setup, state)
     if found is None:
         return None
     scores = found.get("scores") or {}
@@ -94,7 +94,7 @@ RUNNING: dict[str, Any] = {"finished": False}
 
 
 def running_of(kind: str, setup: dict[str, Any], state: dict[str, Any],
-               known: registry.Games | None = None) -> dict[int, dict[str, Any]]:
+               known: registry.Games) -> dict[int, dict[str, Any]]:
     """What a game not finished adds to each of its players' statistics so far (its
     kind's ``running_parts``), by seat: from its kept state (``running``, seats as JSON
     text) or its live state; nothing for a finished game, a kind without them, or a
@@ -103,14 +103,14 @@ def running_of(kind: str, setup: dict[str, Any], state: dict[str, Any],
         return {}
     if "running" in state:
         return {int(seat): sums for seat, sums in state["running"].items()}
-    parts_of = registry.or_installed(known)[kind].running_parts
+    parts_of = known[kind].running_parts
     if parts_of is None or set(state) <= set(RUNNING):
         return {}
     return parts_of(setup, state)
 
 
 def kept(kind: str, setup: dict[str, Any], state: dict[str, Any],
-         known: registry.Games | None = None) -> dict[str, Any]:
+         known: registry.Games) -> dict[str, Any]:
     """What of a game is kept beside its log: ``finished``, and for a finished game its
     ``result`` (:func:`game_result`) and the ``state`` the tallies, statistics, awards,
     BG Stats and pictures read (its kind's ``kept_state``: all of it by default). A
@@ -118,15 +118,15 @@ def kept(kind: str, setup: dict[str, Any], state: dict[str, Any],
     so far (``{"running": …}``: its kind's ``running_parts``, never a secret), or None
     for a kind without them."""
     if not state.get("finished"):
-        running = registry.or_installed(known)[kind].running_parts
+        running = known[kind].running_parts
         return {"finished": False, "result": None,
                 "state": None if running is None else {"running": running(setup, state)}}
-    part = registry.or_installed(known)[kind].kept_state
+    part = known[kind].kept_state
     return {"finished": True, "result": game_result(kind, setup, state, known),
             "state": part(setup, state) if part is not None else state}
 
 
-def night_tally(names: dict[int, str], games: list[Game], known: registry.Games | None = None
+def night_tally(names: dict[int, str], games: list[Game], known: registry.Games
                 ) -> dict[str, Any]:
     """Tonight's tally, from the night's names {seat: name} and its games in order.
 
@@ -142,7 +142,6 @@ def night_tally(names: dict[int, str], games: list[Game], known: registry.Games 
     - ``awards``: tonight's awards (:func:`night_awards`);
     - ``finished``, ``unfinished``: how many games ended / did not.
     """
-    known = registry.or_installed(known)
     results = [game_result(g["kind"], g["setup"], g["state"], known) | {"number": g["number"]}
                for g in games]
     kinds: dict[str, Any] = {}
@@ -173,14 +172,14 @@ def night_tally(names: dict[int, str], games: list[Game], known: registry.Games 
     }
 
 
-def night_awards(names: dict[int, str], games: list[Game], known: registry.Games | None = None
+def night_awards(names: dict[int, str], games: list[Game], known: registry.Games
                  ) -> list[dict[str, Any]]:
     """Tonight's awards (docs/rules.md#awards): each kind's own (its ``awards``), from its
     finished games only — a game still running gives none, since its secrets (roles,
     bids) are not out yet. In the registry's order of kinds, each award with its
     ``kind``."""
     found: list[dict[str, Any]] = []
-    for kind, game in registry.or_installed(known).items():
+    for kind, game in known.items():
         done = [g for g in games if g["kind"] == kind and g["state"].get("finished")]
         if done:
             found += [{**one, "kind": kind} for one in game.awards(done, names)]
@@ -215,67 +214,6 @@ def resolve(key: str, aliases: dict[str, str]) -> str:
     return key
 
 
-def _new_player(key: str, known: registry.Games) -> dict[str, Any]:
-    kinds = tuple(known)
-    entry: dict[str, Any] = {"key": key, "name": None, "spellings": [], "nights": 0,
-             "games": dict.fromkeys(kinds, 0), "wins": dict.fromkeys(kinds, 0),
-             "best": dict.fromkeys(kinds), "unfinished": 0, "running": dict.fromkeys(kinds, 0),
-             "plays": {kind: [] for kind in kinds}, "so_far": {kind: {} for kind in kinds}}
-    for game in known.values():
-        entry.update({k: v for k, v in game.player_night(0, None).items()})
-    return entry
-
-
-def player_stats(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None,
-                 known: registry.Games | None = None) -> list[dict[str, Any]]:
-    """Statistics per player across ``nights`` (oldest first), players matched by name.
-
-    ``nights``: ``[{"names": {seat: name}, "games": [game, ...]}]``. ``aliases``: {folded
-    spelling: folded name it was merged into} (the host's merges). Only finished games
-    count. Per player (sorted by display name):
-
-    ``key``, ``name`` (the latest spelling of the merged-into name), ``spellings`` (every
-    spelling seen), ``nights``, ``games``/``wins`` {kind: n}, ``best`` {kind: the best
-    score of a finished game, or None: a kind's stat part ``max`` named :data:`BEST`},
-    ``unfinished``, ``running`` {kind: the games of it not finished (still running, or
-    left so) the player is in: counted beside ``games``, never in it},
-    ``total_games``, ``total_wins``, and what each kind adds (its ``player_stats`` over
-    the player's finished games of that kind, its ``player_night`` figures summed over
-    nights): Skull King ``sk_best``/``sk_average``, Kraken ``kraken_roles`` and
-    ``series_won``, Crazy Time ``ct_matches_won``.
-    """
-    aliases = aliases or {}
-    known = registry.or_installed(known)
-    players: dict[str, dict[str, Any]] = {}
-    display: dict[str, str] = {}
-
-    def player(name: str) -> dict[str, Any]:
-        own = fold(name)
-        key = resolve(own, aliases)
-        entry = players.get(key)
-        if entry is None:  # (not setdefault: it would make a new entry for every name)
-            entry = players[key] = _new_player(key, known)
-        if name not in entry["spellings"]:
-            entry["spellings"].append(name)
-        if own == key or key not in display:
-            display[key] = name
-        return entry
-
-    for night in nights:
-        _count_night(night, player, known)
-    for key, entry in players.items():
-        entry["name"] = display[key]
-        so_far = entry.pop("so_far")
-        for kind, plays in entry.pop("plays").items():
-            game = known[kind]
-            summed = parts.over(game.stat_parts, plays)
-            entry.update(figures_with_running(game, summed, so_far[kind], entry))
-            entry["best"][kind] = summed["max"].get(BEST)
-        entry["total_games"] = sum(entry["games"].values())
-        entry["total_wins"] = sum(entry["wins"].values())
-    return sorted(players.values(), key=lambda e: (fold(e["name"]), e["key"]))
-
-
 def figures_with_running(game: Any, finished: dict[str, Any], so_far: dict[str, Any] | None,
                          entry: dict[str, Any]) -> dict[str, Any]:
     """A kind's figures of one player (its ``stat_figures``) from their finished plays'
@@ -291,7 +229,7 @@ def figures_with_running(game: Any, finished: dict[str, Any], so_far: dict[str, 
         finished.get("sums"), so_far, 1) or {}}))
 
 
-def leaderboards(players: list[dict[str, Any]], known: registry.Games | None = None
+def leaderboards(players: list[dict[str, Any]], known: registry.Games
                  ) -> dict[str, list[dict[str, Any]]]:
     """Per kind of game, its leaderboard across nights (docs/rules.md#stat-leaderboards):
     every player with a finished game of it, most wins first, then the better win
@@ -299,7 +237,7 @@ def leaderboards(players: list[dict[str, Any]], known: registry.Games | None = N
     "games", "rate" (a whole percentage), "best" (the best score, or None)}``; a kind
     nobody finished has an empty board."""
     boards: dict[str, list[dict[str, Any]]] = {}
-    for kind in registry.or_installed(known):
+    for kind in known:
         rows = [{"key": p["key"], "name": p["name"], "wins": p["wins"][kind],
                  "games": p["games"][kind], "rate": awards.percent(p["wins"][kind],
                                                                   p["games"][kind]),
@@ -311,61 +249,15 @@ def leaderboards(players: list[dict[str, Any]], known: registry.Games | None = N
     return boards
 
 
-def _count_night(night: dict[str, Any], player: Any, known: registry.Games) -> None:
-    """Add one night's games to each of its players' entries."""
-    names = night["names"]
-    tally = night_tally(names, night["games"], known)
-    for row in tally["players"]:
-        entry = player(names[row["seat"]])
-        entry["nights"] += 1
-        entry["unfinished"] += row["unfinished"]
-        for name, value in row.items():
-            if name not in ("seat", "name", "played", "won", "unfinished"):
-                entry[name] += value
-    for game, result in zip(night["games"], tally["games"], strict=True):
-        if not result["finished"]:
-            adds = running_of(game["kind"], game["setup"], game["state"], known)
-            for seat in result["players"]:
-                if seat in names:
-                    entry = player(names[seat])
-                    entry["running"][result["kind"]] += 1
-                    parts.add_into(entry["so_far"][result["kind"]], adds.get(seat, {}))
-            continue
-        for seat in result["players"]:
-            if seat not in names:
-                continue
-            entry = player(names[seat])
-            kind, won = result["kind"], seat in result["winners"]
-            entry["games"][kind] += 1
-            entry["wins"][kind] += won
-            entry["plays"][kind].append(
-                {"seat": seat, "game": game, "result": result, "won": won})
-
-
-
 def _empty_meeting() -> dict[str, Any]:
     return {"games": 0, "wins": [0, 0], "ahead": [0, 0], "level": 0, "kinds": {}}
 
 
-def meetings(nights: list[dict[str, Any]], aliases: dict[str, str] | None = None,
-             known: registry.Games | None = None) -> dict[tuple[str, str], dict[str, Any]]:
-    """Every pair of players who met in a finished game, across ``nights``
-    (docs/rules.md#stat-head-to-head): by the pair's folded keys (after the host's
-    merges) in sorted order, what :func:`head_to_head` gives for that order."""
-    aliases = aliases or {}
-    found: dict[tuple[str, str], dict[str, Any]] = {}
-    for night in nights:
-        keys = {seat: resolve(fold(name), aliases) for seat, name in night["names"].items()}
-        count_meetings(found, keys, [game_result(game["kind"], game["setup"], game["state"],
-                                                 known)
-                                     for game in night["games"]])
-    return found
-
-
 def count_meetings(found: dict[tuple[str, str], dict[str, Any]], keys: dict[int, str],
                    results: list[dict[str, Any]]) -> None:
-    """Add to ``found`` (as :func:`meetings` gives) the pairs who met in the finished
-    games of these results of one night, each seat known by ``keys`` {seat: key}."""
+    """Add to ``found`` {(key, key): meeting, the keys in sorted order} the pairs who met
+    in the finished games of these results of one night, each seat known by ``keys``
+    {seat: key}."""
     for result in results:
         if not result["finished"]:
             continue
@@ -377,22 +269,17 @@ def count_meetings(found: dict[tuple[str, str], dict[str, Any]], keys: dict[int,
                     _count_meeting(meeting, result, (seat, other_seat))
 
 
-def head_to_head(nights: list[dict[str, Any]], aliases: dict[str, str] | None,
-                 first: str, second: str, known: registry.Games | None = None) -> dict[str, Any]:
-    """Two players (folded keys, after the host's merges) across ``nights``, over the
-    finished games both played (docs/rules.md#stat-head-to-head).
+def between(found: dict[tuple[str, str], dict[str, Any]], first: str, second: str
+            ) -> dict[str, Any]:
+    """Two players (folded keys, after the host's merges) over the finished games both
+    played (docs/rules.md#stat-head-to-head), from every pair's meetings (as
+    :func:`count_meetings` adds them up).
 
     Returns ``{"games", "wins": [first's, second's], "ahead": [first's, second's],
     "level", "kinds": {kind: {"games", "wins": [.., ..]}}}``: ``wins`` counts the games
     each won (both may win one: a Kraken team, a shared first place), ``ahead`` the games
     each finished in a better place than the other, ``level`` those in the same place.
     """
-    return between(meetings(nights, aliases, known), first, second)
-
-
-def between(found: dict[tuple[str, str], dict[str, Any]], first: str, second: str
-            ) -> dict[str, Any]:
-    """What :func:`head_to_head` gives, from the :func:`meetings` already worked out."""
     meeting = found.get((min(first, second), max(first, second)))
     if meeting is None:
         return _empty_meeting()

@@ -2,13 +2,14 @@
 and maxima that a change to one night adjusts, and the figures the statistics page shows
 worked out from them. Pure functions: no Flask, no SQL.
 
-The figures of :func:`companion.core.stats.player_stats` and
-:func:`companion.core.stats.meetings` are worked out from every night, which made their
-cost grow with the history. Here one night's part (:func:`night_parts`) is added to a
-host's totals once (:func:`add`), and a night that changes has its old part taken out
-and its new part put in (:func:`replace`): the cost of a game's end is one night's.
-:func:`figures` then gives what the two functions give, from the totals alone, with the
-host's merges applied as the totals are read (so a merge changes no totals).
+Worked out from every night, the statistics' cost grew with the history (3.1 s for the
+first /stats after a game ends at 1,000 nights: docs/architecture.md, "Statistics: kept
+as sums"). Here one night's part (:func:`night_parts`) is added to a host's totals once
+(:func:`add`), and a night that changes has its old part taken out and its new part put
+in (:func:`replace`): the cost of a game's end is one night's. :func:`figures` then gives
+the figures from the totals alone, with the host's merges applied as the totals are read
+(so a merge changes no totals); tests/statistics_oracle.py works the same figures out
+from every night, and the tests hold the two equal.
 
 A player's part is summed as companion/core/parts.py says (sums, and maxima and minima
 with how many parts reached them). Taking out a part that held the only maximum leaves
@@ -36,10 +37,10 @@ SUMS_VERSION = 3  # 2: the games not finished, per kind (``running``); 3: what t
 _ROW_KEYS = ("seat", "name", "played", "won", "unfinished")
 
 
-def versions(known: registry.Games | None = None) -> dict[str, int]:
+def versions(known: registry.Games) -> dict[str, int]:
     """The versions kept totals are worked out under: each kind's ``rules_version`` and
     :data:`SUMS_VERSION`. Totals kept under others are stale."""
-    found = {kind: game.rules_version for kind, game in registry.or_installed(known).items()}
+    found = {kind: game.rules_version for kind, game in known.items()}
     return found | {"": SUMS_VERSION}
 
 
@@ -85,14 +86,13 @@ def total(nights: Iterable[dict[str, Any]]) -> dict[str, Any]:
 # --- one night's part --------------------------------------------------------------------
 
 
-def night_parts(night: dict[str, Any], when: list[Any], known: registry.Games | None = None
+def night_parts(night: dict[str, Any], when: list[Any], known: registry.Games
                 ) -> dict[str, Any]:
     """What one night adds to its host's totals: per player (by the folded name of a
     seat, before any merge) and per pair of players who met. ``night`` is as
-    :func:`companion.core.stats.player_stats` reads it; ``when`` places it among the
+    ``{"names": {seat: name}, "games": [game, ...]}``; ``when`` places it among the
     host's nights (its ``[created, id]``: the statistics name a player by the latest
     spelling of their name)."""
-    known = registry.or_installed(known)
     names = night["names"]
     tally = stats.night_tally(names, night["games"], known)
     players: dict[str, Part] = {}
@@ -142,14 +142,24 @@ def _count_play(part: Part, seat: int, game: dict[str, Any], result: dict[str, A
 
 
 def figures(totals: dict[str, Any], aliases: dict[str, str],
-            known: registry.Games | None = None) -> dict[str, Any]:
-    """What the statistics page shows, from a host's totals and merges: ``{"players":
-    player_stats(...), "meetings": [[first, second, meetings(...)[pair]], ...]}``
-    (companion/core/stats.py), the same figures those give from every night."""
+            known: registry.Games) -> dict[str, Any]:
+    """What the statistics page shows, from a host's totals and merges: ``{"players": [...],
+    "meetings": [[first, second, meeting], ...]}`` (tests/statistics_oracle.py gives the
+    same from every night).
+
+    Per player, sorted by display name: ``key``, ``name`` (the latest spelling of the
+    merged-into name), ``spellings`` (every spelling seen), ``nights``, ``games``/``wins``
+    {kind: n} (finished games only), ``best`` {kind: the best score of a finished game, or
+    None: a kind's stat part ``max`` named ``stats.BEST``}, ``unfinished``, ``running``
+    {kind: the games of it not finished the player is in: beside ``games``, never in
+    it}, ``total_games``, ``total_wins``, and what each kind adds (its ``stat_figures``,
+    its ``player_night`` figures summed over nights). Per pair who met in a finished game
+    (folded keys after the merges, in sorted order), the meeting ``stats.between`` reads.
+    """
     groups: dict[str, list[tuple[str, Part]]] = {}
     for own, part in totals.get("players", {}).items():
         groups.setdefault(stats.resolve(own, aliases), []).append((own, part))
-    players = [_player(key, members, registry.or_installed(known))
+    players = [_player(key, members, known)
                for key, members in groups.items()]
     players.sort(key=lambda e: (stats.fold(e["name"]), e["key"]))
     return {"players": players, "meetings": _meetings(totals.get("meetings", {}), aliases)}
@@ -225,8 +235,8 @@ def _turned(met: dict[str, Any]) -> dict[str, Any]:
 
 
 def _whole(met: dict[str, Any]) -> dict[str, Any]:
-    """A meeting with the zeros the sums dropped put back (the shape ``meetings``
-    gives)."""
+    """A meeting with the zeros the sums dropped put back (the shape
+    ``stats.count_meetings`` gives)."""
     return {"games": met.get("games", 0), "wins": met.get("wins", [0, 0]),
             "ahead": met.get("ahead", [0, 0]), "level": met.get("level", 0),
             "kinds": {kind: {"games": one.get("games", 0), "wins": one.get("wins", [0, 0])}

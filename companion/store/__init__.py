@@ -145,7 +145,6 @@ from companion.store.statistics import (
     hosted_page,
     hosts_any,
     rosters,
-    statistics_nights,
     statistics_totals,
 )
 from companion.store.tallied import night_game, night_games, outcomes, tallied
@@ -162,7 +161,7 @@ __all__ = [
     "OverQuota", "Stale", "touch",
     "checkpoint", "checkpoint_due", "connect", "end_request", "known_games", "migrate", "uri",
     "HISTORY_PAGE", "hosted_count", "hosted_page", "hosts_any",
-    "rosters", "statistics_nights", "statistics_totals",
+    "rosters", "statistics_totals",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",
     "PENDING_IMPORT_MINUTES", "Board", "FormUsed", "Game", "Row", "Running",
     "activity", "add_seat", "aliases", "board", "boards", "changes_since", "claim_seat",

@@ -60,20 +60,6 @@ def rosters(night_ids: list[int]) -> dict[int, list[Row]]:
     return found
 
 
-def statistics_nights(device: str) -> list[dict[str, Any]]:
-    """Every night ``device`` hosts, oldest first, as ``stats.player_stats`` reads them:
-    ``{"names": {seat: name}, "games": [...]}``, the games from their kept results
-    (companion/store/tallied.py). The statistics page reads the sums instead; this is
-    what the tests work them out again from."""
-    nights = _rows(get_db(), "select n.id from nights n join hosts h on h.night_id = n.id "
-                   "where h.device = ? order by n.created, n.id", [device])
-    ids = [n["id"] for n in nights]
-    seats = rosters(ids)
-    games = tallied(ids)
-    return [{"names": {s["position"]: s["name"] for s in seats[i]}, "games": games[i]}
-            for i in ids]
-
-
 def _marks(ids: list[int]) -> str:
     return ", ".join("?" * len(ids))
 

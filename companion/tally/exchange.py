@@ -37,8 +37,8 @@ def _games(night_id: int) -> list[dict[str, Any]]:
 def export_document(night: store.Row) -> dict[str, Any]:
     seats = store.seats(night["id"])
     return exchange.export_document(night["created"], [s["name"] for s in seats],
-                                    _games(night["id"]), [s["colour"] for s in seats],
-                                    store.known_games())
+                                    _games(night["id"]), store.known_games(),
+                                    [s["colour"] for s in seats])
 
 
 def _file_name(night: store.Row, extension: str) -> str:
@@ -101,7 +101,7 @@ def import_night() -> Answer:
                        status=422)
     raw = upload.read(exchange.MAX_BYTES + 1)
     try:
-        document = beside_the_loop(exchange.parse_import, raw, None, store.known_games())
+        document = beside_the_loop(exchange.parse_import, raw, store.known_games())
     except exchange.BadFile as error:
         return history(error=import_message(error), status=422)
     copies = store.nights_like(document["created"], document["players"])
