@@ -11,7 +11,7 @@ keeps what each refresh replaced grows with the night; one that lets it go stays
 A night of four hours is about 60 rounds; this one is played as fast as the table's
 answers come, so what grows with time alone (timers, samples) is bounded in the code,
 and what grows with changes is measured here. Figures, never assertions
-(docs/performance.md, "Slow phones").
+(docs/measurements/2026-12-06/README.md, "Slow phones").
 
 With ``--snapshots``, two heap snapshots (CDP ``HeapProfiler``) say *what* grows, which the
 heap's size alone cannot: one at the end of the first game (every path has run once, so

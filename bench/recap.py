@@ -1,6 +1,7 @@
 """How long a recap picture takes to draw: a night of six players (Hangul and emoji
 names) with a Kraken token series of three, a Skull King game of ten rounds and a Crazy
-Time game, drawn through the real route (docs/performance.md#recap-pictures).
+Time game, drawn through the real route (docs/measurements/2026-11-30/README.md, "Recap
+pictures").
 
     .venv/bin/python -m bench.recap [--runs 20]
 

@@ -242,7 +242,8 @@ class Screen:
         self.seen_upto = len(table.write_done) if table else 0
         self.spread = SPREAD_SECONDS
         # What an overloaded server told (a mechanism tried and not kept,
-        # docs/performance.md "Overload": this server tells none of it): wait this long
+        # docs/measurements/2026-12-02/README.md, "Overload": this server tells none of
+        # it): wait this long
         # (s) before polling or asking again; whether the stream is open; how long the
         # browser waits before it reopens a stream (its "retry:", ms).
         self.slow = 0.0

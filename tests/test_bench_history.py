@@ -1,6 +1,6 @@
 """The history bench (bench/history.py) runs: a short history of one and two nights, two
-pages, each in a fresh process. Its timings are figures for docs/performance.md, never
-assertions here."""
+pages, each in a fresh process. Its timings are figures for
+docs/measurements/2026-12-02/README.md ("Statistics that add up"), never assertions here."""
 
 import json
 

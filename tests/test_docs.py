@@ -5,7 +5,7 @@
   nothing reads, or a default that is not the code's);
 - a command or option of `companion` missing from docs/guide.md's table;
 - a millisecond figure in the README or docs/guide.md (those live in
-  docs/performance.md, beside the report they come from);
+  docs/performance.md and docs/measurements/, beside the report they come from);
 - a picture the README or docs/guide.md shows that is not there.
 """
 
@@ -235,9 +235,9 @@ def test_the_parsers_own_options_are_in_the_guide():
 
 @pytest.mark.parametrize("doc", [README, GUIDE], ids=["README", "guide"])
 def test_the_readme_and_the_guide_repeat_no_measured_milliseconds(doc):
-    """Timings live in docs/performance.md beside their report and the machine's speed;
-    the README and the guide point there instead of copying a figure that the next run
-    changes."""
+    """Timings live in docs/performance.md and docs/measurements/ beside their report and
+    the machine's speed; the README and the guide point there instead of copying a figure
+    that the next run changes."""
     assert re.findall(r"\d[\d.,]*\s?ms\b", doc.read_text("utf-8")) == []
 
 
@@ -273,10 +273,13 @@ EXAMPLES = re.compile(r"mygame|/mistake\.js$")
 
 
 def dated_table_row(file: Path, line: str) -> bool:
-    """A row of a table of dated measurements: docs/performance.md and docs/scaling.md
-    keep what was measured then, with the paths of then. Any other doc's table (the
-    places a new game touches, the layers) names what is there now."""
-    return file.name in ("performance.md", "scaling.md") and line.startswith("|")
+    """A row of a table of dated measurements: docs/performance.md, docs/scaling.md and
+    each day's write-up beside its reports (docs/measurements/<date>/README.md) keep what
+    was measured then, with the paths of then. Any other doc's table (the places a new
+    game touches, the layers) names what is there now."""
+    dated = file.name in ("performance.md", "scaling.md") or (
+        file.name == "README.md" and file.parent.parent.name == "measurements")
+    return dated and line.startswith("|")
 
 
 def test_every_path_named_in_the_repository_exists():

@@ -105,3 +105,80 @@ def test_every_saved_report_has_one_line_in_the_index_and_each_line_one_report()
 def test_each_report_is_kept_under_the_day_in_its_name():
     for path in MEASUREMENTS.rglob("*.json"):
         assert path.parent.name in path.name, path
+
+
+# --- references into docs/performance.md and the days' write-ups ----------------------
+
+#: Where a section of docs/performance.md or of a day's write-up may be named: code,
+#: templates, styles, scripts, tests, benches and docs (this module's examples aside).
+CITING = [path for path in [
+    *ROOT.glob("companion/**/*.py"), *ROOT.glob("templates/**/*.html"),
+    *ROOT.glob("static/*.css"), *ROOT.glob("static/js/*.js"), *ROOT.glob("tests/*.py"),
+    *ROOT.glob("bench/*.py"), *ROOT.glob("docs/**/*.md"), ROOT / "README.md"]
+    if path != Path(__file__).resolve()]
+#: ``docs/performance.md, "Slow phones"`` or ``docs/measurements/<date>/README.md`'s
+#: "Overload"``, read with a comment's line breaks and markers taken out.
+NAMED_SECTION = re.compile(r'(docs/(?:performance\.md|measurements/[\d-]+/README\.md))`?'
+                           r'(?:,|\'s)?\s*"([^"]+)"')
+#: A Markdown link to one of them, with its anchor: ``[…](../2026-12-02/README.md#overload-…)``.
+LINKED_SECTION = re.compile(r"\]\(((?:\.\./)*(?:[\w-]+/)*(?:performance\.md|README\.md))"
+                            r"#([\w-]+)\)")
+
+
+def flat(text: str) -> str:
+    """``text`` as one line: each line break, with the indent and comment marker after it
+    (``#``, ``#:``, ``*``, ``//``), read as one space."""
+    return re.sub(r"\s*\n\s*(?:#:?|\*|//)?\s*", " ", text)
+
+
+def sections(doc: Path) -> tuple[list[str], str]:
+    """(the headings of ``doc``, its text as one line): a section is named by the start of
+    its heading, or by a paragraph's bold label."""
+    text = doc.read_text("utf-8")
+    return re.findall(r"(?m)^#+ (.*)$", text), " ".join(text.split())
+
+
+def anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation gone, spaces hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_section_named_in_performance_md_or_a_days_write_up_is_there():
+    """A dated section moved from docs/performance.md to its day's folder leaves no
+    reference behind: each names a heading (or a bold label) of the file it names, and
+    each link's anchor is a heading's."""
+    missing = []
+    for path in CITING:
+        text = path.read_text("utf-8")
+        for doc, name in NAMED_SECTION.findall(flat(text)):
+            heads, whole = sections(ROOT / doc)
+            name = " ".join(name.split())
+            if not any(h.startswith(name) for h in heads) and f"**{name}" not in whole:
+                missing.append(f"{path.relative_to(ROOT)}: {doc}, {name!r}")
+        for target, tag in LINKED_SECTION.findall(text):
+            doc = (path.parent / target).resolve()
+            if not (doc.is_file() and tag in {anchor(h) for h in sections(doc)[0]}):
+                missing.append(f"{path.relative_to(ROOT)}: {target}#{tag}")
+    assert not missing, "\n".join(missing)
+
+
+def test_the_section_check_reads_a_reference_across_a_comments_line_break():
+    text = 'as measured (docs/measurements/2026-12-02/README.md, "The refresh\n#: spread")'
+    assert NAMED_SECTION.findall(flat(text)) == [
+        ("docs/measurements/2026-12-02/README.md", "The refresh spread")]
+    assert LINKED_SECTION.findall("[x](../2026-12-02/README.md#overload-twice)") == [
+        ("../2026-12-02/README.md", "overload-twice")]
+    assert anchor("Overload: twice the tables, half a core (2026-12-02)") == \
+        "overload-twice-the-tables-half-a-core-2026-12-02"
+
+
+def test_performance_md_keeps_what_holds_now_and_each_day_its_write_up():
+    """docs/performance.md keeps the current figures, the CI runs and how to run the bench;
+    each dated section is in its day's folder, and the list of them at the end names
+    every day that has one."""
+    text = PERFORMANCE.read_text("utf-8")
+    assert re.findall(r"(?m)^## (.*)$", text) == [
+        "Current figures", "CI runs", "How to run it, and what it does", "Earlier measurements"]
+    days = sorted(p.parent.name for p in MEASUREMENTS.glob("*/README.md"))
+    listed = re.findall(r"(?m)^- \[(\d{4}-\d\d-\d\d)\]\(measurements/\1/README\.md\)", text)
+    assert sorted(listed) == days

@@ -1,4 +1,5 @@
-"""The fast paths (docs/performance.md), checked by what they do, never by how long they take.
+"""The fast paths (docs/measurements/2026-11-29/README.md, "What changed for speed"),
+checked by what they do, never by how long they take.
 
 A poll that finds nothing new answers 204 with no body, replays nothing, renders nothing
 and opens no connection; a state is replayed once per log position; static files carry

@@ -1,6 +1,6 @@
 """The phone memory bench (bench/phone_memory.py) at a tiny size: a game of two rounds,
 read after each, with its two heap snapshots. Only its shape is checked; its figures are
-docs/performance.md's."""
+docs/measurements/2026-12-06/README.md's ("Memory over a night")."""
 
 import json
 import subprocess

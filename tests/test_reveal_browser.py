@@ -3,7 +3,7 @@ with clocks seconds off, one in Korean) and the host's screen count together and
 the bids at one moment; a phone that comes after the moment shows them at once.
 
 The flips' spread is printed, never asserted (timings here are figures, not tests):
-docs/performance.md#phones-at-the-table keeps the measured ones."""
+docs/measurements/2026-12-01/README.md, "Phones at the table", keeps the measured ones."""
 
 import re
 import time
@@ -171,7 +171,8 @@ def test_a_phone_that_comes_during_the_count_joins_it_and_flips_with_the_others(
 def test_a_page_keeps_sampling_the_laptop_s_clock_through_the_night(browser, pushing):
     """Five asks of /clock at load; every answer htmx gets after is a sample too (no
     request of its own); a reveal that comes with time to spare brings a burst of asks.
-    (How near the estimate is: docs/performance.md, "A night on real Wi-Fi".)"""
+    (How near the estimate is: docs/measurements/2026-12-01/README.md, "A night on real
+    Wi-Fi".)"""
     host = browser.new_context(locale="en-US").new_page()
     night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     page = skewed_phone(browser, seat_link(host, 0), 4000, "en-US")

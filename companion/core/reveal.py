@@ -8,7 +8,7 @@ makes every table wait for the slowest phone there could be, or lets a slow phon
 the moment after it passed. So the lead follows what the night's screens have shown
 they need (each measures it on every change: static/js/live.js, companion/store/needs.py),
 within bounds: never shorter than a quick table's lead, never so long that the table
-waits on a phone that is gone. docs/performance.md, "Slow phones".
+waits on a phone that is gone. docs/measurements/2026-12-06/README.md, "Slow phones".
 """
 
 from collections.abc import Iterable
@@ -18,7 +18,7 @@ MOST_MS = 4000
 #: The slowest screen's need, stretched: its need is the longest of its latest changes,
 #: and a reveal is a round's biggest (every player's card at once), with the count's own
 #: drawing and a burst of clock samples on top; on café Wi-Fi, the need alone left a slow
-#: phone's reveal late (docs/performance.md, "Slow phones").
+#: phone's reveal late (docs/measurements/2026-12-06/README.md, "Slow phones").
 STRETCH = 1.5
 #: And beyond it.
 MARGIN_MS = 400

@@ -10,7 +10,8 @@ rights, as its polls do. Polling stays as the fallback (static/js/live.js): it r
 ``POLL_SECONDS`` while no stream is open, and once a minute while one is.
 
 Streams need a server that holds many open connections cheaply: ``companion serve`` and
-the café setup run gevent (docs/performance.md#live-push). Under a threaded server
+the café setup run gevent (docs/measurements/2026-11-30/README.md, "Live push, the
+morning's run"). Under a threaded server
 (the tests' in-process server, ``flask run``, gunicorn's sync worker) pages open no
 stream and poll as before (``companion.live.enabled``).
 
@@ -66,7 +67,8 @@ def watcher() -> Watcher:
 #: process carries, and is whole from ``SPREAD_FULL_AT`` on (about ten tables): on a slow
 #: machine two tables' bursts that meet are what holds a fragment back: half a core held
 #: 26 café tables with the whole wait from 100 streams, and 13 with it from 500, in runs
-#: back to back (docs/performance.md, "The refresh spread on a slow machine").
+#: back to back (docs/measurements/2026-12-02/README.md, "The refresh spread on a slow
+#: machine").
 SPREAD_MOST_MS = 150
 SPREAD_FROM = 12
 SPREAD_FULL_AT = 100
@@ -93,7 +95,8 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
     (:meth:`Watcher.open`): the page polls, and asks for a stream again later.
 
     Every frame wakes an idle phone's Wi-Fi radio from power save, so the heartbeat is
-    as long as a silent laptop may go unnoticed allows (docs/performance.md#live-push)."""
+    as long as a silent laptop may go unnoticed allows (docs/measurements/2026-11-30/README.md,
+    "Live push, the morning's run")."""
     yield f"retry: 1000\nevent: spread\ndata: {spread}\n\n"
     deadline = time.monotonic() + life
     while (left := deadline - time.monotonic()) > 0 and not stream.ended:

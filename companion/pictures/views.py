@@ -5,7 +5,8 @@ gets the same plain 404 as for the tally), in the request's language. Its conten
 from companion/core/recap.py (finished games only) and its pixels from
 companion/pictures/drawing.py.
 
-Rendering takes a tenth of a second or more (docs/performance.md#recap-pictures), so each
+Rendering takes a tenth of a second or more (docs/measurements/2026-11-30/README.md, "Recap
+pictures"), so each
 process keeps the last pictures it drew, keyed by a digest of what they show (the text in
 this language, the games' numbers, the players' colours). The key changes with the
 night's version only when something the picture shows changed: a move in a running game

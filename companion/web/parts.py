@@ -14,9 +14,9 @@ table, hidden on a phone) is not sent however it changed; the screen asks for it
 when it shows it. Anything else gets the whole region, as before.
 
 Why: a slow phone spends most of a refresh parsing, swapping and laying out what it
-already showed (docs/performance.md, "Slow phones"); a bid changes one line, not the
-score table. The server still renders everything (it is quick there); what a phone gets
-and draws is what changed.
+already showed (docs/measurements/2026-12-06/README.md, "Slow phones"); a bid changes
+one line, not the score table. The server still renders everything (it is quick there);
+what a phone gets and draws is what changed.
 
 A part's hash leaves out what changes with every drawing and is not the part's content:
 the CSRF token (valid for the session, so a kept part's old one still works) and the

@@ -20,7 +20,7 @@
    view, and from a burst of asks when a reveal comes with time to spare: the count is
    re-timed by each better sample until shortly before its moment. On café Wi-Fi, the
    five samples at load alone left phones 15 to 50 ms off all night
-   (docs/performance.md, "A night on real Wi-Fi"). A phone's own clock may be seconds
+   (docs/measurements/2026-12-01/README.md, "A night on real Wi-Fi"). A phone's own clock may be seconds
    off; only its difference from the laptop's counts, and a sample taken before the
    phone's clock was set (its clock moved against its monotonic one) is dropped.
 
@@ -126,8 +126,8 @@
     }
     /* Counted by the lower bound: the laptop's clock is surely at or past the moment
        when this page flips, so no screen opens the bids before it (late by the width
-       at most; by the middle, a page was early by up to half of it: docs/performance.md,
-       "A night on real Wi-Fi"). */
+       at most; by the middle, a page was early by up to half of it:
+       docs/measurements/2026-12-01/README.md, "A night on real Wi-Fi"). */
     root().setAttribute("data-clock-rtt", String(Math.round(hi - lo)));
     if (lo === clock.offset) { return; }
     clock.offset = lo;
@@ -362,7 +362,8 @@
     stop();
     if (at <= laptopNow()) {
       /* The moment has passed: the bids show at once, and the page says how late (a
-         phone that drew the reveal too slowly for its lead: docs/performance.md). */
+         phone that drew the reveal too slowly for its lead:
+         docs/measurements/2026-12-06/README.md, "Slow phones"). */
       root().removeAttribute("data-revealing");
       root().setAttribute("data-reveal-flipped", String(performance.timeOrigin + performance.now()));
       root().setAttribute("data-reveal-done", String(at));

@@ -20,7 +20,8 @@
      few seconds for some answers whenever the air stalls: it waits TRIP_TIMES its
      longest recent trip to the laptop's first byte (the browser's own record, which no
      busy main thread lengthens), up to LONGEST_WAIT_MS, before it says the laptop is
-     gone (docs/performance.md, "Slow phones": three such banners in a café night). */
+     gone (docs/measurements/2026-12-06/README.md, "Slow phones": three such banners in a
+     café night). */
   var POLL_TIMEOUT_MS = 3000;  /* with a 2 s poll: said within 5 s of the laptop going */
   var LONGEST_WAIT_MS = 8000;
   var TRIP_TIMES = 3;
@@ -236,7 +237,7 @@
        is; one told before it left and still not shown (a laptop that answered with an
        older version) is asked again only after CHASE_MS. A slow phone is on its way
        most of the time while the table bids: waiting CHASE_MS there added a second to
-       every other change it showed (docs/performance.md, "Slow phones"). */
+       every other change it showed (docs/measurements/2026-12-06/README.md, "Slow phones"). */
     function landed() {
       if (asking !== mine) { return; }
       asking = null;

@@ -204,7 +204,7 @@
       tellGame(panel);
       /* Scrolled to in the next frame, once every step after the swap has written: here
          it would lay the page out, and the steps after would make that layout stale
-         (a slow phone spent 0.4 s on it: docs/performance.md, "Slow phones"). */
+         (a slow phone spent 0.4 s on it: docs/measurements/2026-12-06/README.md, "Slow phones"). */
       window.requestAnimationFrame(function () {
         if (!C.hold.active() && panel.isConnected) { panel.scrollIntoView({ block: "start" }); }
       });
