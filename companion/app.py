@@ -12,8 +12,6 @@ import gevent
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
-from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
 
 from companion import live, store, web
 from companion.core import registry
@@ -159,32 +157,6 @@ def server_started(app: Flask) -> Flask:
     return app
 
 
-class CompiledTemplates(BytecodeCache):
-    """The templates' compiled code, kept in memory for every app this process makes
-    (Jinja's own caches are each app's): a cache only, each entry checked against its
-    template's source before use (Jinja's ``Bucket``). A served process makes one app
-    and gains nothing; the test suite makes many (one a worker, one for each test of other
-    settings), and compiling every page's templates afresh for each app once took about
-    half the quick loop's time."""
-
-    def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        """Fill ``bucket`` from the kept code (a stale entry is refused by Jinja)."""
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        """Keep ``bucket``'s freshly compiled code."""
-        self.code[bucket.key] = bucket.bytecode_to_string()
-
-
-#: Shared by every app of this process (all made by :func:`create_app`, so all with the
-#: same Jinja extensions and settings, which the compiled code depends on).
-COMPILED_TEMPLATES = CompiledTemplates()
-
-
 #: The garbage collector's thresholds in a served process (:func:`ready`): young,
 #: middle, full (Python's defaults: 700, 10, 10).
 COLLECTOR_THRESHOLDS = (5000, 10, 10)
@@ -200,7 +172,6 @@ def create_app(test_config: dict[str, Any] | None = None,
         template_folder=str(asset_folder("templates")),
         static_folder=str(asset_folder("static")),
     )
-    app.jinja_options = {**app.jinja_options, "bytecode_cache": COMPILED_TEMPLATES}
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "companion.sqlite"),
         PUBLIC_URL=None,

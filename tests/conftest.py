@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from jinja2 import BytecodeCache
 
 from bench.builders import make_night
 from companion.app import create_app
@@ -23,13 +25,39 @@ from tests.over_http import ServerProcess
 RAM_DISK, RAM_DISK_ROOM = Path("/dev/shm"), 2 * 1024**3
 
 
+class CompiledTemplates(BytecodeCache):
+    """The templates' compiled code, kept in memory for every app of a test process
+    (Jinja's own caches are each app's): a cache only, each entry checked against its
+    template's source before use (Jinja's ``Bucket``). The suite makes many apps (one a
+    worker, one for each test of other settings), and compiling every page's templates
+    afresh for each app once took about half the quick loop's time; a served process
+    makes one app and would gain nothing."""
+
+    def __init__(self):
+        self.code = {}
+
+    def load_bytecode(self, bucket):
+        """Fill ``bucket`` from the kept code (a stale entry is refused by Jinja)."""
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        """Keep ``bucket``'s freshly compiled code."""
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
 def pytest_configure(config):
-    """The tests' files (``tmp_path``: each test's database) on a RAM disk when there is
+    """Every app of this process shares one :class:`CompiledTemplates` (all are made by
+    ``create_app``, with the same Jinja extensions and settings, which the compiled code
+    depends on).
+
+    The tests' files (``tmp_path``: each test's database) on a RAM disk when there is
     one with room: every recorded event commits with a sync (``synchronous=FULL``,
     companion/store/connection.py), and on a shared disk those syncs were most of the wait of the
     tests that record hundreds of events. A sync on tmpfs returns at once; what the
     tests check (what a commit holds, what a killed server's file keeps) is the same.
     A TMPDIR or --basetemp of the runner's own wins."""
+    Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
     if "TMPDIR" in os.environ or config.option.basetemp or not RAM_DISK.is_dir():
         return
     if os.access(RAM_DISK, os.W_OK) and shutil.disk_usage(RAM_DISK).free >= RAM_DISK_ROOM:

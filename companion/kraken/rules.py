@@ -58,7 +58,7 @@ State shape returned by ``replay`` (all JSON):
 import random
 import secrets
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from companion.core.errors import N_, RuleError
 from companion.core.registry import replayed
@@ -385,11 +385,6 @@ def start(players: Sequence[int], options: Mapping[str, Any] | None,
         "unused_roles": cards[len(seats):],
         "deck": deck,
     }
-
-
-def role(setup_: Mapping[str, Any], seat: int) -> str:
-    """The role dealt to ``seat`` (only ever shown to that seat before the end)."""
-    return cast(str, setup_["roles"][str(seat)])
 
 
 def _seat_of(data: Mapping[str, Any], seats: Collection[int]) -> int:

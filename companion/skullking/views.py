@@ -104,27 +104,6 @@ COUNTER_HINTS = {
 HOUSE_RULE_NAMES = {name: _l(label) for name, label in results.HOUSE_RULE_LABELS.items()}
 
 
-def labels() -> dict[str, Any]:
-    """The menus' words for the templates (ways to play, bonus counters and their hints,
-    house rules)."""
-    return {"ways": WAY_NAMES, "counters": COUNTER_LABELS, "house": HOUSE_RULE_NAMES}
-
-
-def house_rules_of(setup: Mapping[str, Any]) -> list[str]:
-    """The house rules this game is played with (setup.py's house_rules)."""
-    return house_rules(setup)
-
-
-def most_adjustment() -> int:
-    """The largest adjustment either way (scoring.MOST_ADJUSTMENT)."""
-    return scoring.MOST_ADJUSTMENT
-
-
-def reason_length() -> int:
-    """The longest reason of an adjustment (rules.REASON_LENGTH)."""
-    return rules.REASON_LENGTH
-
-
 def screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
                  names: Mapping[int, str]) -> dict[str, Any]:
     """The chart of the totals drawn for the room's screen (score_table.SCREEN: labels read
@@ -133,19 +112,9 @@ def screen_chart(state: Mapping[str, Any], setup: Mapping[str, Any],
     return score_table.chart(dict(state), setup["players"], dict(names), **geometry)
 
 
-def signed(amount: int) -> str:
-    """Points with their sign, as the score table shows them (+10, −20)."""
-    return score_table.signed(amount)
-
-
 def hint(edition: str, name: str) -> Any:
     """What a bonus counter's label adds for this edition (Scary Mary, the Tigress)."""
     return COUNTER_HINTS.get((edition, name), "")
-
-
-def most(name: str) -> int:
-    """The most of a bonus counter one player can have in a round (scoring.MOST)."""
-    return scoring.MOST[name]
 
 
 def prefill(rnd: dict[str, Any] | None = None,
@@ -187,13 +156,17 @@ def counters_for(setup: dict[str, Any]) -> list[str]:
     return [name for name in scoring.CAPTURES if name in scoring.BONUS[setup["edition"]]]
 
 
-#: Skull King's helpers as its templates reach them: one name in every template's
-#: namespace, the game's kind (``skullking.labels()``, ``skullking.signed(n)``), rather
-#: than a global per helper poured into every game's templates.
+#: Skull King's helpers and values as its templates reach them: one name in every
+#: template's namespace, the game's kind (``skullking.labels``, ``skullking.signed(n)``),
+#: rather than a global per helper poured into every game's templates. ``labels``: the
+#: menus' words (ways to play, bonus counters, house rules); ``most``: the most of each
+#: bonus counter one player can have in a round; ``most_adjustment``: the largest
+#: adjustment either way; ``reason_length``: the longest reason of one.
 HELPERS = SimpleNamespace(
-    labels=labels, house_rules=house_rules_of, most_adjustment=most_adjustment,
-    reason_length=reason_length, screen_chart=screen_chart, signed=signed, hint=hint,
-    most=most, prefill=prefill, fault=fault, counters=counters_for)
+    labels={"ways": WAY_NAMES, "counters": COUNTER_LABELS, "house": HOUSE_RULE_NAMES},
+    house_rules=house_rules, most_adjustment=scoring.MOST_ADJUSTMENT,
+    reason_length=rules.REASON_LENGTH, screen_chart=screen_chart, signed=score_table.signed,
+    hint=hint, most=scoring.MOST, prefill=prefill, fault=fault, counters=counters_for)
 bp.record_once(lambda state: state.app.jinja_env.globals.update(skullking=HELPERS))
 
 
