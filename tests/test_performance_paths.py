@@ -26,7 +26,7 @@ from companion.play import actions
 from companion.skullking import score_table
 from companion.store import connection as db
 from companion.store import log, played
-from companion.web import http, offload, templating
+from companion.web import http, templating
 
 FIVE = {f"seat{i}": "on" for i in range(5)}
 KB = 1024
@@ -363,25 +363,25 @@ def wal_bytes(path):
 
 def test_a_commit_never_checkpoints_the_wal_the_check_after_the_answer_does(tmp_path):
     """SQLite's own checkpoint runs inside the commit that crosses 1,000 pages, making
-    that write wait; here commits only append, and http.fold_wal folds the WAL back."""
+    that write wait; here commits only append, and the store's fold_wal folds the WAL back."""
     path = str(tmp_path / "c.sqlite")
     conn = db.connect(path, create=True)
     conn.execute("create table t (x text)")
     for _ in range(1200):  # ~1,200 pages: past the 4 MB threshold
         conn.execute("insert into t values (?)", ["x" * 4000])
     assert wal_bytes(path) > db.CHECKPOINT_BYTES  # no commit checkpointed on its own
-    http.fold_wal(path)  # on its own connection, as after an answer
+    db.fold_wal(path)  # on its own connection, as after an answer
     conn.execute("insert into t values ('after')")  # the WAL restarts from its start
     assert wal_bytes(path) < 64 * KB
-    http.fold_wal(path)  # below the threshold: nothing to do
+    db.fold_wal(path)  # below the threshold: nothing to do
     assert conn.execute("select count(*) from t").fetchone()[0] == 1201
 
 
 def test_the_checkpoint_runs_after_a_writes_answer_is_sent(table, monkeypatch):
     night, url, phone, version = table
     calls = []
-    monkeypatch.setattr(store, "checkpoint_due", lambda path: True)
-    monkeypatch.setattr(store, "checkpoint", lambda path: calls.append(path))
+    monkeypatch.setattr(db, "checkpoint_due", lambda path: True)
+    monkeypatch.setattr(db, "checkpoint", lambda path: calls.append(path))
     response = night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)},
                                headers={"HX-Request": "true"}, buffered=False)
     assert response.status_code == 200
@@ -402,13 +402,13 @@ def test_under_gevent_the_checkpoint_runs_in_a_thread_not_in_the_worker(table, m
         def spawn(self, work, *args):
             spawned.append((work, args))
 
-    monkeypatch.setattr(offload.monkey, "is_module_patched", lambda name: name == "threading")
-    monkeypatch.setattr(offload.gevent, "get_hub", lambda: type("Hub", (), {"threadpool": Pool()}))
+    monkeypatch.setattr(db.monkey, "is_module_patched", lambda name: name == "threading")
+    monkeypatch.setattr(db.gevent, "get_hub", lambda: type("Hub", (), {"threadpool": Pool()}))
     night.host.post(f"{url}/kraken/marker", data={"seat": 1, "pos": night.pos(url)}).close()
     assert spawned == []  # a WAL far below 4 MB: nothing handed over
-    monkeypatch.setattr(store, "checkpoint_due", lambda path: True)
+    monkeypatch.setattr(db, "checkpoint_due", lambda path: True)
     night.host.post(f"{url}/kraken/marker", data={"seat": 2, "pos": night.pos(url)}).close()
-    assert spawned == [(store.checkpoint, (night.app.config["DATABASE"],))]
+    assert spawned == [(db.checkpoint, (night.app.config["DATABASE"],))]
 
 
 # --- boards: a screen at a version its process has read costs one query --------------

@@ -32,9 +32,9 @@ is here, and no private one.
 from companion.store.caches import logs, read_log, states
 from companion.store.connection import (
     checkpoint,
-    checkpoint_due,
     connect,
     end_request,
+    fold_wal,
     get_db,
     known_games,
     uri,
@@ -159,7 +159,7 @@ from companion.store.wifi import (
 
 __all__ = [
     "OverQuota", "Stale", "touch",
-    "checkpoint", "checkpoint_due", "connect", "end_request", "known_games", "migrate", "uri",
+    "checkpoint", "connect", "end_request", "fold_wal", "known_games", "migrate", "uri",
     "HISTORY_PAGE", "hosted_count", "hosted_page", "hosts_any",
     "rosters", "statistics_totals",
     "BOARD_GAMES", "GAME_SQL", "HOST_CODE_MINUTES", "PENDING_IMPORTS_KEPT",

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import cast
 
+import gevent
 from flask import current_app, g, has_app_context
 from gevent import monkey
 from sqlite_utils import Database
@@ -70,7 +71,7 @@ def connect(path: str, *, create: bool = False) -> Database:
     db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
     db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-    # Checkpoints run after a write's answer has gone (web.fold_wal), and the WAL
+    # Checkpoints run after a write's answer has gone (fold_wal), and the WAL
     # file shrinks back when it restarts, so its size tells how much is waiting.
     db.execute("PRAGMA wal_autocheckpoint=0")
     db.execute("PRAGMA journal_size_limit=0")
@@ -92,8 +93,8 @@ def checkpoint_due(path: str) -> bool:
 def checkpoint(path: str) -> None:
     """Copy the WAL back into the database file.
 
-    Called once a write's answer is sent and the WAL is due (companion/web/http.py,
-    ``checkpoint_later``). Left to itself, SQLite does this inside the commit of
+    Called once a write's answer is sent and the WAL is due (:func:`fold_wal`), and
+    before a backup is copied. Left to itself, SQLite does this inside the commit of
     whichever write crosses the threshold,
     and that write waits for the copy and two fsyncs (5-30 ms here, where a write takes
     7). A passive checkpoint never blocks readers or writers; if another process is
@@ -108,6 +109,22 @@ def checkpoint(path: str) -> None:
             db.close()
     except (OSError, sqlite3.Error) as error:
         logging.getLogger(__name__).warning("checkpoint of %s skipped: %s", path, error)
+
+
+def fold_wal(path: str) -> None:
+    """Checkpoint the WAL beside ``path`` if it is due (called once a write's answer is
+    sent: companion/web/http.py, ``checkpoint_later``). The size is read here, so a write
+    that leaves little in the WAL (nearly all) hands nothing to another thread. Under
+    gevent (``companion serve``, the café's workers) the checkpoint runs in a thread of
+    gevent's pool, since SQLite's copy and fsyncs (up to ~30 ms here) would stop every
+    greenlet of the worker while they ran; elsewhere each request has its thread, and it
+    runs there."""
+    if not checkpoint_due(path):
+        return
+    if monkey.is_module_patched("threading"):
+        gevent.get_hub().threadpool.spawn(checkpoint, path)
+    else:
+        checkpoint(path)
 
 
 def get_db() -> Database:

@@ -20,7 +20,6 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion import store
 from companion.web import sealed
 from companion.web.identity import DEVICE_COOKIE
-from companion.web.offload import off_the_loop
 
 YEAR = 365 * 24 * 3600
 
@@ -160,18 +159,12 @@ def version_static(endpoint: str, values: dict[str, Any]) -> None:
 
 
 def checkpoint_later(response: Response) -> Response:
-    """After a write's answer is sent, fold the WAL back if it has grown (db.py)."""
+    """After a write's answer is sent, fold the WAL back if it has grown (the store's
+    ``fold_wal``): the request says when, the store how."""
     if request.method == "POST" and response.status_code != 503:
         path = current_app.config["DATABASE"]
-        response.call_on_close(lambda: fold_wal(path))
+        response.call_on_close(lambda: store.fold_wal(path))
     return response
-
-
-def fold_wal(path: str) -> None:
-    """Checkpoint the WAL if it is due, off the loop; the size is read here, so a write
-    that leaves little in the WAL (nearly all) hands nothing to another thread."""
-    if store.checkpoint_due(path):
-        off_the_loop(store.checkpoint, path)
 
 
 def cacheable(response: Response) -> Response:

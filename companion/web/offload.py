@@ -1,5 +1,4 @@
-"""Work that would stop the loop, done beside it: costly views one at a time per client address,
-and the WAL's checkpoint in a thread of gevent's pool."""
+"""Work that would stop the loop, done beside it: costly views one at a time per client address."""
 
 import contextvars
 import threading
@@ -93,17 +92,6 @@ def costly(view: Callable[..., T]) -> Callable[..., T]:
     def answer(*args: Any, **kwargs: Any) -> T:
         return in_turn(partial(view, *args, **kwargs))
     return answer
-
-
-def off_the_loop(work: Callable[..., Any], *args: Any) -> None:
-    """``work(*args)`` where it stops no other request: under gevent (``companion
-    serve``, the café's workers), in a thread of gevent's pool, since SQLite's copy and
-    fsyncs (up to ~30 ms for a checkpoint here) would stop every greenlet of the worker
-    while they ran; elsewhere each request has its thread, and it runs there."""
-    if monkey.is_module_patched("threading"):
-        gevent.get_hub().threadpool.spawn(work, *args)
-    else:
-        work(*args)
 
 
 def later(seconds: float, work: Callable[..., Any], *args: Any) -> None:
