@@ -295,3 +295,18 @@ def test_every_path_named_in_the_repository_exists():
                 if not (ROOT / path).exists():
                     missing.append(f"{file.relative_to(ROOT)}:{number}: {path}")
     assert not missing, "\n".join(missing)
+
+
+# --- the layers' table: docs/architecture.md ----------------------------------------------
+
+def test_every_module_is_named_in_its_folder_s_row_of_the_layers_table():
+    """Each folder's row of docs/architecture.md's "Layers, as folders" names each of its
+    modules (the store's row says "one module per thing kept": its list is the section
+    after), so a new module cannot go unsaid."""
+    table = rows(section(ROOT / "docs" / "architecture.md", "## Layers, as folders"))
+    folders = {folder: cells[1] for folder, cells in table.items() if folder != "store/"
+               and folder.endswith("/") and (ROOT / "companion" / folder).is_dir()}
+    unnamed = {folder: sorted(p.stem for p in (ROOT / "companion" / folder).glob("*.py")
+                              if p.stem != "__init__" and f"`{p.stem}`" not in holds)
+               for folder, holds in folders.items()}
+    assert len(unnamed) > 8 and not any(unnamed.values()), unnamed

@@ -129,6 +129,17 @@ def test_every_web_folder_has_its_area():
         == set(WEB_AREAS) - {"games"}
 
 
+def test_each_blueprint_is_named_for_where_its_views_live():
+    """An endpoint (``streams.host_stream``) says where its view is: a blueprint is named
+    for its module, or for its folder when it is the folder's ``views`` or ``__init__``."""
+    named = {name: node.args[0].value for name in MODULES
+             for node in ast.walk(ast.parse(MODULES[name].read_text()))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Blueprint"}
+    assert len(named) > 10
+    assert {name: blueprint for name, blueprint in named.items() if blueprint != (
+        name.split(".")[-2] if name.endswith(".views") else name.split(".")[-1])} == {}
+
+
 def private_uses(name):
     """The private names (``_name``) of other companion modules that ``name`` uses: by
     ``from module import _name``, or as ``module._name`` on a module it imported."""
