@@ -6,7 +6,8 @@
 - a command or option of `companion` missing from docs/guide.md's table;
 - a millisecond figure in the README or docs/guide.md (those live in
   docs/performance.md and docs/measurements/, beside the report they come from);
-- a picture the README or docs/guide.md shows that is not there.
+- a picture the README or docs/guide.md shows that is not there;
+- a module its folder's row of docs/architecture.md's layers table does not name.
 """
 
 import argparse
