@@ -84,6 +84,20 @@ def pytest_xdist_auto_num_workers(config):
     return BROWSER_WORKERS_PER_CORE * (len(os.sched_getaffinity(0)) or 1)
 
 
+#: The share of a property test's examples the quick loop runs: one in eight.
+QUICK_SHARE = 8
+
+
+@pytest.fixture(params=[pytest.param(QUICK_SHARE, id="quick"),
+                        pytest.param(1, id="full", marks=pytest.mark.slow)])
+def examples(request):
+    """How many examples a property test draws, given its full count: an eighth of them
+    in the quick loop, all of them in the slow stage (the same test, marked ``slow``).
+    Hypothesis fixes a test's settings when it is decorated, so the test draws its
+    examples in an inner ``@given`` function with ``max_examples=examples(full)``."""
+    return lambda full: max(1, full // request.param)
+
+
 @pytest.fixture(autouse=True)
 def _close_connections():
     """After each test, close the connections its databases opened in this thread: a

@@ -181,19 +181,22 @@ def requests(draw, world):
     return method, path + query, form, who, htmx
 
 
-@settings(max_examples=400, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(data=st.data())
-def test_no_route_ever_answers_500_and_a_refusal_changes_nothing(world, data):
-    method, path, form, who, htmx = data.draw(requests(world))
-    client = world.client(who)
-    headers = {"HX-Request": "true"} if htmx else {}
-    before = dump(world.app)
-    if method == "GET":
-        response = client.get(path, headers=headers)
-    else:
-        response = client.post(path, data=form, headers=headers)
-    check(world, response, before)
+def test_no_route_ever_answers_500_and_a_refusal_changes_nothing(world, examples):
+    @settings(max_examples=examples(400), deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def one_request(data):
+        method, path, form, who, htmx = data.draw(requests(world))
+        client = world.client(who)
+        headers = {"HX-Request": "true"} if htmx else {}
+        before = dump(world.app)
+        if method == "GET":
+            response = client.get(path, headers=headers)
+        else:
+            response = client.post(path, data=form, headers=headers)
+        check(world, response, before)
+
+    one_request()
 
 
 # --- every form, on a real game, with each field missing or wrong ----------------------
@@ -233,26 +236,29 @@ def test_every_form_with_nothing_filled_in_is_refused_readably(world, htmx):
             check(world, response, before)
 
 
-@given(field=st.sampled_from(["pos", "seat", "round", "bid", "card", "won-0", "name"]),
-       value=VALUES)
-@settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_one_bad_field_in_an_otherwise_good_form_records_nothing(world, field, value):
+def test_one_bad_field_in_an_otherwise_good_form_records_nothing(world, examples):
     """A good form with one field replaced: recorded only if the rules accept it."""
     good = {
         "kraken": ("kraken/reveal", {"seat": "2", "card": "empty"}),
         "skullking": ("skullking/bid", {"seat": "0", "round": "1", "bid": "0"}),
         "crazytime": ("crazytime/penalty", {"seat": "3"}),
     }
-    for kind, (action, form) in good.items():
-        night, url = world.nights[kind]
-        pos = night.pos(url)
-        form = {**form, "pos": str(pos), field: value}
-        before = dump(world.app)
-        response = night.host.post(f"{url}/{action}", data=form)
-        check(world, response, before)
-        if response.status_code == 303:  # accepted: take it back, keep the game short
-            night.host.post(f"{url}/undo", data={"pos": str(pos + 1)})
+
+    @given(field=st.sampled_from(["pos", "seat", "round", "bid", "card", "won-0", "name"]),
+           value=VALUES)
+    @settings(max_examples=examples(60), deadline=None, database=None)
+    def one_field(field, value):
+        for kind, (action, form) in good.items():
+            night, url = world.nights[kind]
+            pos = night.pos(url)
+            form = {**form, "pos": str(pos), field: value}
+            before = dump(world.app)
+            response = night.host.post(f"{url}/{action}", data=form)
+            check(world, response, before)
+            if response.status_code == 303:  # accepted: take it back, keep the game short
+                night.host.post(f"{url}/undo", data={"pos": str(pos + 1)})
+
+    one_field()
 
 
 def test_too_much_text_is_refused_with_a_message(world):

@@ -101,13 +101,16 @@ def logs(draw, kind):
 
 
 @pytest.mark.parametrize("kind", ["kraken", "skullking", "crazytime"])
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(data=st.data())
 def test_the_one_fold_accepts_and_refuses_exactly_the_logs_whose_every_prefix_replays(
-        kind, data):
-    setup, events = data.draw(logs(kind))
-    assert folded(kind, setup, events) == every_log_replays(kind, setup, events)
+        kind, examples):
+    @settings(max_examples=examples(150), deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def one_log(data):
+        setup, events = data.draw(logs(kind))
+        assert folded(kind, setup, events) == every_log_replays(kind, setup, events)
+
+    one_log()
 
 
 def test_an_undo_then_the_next_event_is_checked_against_the_log_before_it():
@@ -166,6 +169,7 @@ print(len(during), end - start)
 """
 
 
+@pytest.mark.slow  # a fresh interpreter imports gevent and the app
 def test_under_gevent_the_check_runs_beside_the_loop_and_other_greenlets_go_on():
     """The server's other requests are greenlets of the same loop: while an upload is
     checked, they keep running (on the loop itself, none ran until the check ended)."""

@@ -161,6 +161,7 @@ def other(tmp_path):
                        "SECRET_KEY": "other", "WTF_CSRF_ENABLED": False})
 
 
+@pytest.mark.slow  # a thousand events recorded one by one, each in its own transaction
 def test_a_night_where_a_phone_changed_its_bid_1001_times_exports_and_imports_again(
         app, other):
     night = make_night(app, ["Ann", "Bo", "Cy"])

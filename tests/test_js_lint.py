@@ -4,9 +4,10 @@ event (static/js/core.js) runs every part's steps in the order its ORDER states,
 games' steps in each event's game slot, which names no game.
 
 ESLint comes from the npm registry as package.json's devDependency, pinned by
-package-lock.json: ``npm ci`` installs it into node_modules/ the first time (and again
-when the lock changes), so a clean checkout needs node and npm only (.ci/run installs
-them where they are missing)."""
+package-lock.json, installed into node_modules/ by ``npm ci``: .ci/run runs it once
+before the tests, and the fixture below where it has not run (a developer's first run of
+the README's command) or the lock changed since, so a clean checkout needs node and npm
+only (.ci/run installs them where they are missing)."""
 
 import fcntl
 import json

@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.builders import (
@@ -88,11 +88,14 @@ def play_randomly(app, script, seed, steps=None):
 
 
 @pytest.mark.parametrize("script", WHOLE_GAMES)
-@settings(max_examples=6, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(min_value=0, max_value=2**32))
-def test_a_random_log_with_undo_and_redo_keeps_what_a_fresh_replay_gives(app, script, seed):
-    play_randomly(app, script, seed)
+def test_a_random_log_with_undo_and_redo_keeps_what_a_fresh_replay_gives(app, script,
+                                                                        examples):
+    @settings(max_examples=examples(6), deadline=None)
+    @given(seed=st.integers(min_value=0, max_value=2**32))
+    def one_log(seed):
+        play_randomly(app, script, seed)
+
+    one_log()
 
 
 def test_the_end_undone_and_redone_takes_the_result_away_and_back(app):
