@@ -38,6 +38,11 @@ from typing import Protocol
 from companion.core.errors import N_
 from companion.laptop.words import gettext as _
 
+try:
+    from wakepy import keep
+except ImportError:  # a dependency on Windows and macOS only (requirements.in): Linux has ours
+    keep = None  # type: ignore[assignment]
+
 #: Seconds without anything live after which the laptop may sleep again.
 IDLE_SECONDS = 30 * 60
 #: Seconds between two looks at whether the night is live (:func:`keep_awake_while`).
@@ -101,7 +106,7 @@ class Wakepy:
     phones are the table's screens, so the laptop's display may turn off, and lock, as
     the host set it to. On Windows the flag is set on a thread of wakepy's own, which
     under gevent is a greenlet on the main thread, where the flag lives until released.
-    wakepy is imported at the first hold: Linux never loads it.
+    wakepy is imported with this module where it is installed (Windows and macOS).
     """
 
     def __init__(self, system: str) -> None:
@@ -114,8 +119,6 @@ class Wakepy:
     def hold(self) -> bool:
         if self._holding:
             return True
-        from wakepy import keep
-
         mode = self._held.enter_context(keep.running(on_fail="pass"))
         method = mode.active_method
         if method is None:
