@@ -173,6 +173,30 @@ def test_a_fourth_game_needs_no_line_in_the_core():
             assert not re.search(r"kraken|skullking|crazytime", text), path
 
 
+#: The class prefix of each installed game's templates and stylesheet.
+GAME_CLASS_PREFIXES = {"skullking": "sk-", "kraken": "kraken-", "crazytime": "ct-"}
+
+
+def test_the_stylesheets_every_page_loads_name_no_game():
+    """A game's look is in its own stylesheet (its ``assets``, loaded by the pages that can
+    show it); the stylesheets base.html gives every page style what the games share, and
+    name none of a game's classes (by its prefix or its kind)."""
+    base = (ROOT / "templates" / "base.html").read_text()
+    shared = re.findall(r"filename='([\w-]+\.css)'", base)
+    assert "app.css" in shared and "players.css" in shared
+    installed = registry.load(registry.INSTALLED)
+    assert set(GAME_CLASS_PREFIXES) == set(installed)
+    for kind, prefix in GAME_CLASS_PREFIXES.items():
+        own = "".join((ROOT / "static" / name).read_text()
+                      for name in installed[kind].assets if name.endswith(".css"))
+        assert f".{prefix}" in own, kind  # the prefix is the game's own
+    for name in shared:
+        rules = re.sub(r"/\*.*?\*/", "", (ROOT / "static" / name).read_text(), flags=re.S)
+        classes = set(re.findall(r"\.(-?[_a-zA-Z][-\w]*)", rules))
+        assert sorted(c for c in classes for kind, prefix in GAME_CLASS_PREFIXES.items()
+                      if c.startswith(prefix) or kind in c) == [], name
+
+
 #: static/js/core.js and the fourth game's script in node, on a stand-in page showing two
 #: seats' points: the page is parsed, then a refresh shows a third point.
 FOURTH_SCRIPT = """

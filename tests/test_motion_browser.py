@@ -1,5 +1,6 @@
-"""The reveal's motion (static/app.css): each word of the count pops and each bid turns
-over as it opens, and under prefers-reduced-motion nothing moves. Read from the real
+"""The reveal's motion (static/app.css, and static/skullking.css for the bids): each word
+of the count pops and each bid turns over as it opens, and under prefers-reduced-motion
+nothing moves. Read from the real
 stylesheet, on the reveal's own marks (static/js/clock.js sets them on <html> and adds
 the count's box; here they are set by hand, so no clock or count is waited for)."""
 
@@ -29,7 +30,7 @@ def test_the_count_and_the_flip_move_unless_motion_is_reduced(browser, live_serv
     context = browser.new_context(viewport={"width": 390, "height": 844},
                                   reduced_motion=reduced)
     page = context.new_page()
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/rules/skullking")  # a page that loads the game's stylesheet
     found = page.evaluate(FLIPPED)
     if reduced == "reduce":
         # no animation at all (Pico's own reduced-motion rule cuts any to 1 ms)
