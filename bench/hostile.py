@@ -35,12 +35,8 @@ settings as at a table), each with a phone of another table answering throughout
   48 connections at their address for every image and code route of it (the Wi-Fi
   code's image, screen and host codes, a seat's new code and its QR) for 20 s.
   Reported: the other table's p50 and p99 before and during, and the guest's answers.
-* ``needs``: 16 connections of made-up devices, each request a new device cookie with a
-  reveal need (``X-Reveal-Need``, "²" among them) on any route, for 15 s. Reported: the
-  rows it added (none), the database's growth, the other table's p99, the guest's
-  answers (no 5xx).
 
-    .venv/bin/python bench/hostile.py                   # all eleven drills (~9 min)
+    .venv/bin/python bench/hostile.py                   # all ten drills (~9 min)
     .venv/bin/python bench/hostile.py --drill import --json report.json
 """
 
@@ -841,48 +837,10 @@ def drill_qr(folder: Path, seconds: float = 20, connections_: int = 48) -> dict[
     return report
 
 
-def drill_needs(folder: Path, seconds: float = 15, connections_: int = 16) -> dict[str, Any]:
-    """A flood of made-up devices that each report a reveal need (``X-Reveal-Need``,
-    digits and "²" alike) on any route, from ``connections_`` connections at the guest's
-    address, while another table's phone asks for its live region every 50 ms: the rows
-    it added (each was a synced write: another table's p50 8.6 → 171 ms, 31 MB an hour)."""
-    server = Serve(folder / "needs")
-    try:
-        phone = another_table(server)
-        before = _needs_rows(server.database)
-        size = _stored_bytes(server.database)
-
-        def asks() -> list[tuple[str, str, dict[str, str]]]:
-            made = []
-            for path in ("/favicon.ico", "/nowhere", "/clock", "/"):
-                for need in ("1", "60000", "\xb2", "999999"):
-                    made.append(("GET", path, {
-                        "Cookie": "device={new}", "X-Reveal-Need": need,
-                        "Host": f"127.0.0.1:{server.port}"}))
-            return made
-
-        report = _hammered(server, asks, connections_, seconds, phone)
-        report["rows_added"] = _needs_rows(server.database) - before
-        report["database_growth_bytes"] = _stored_bytes(server.database) - size
-    finally:
-        server.stop()
-    return report
-
-
-def _needs_rows(database: Path) -> int:
-    import sqlite3
-
-    conn = sqlite3.connect(database)
-    try:
-        return int(conn.execute("select count(*) from reveal_needs").fetchone()[0])
-    finally:
-        conn.close()
-
-
 DRILLS = {"import": drill_import, "sockets": drill_sockets, "uploads": drill_uploads,
           "trickle": drill_trickle, "chunked": drill_chunked, "streams": drill_streams,
           "disk": drill_disk, "memory": drill_memory, "costly": drill_costly,
-          "qr": drill_qr, "needs": drill_needs}
+          "qr": drill_qr}
 
 
 def main() -> None:

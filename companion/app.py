@@ -151,7 +151,6 @@ def server_started(app: Flask) -> Flask:
     conn = store.connect(app.config["DATABASE"])
     try:
         store.forget_unremembered(conn)
-        store.prune_needs(conn)  # the screens' needs of nights long gone
     finally:
         conn.close()
     return app
@@ -208,9 +207,11 @@ def create_app(test_config: dict[str, Any] | None = None,
         PUSH_STREAMS_MOST=4000,
         PUSH_STREAM_SECONDS=300,  # a stream's life (the browser then opens another)
         # How long after "Yo-ho-ho!" is recorded every screen opens the bids together
-        # (static/js/clock.js, a synchronised reveal): long enough for each phone to be told
-        # by its stream and fetch its fragment, short enough to keep the table's rhythm.
-        REVEAL_LEAD_MS=1800,
+        # (static/js/clock.js, a synchronised reveal): long enough for a slow phone on
+        # café Wi-Fi to be told by its stream, fetch the reveal and draw it with time to
+        # spare, about a table's own "Yo-ho-ho!" (docs/architecture.md, "A synchronised
+        # reveal").
+        REVEAL_LEAD_MS=3000,
         # Whether an end that makes every secret public (Kraken's every role) waits its
         # few seconds with "Game over — Undo" before it shows (companion/play/seen.py).
         END_HELD=True,

@@ -259,9 +259,9 @@ def test_the_fourth_game_counts_its_reveal_with_one_field(tmp_path):
         from companion import store
 
         event = store.game(store.night_by_key(night.key)["id"], 1).events[-1]
-    assert event["type"] == "show" and set(event["data"]) == {"at_ms", "lead_ms"}
+    assert event["type"] == "show" and set(event["data"]) == {"at_ms"}
     assert sent - 1000 <= event["data"]["at_ms"] <= time.time() * 1000 + 1000
-    moment = str(event["data"]["at_ms"] + event["data"]["lead_ms"])
+    moment = str(event["data"]["at_ms"] + app.config["REVEAL_LEAD_MS"])
     pages = [night.host.get(f"{game_url}/live", headers=hx).data.decode(),
              *(phone.get("/me/live", headers=hx).data.decode() for phone in phones)]
     counts = {re.search(r'data-reveal-at="(\d+)" data-reveal-words="([^"]*)"', page).groups()

@@ -25,10 +25,9 @@ from companion.store import connection as db
 from companion.store import log
 from tests.screens import screen_device
 
-#: Every line a stream may send: the reconnect delay, a heartbeat, a change (with the
-#: laptop's time as its id), its end.
+#: Every line a stream may send: the reconnect delay, a heartbeat, a change, its end.
 STREAM_LINE = re.compile(
-    r"^(retry: 1000|event: spread|event: alive|data: |event: changed|id: \d{13}|data: \d+|"
+    r"^(retry: 1000|event: spread|event: alive|data: |event: changed|data: \d+|"
     r"event: bye|)$")
 
 

@@ -7,6 +7,7 @@ import re
 import time
 
 import pytest
+from sqlite_utils import Database
 
 from bench.builders import make_night
 from companion.app import create_app
@@ -44,6 +45,25 @@ def test_every_screen_gets_the_same_moment_and_count_after_the_reveal_and_none_b
     moments = {MOMENT.search(html).groups() for html in screens(night, game, phones)}
     # one moment and one count for every screen, whatever each one's bid
     assert moments == {(str(at_ms + app.config["REVEAL_LEAD_MS"]), "Yo|ho|ho!")}
+
+
+def test_the_lead_is_the_app_s_setting_whatever_a_page_says(app):
+    """The lead is one setting, ``REVEAL_LEAD_MS`` (docs/architecture.md, "A synchronised
+    reveal"): a page of an earlier release that still says how long it needs to show a
+    change (its ``X-Reveal-Need``) moves no moment, and nothing keeps what it said."""
+    app.config["REVEAL_LEAD_MS"] = 4321
+    night = make_night(app)
+    phones = [night.phone(seat) for seat in range(4)]
+    for phone in phones:
+        phone.get("/me/live", headers={**HX, "X-Reveal-Need": "3900"})
+    game = start(night, way="custom", rounds="1")
+    bid_all(night, game, {0: 0, 1: 1, 2: 0, 3: 1})
+    reveal(night, game)
+    data = reveal_event(app, night)["data"]
+    assert set(data) == {"round", "at_ms"}
+    assert {MOMENT.search(html).group(1) for html in screens(night, game, phones)} == {
+        str(data["at_ms"] + 4321)}
+    assert "reveal_needs" not in Database(app.config["DATABASE"]).table_names()
 
 
 def test_the_host_s_own_answer_counts_to_the_same_moment(app):

@@ -85,8 +85,8 @@ class Reveal:
     reveal"): when its host records ``event``, every screen of the table counts
     ``words`` (``N_``-marked, translated on each screen) to one moment in the laptop's
     time, and shows at the last word what the template marks ``data-reveal-hold``
-    (templates/_reveal.html). The lead before that moment is not the game's: it follows
-    the table's slowest screen (companion/core/reveal.py, companion/live/clock.py)."""
+    (templates/_reveal.html). The lead before that moment is not the game's: it is the
+    table's (``REVEAL_LEAD_MS``, companion/live/clock.py)."""
 
     event: str
     words: tuple[str, ...]

@@ -5,15 +5,13 @@ Every screen of the table counts a reveal to one moment in the laptop's time: ``
 and the stamps on every htmx answer let a page estimate how far its own clock is from
 the laptop's (static/js/clock.js). A game declares its reveal once (``GameDef.reveal``:
 the event, the words counted); recording that event stamps it with the laptop's time
-and the lead the night's slowest screen needs (:func:`timed`), and :func:`reveal_at` is
-the moment a page counts to while it is ahead. What belongs to the game is what is
-counted; the lead belongs to the table's screens (companion/core/reveal.py,
-``REVEAL_LEAD_MS``), whatever the game.
+(:func:`timed`), and :func:`reveal_at` is the moment a page counts to while it is ahead:
+that time and the lead (``REVEAL_LEAD_MS``). What belongs to the game is what is
+counted; the lead belongs to the table's screens, whatever the game.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -21,10 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request
 
 from companion import store
-from companion.core import reveal
-from companion.core.lru import LRU
 from companion.live import enabled
-from companion.web.identity import DEVICE_COOKIE, device
 
 bp = Blueprint("clock", __name__)
 
@@ -37,53 +32,6 @@ def now_ms() -> int:
 
 #: An answer's clock stamps: when the laptop received its request and when it answered.
 CLOCK_HEADER = "X-Laptop-Clock"
-#: A page's need: how long it took, lately, from the laptop's word of a change until its
-#: screen had drawn it (ms; static/js/live.js sends it when it moves).
-NEED_HEADER = "X-Reveal-Need"
-NEED_MOST_MS = 60_000
-
-
-def reveal_lead_ms(night_id: int) -> int:
-    """The lead of a reveal made now at this night (companion/core/reveal.py): the night's
-    screens' needs, or ``REVEAL_LEAD_MS`` when none said."""
-    return reveal.lead_ms(store.night_needs(night_id),
-                          int(current_app.config["REVEAL_LEAD_MS"]))
-
-
-#: A need as a page sends it: one to six ASCII digits. (``str.isdigit`` takes "²", which
-#: a header's Latin-1 byte 0xB2 becomes, and ``int`` then refused it: a 500.)
-NEED = re.compile(r"[0-9]{1,6}")
-
-#: Each device's need as this process noted it (companion/core/reveal.py, ``noted``):
-#: a need is written when it moved, at most every ``reveal.NOTE_EVERY_S``.
-_noted = LRU(4096)
-
-
-@bp.before_app_request
-def _note_need() -> None:
-    """Keep the need a page reports (a whole number of ms), so that the next reveal's
-    lead follows it: only a device of some night's (a seat, a host, a screen: a
-    made-up cookie writes nothing), only when it moved, and at most every 30 s for a
-    device (``reveal.noted``; a need that waits is written by the device's next
-    request once its turn has come). A forged one can make a reveal wait at most
-    ``reveal.MOST_MS``."""
-    value = request.headers.get(NEED_HEADER)
-    need = int(value) if value is not None and NEED.fullmatch(value) else None
-    if not request.cookies.get(DEVICE_COOKIE) or (need is None and not len(_noted)):
-        return
-    me = device()
-    if g.new_device:  # a cookie that is no device's
-        return
-    kept = _noted.get(me)
-    if need is None and kept is None:
-        return
-    keep, due = reveal.noted(kept, None if need is None else min(need, NEED_MOST_MS),
-                             time.monotonic())
-    if due is None:
-        _noted.put(me, keep)
-    elif store.in_a_night(me):
-        store.note_need(me, due)
-        _noted.put(me, keep)
 
 
 @bp.get("/clock")
@@ -121,18 +69,13 @@ def stamp_clock(response: Response) -> Response:
 
 def timed(game: store.Game, type_: str, data: dict[str, Any]) -> dict[str, Any]:
     """An event's data as it is recorded: the game's reveal (``GameDef.reveal``) with the
-    laptop's time in ms (``at_ms``) and the lead the night's slowest screen needs
-    (``lead_ms``, companion/core/reveal.py), so that every screen opens it at ``at_ms +
-    lead_ms``, the same for every screen however the needs change after; any other
-    event as it is. (An event's ``created`` has only whole seconds.)"""
+    laptop's time in ms (``at_ms``), so that every screen opens it at that time and the
+    lead (:func:`reveal_at`); any other event as it is. (An event's ``created`` has only
+    whole seconds.)"""
     declared = store.known_games()[game.kind].reveal
     if declared is None or type_ != declared.event:
         return data
-    return {**data, "at_ms": now_ms(), "lead_ms": reveal_lead_ms(game.night_id)}
-
-
-#: The longest lead a reveal's event may say (an older or imported log's own is kept).
-LONGEST_MS = 60_000
+    return {**data, "at_ms": now_ms()}
 
 
 @dataclass(frozen=True)
@@ -152,7 +95,7 @@ def reveal_at(game: store.Game | None) -> Moment | None:
     at once, with no wait for its clock), for a reveal recorded without a time (an older
     log, an import), and without live push (polling screens learn of the reveal up to a
     poll apart, later than the moment: they show it as it comes). The moment is the
-    reveal's time and its lead, both in its event (:func:`timed`)."""
+    reveal's time in its event (:func:`timed`) and the lead, ``REVEAL_LEAD_MS``."""
     # Only a log that ends with the reveal can be counting towards it (any later event
     # comes after the table saw it, or cancels it): a refresh after it reads no log for
     # this. The rules accepted that last event, so the game stands where it left it.
@@ -166,8 +109,5 @@ def reveal_at(game: store.Game | None) -> Moment | None:
     at = data.get("at_ms")
     if not isinstance(at, int) or isinstance(at, bool):
         return None
-    lead = data.get("lead_ms")
-    if not isinstance(lead, int) or isinstance(lead, bool) or not 0 < lead <= LONGEST_MS:
-        lead = int(current_app.config["REVEAL_LEAD_MS"])  # a log from before leads moved
-    moment = at + lead
+    moment = at + int(current_app.config["REVEAL_LEAD_MS"])
     return Moment(moment, declared.words) if now_ms() < moment else None

@@ -33,7 +33,6 @@ from flask import Blueprint, Response, current_app, request
 from companion import store
 from companion.laptop.limits import open_files_soft_limit
 from companion.live import enabled
-from companion.live.clock import now_ms
 from companion.live.watcher import Stream, Watcher
 from companion.web.identity import device, hosted_night_or_404, my_seat, viewed_night
 
@@ -84,8 +83,7 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
             life: float, spread: int = SPREAD_MOST_MS) -> Iterator[str]:
     """The stream: first the browser's reconnection delay and "spread", the longest
     random wait (ms) before a refresh on a change (:func:`spread_ms`, as the stream
-    opens; one frame); "changed" with the new version after each change (its id the
-    laptop's time then, ms); "alive" after
+    opens; one frame); "changed" with the new version after each change; "alive" after
     ``heartbeat`` seconds without one, which keeps it open through idle Wi-Fi, lets the
     server notice a phone that went away (that write fails) and lets the page notice a
     laptop that fell silent (static/js/live.js); "bye" and an end after ``life`` seconds, so
@@ -103,9 +101,7 @@ def _events(watch: Watcher, stream: Stream, night_id: int, seen: int, heartbeat:
         version = watch.wait(stream, night_id, seen, min(heartbeat, left))
         if version is not None:
             seen = version
-            # its id: when the laptop told it, by its clock, so that the page can
-            # measure how long it takes to show a change (static/js/live.js, need)
-            yield f"event: changed\nid: {now_ms()}\ndata: {version}\n\n"
+            yield f"event: changed\ndata: {version}\n\n"
         elif left > heartbeat and not stream.ended:
             yield "event: alive\ndata: \n\n"
     if stream.ended:  # the device's newer streams took its place: the page polls

@@ -64,7 +64,6 @@ from companion.store.imports import (
 )
 from companion.store.log import Stale, touch
 from companion.store.merges import aliases, merge_alias, unmerge_alias
-from companion.store.needs import in_a_night, night_needs, note_need, prune_needs
 from companion.store.night_board import BOARD_GAMES, Board, board, boards
 from companion.store.nights import (
     add_seat,
@@ -171,7 +170,7 @@ __all__ = [
     "host_invite", "host_invite_known", "hosted_night", "hosted_nights", "hosts",
     "import_night", "invite_host", "is_host", "keep_import", "kept_import", "last_change",
     "latest_night", "latest_nights", "logs", "merge_alias", "my_seat", "names", "night",
-    "night_by_key", "night_needs", "note_need", "in_a_night", "prune_needs",
+    "night_by_key",
     "night_game", "night_games", "night_versions", "nights_like", "note", "note_reached",
     "noted", "outcomes",
     "read_log", "record", "reissue_code",

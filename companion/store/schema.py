@@ -306,8 +306,8 @@ def seats_that_left(db: Database) -> None:
 def reveal_needs(db: Database) -> None:
     """How long each device has shown it needs between a change and its screen showing
     it (``reveal_needs``, ms, as the device measured it: static/js/live.js), so that a
-    synchronised reveal's lead follows the slowest screen at the table
-    (companion/store/needs.py)."""
+    synchronised reveal's lead follows the slowest screen at the table (dropped by
+    ``fixed_reveal_lead``)."""
     db.table("reveal_needs").create(
         {"device": str, "need_ms": int, "updated": int}, pk="device",
         not_null={"device", "need_ms", "updated"})
@@ -356,3 +356,10 @@ def former_names(db: Database) -> None:
         {"night_id": int, "position": int, "name": str},
         pk=("night_id", "position", "name"), foreign_keys=[("night_id", "nights", "id")],
         not_null={"night_id", "position", "name"})
+
+
+@migrations()
+def fixed_reveal_lead(db: Database) -> None:
+    """A synchronised reveal's lead is one setting (``REVEAL_LEAD_MS``), long enough for a
+    slow phone on café Wi-Fi: the screens' needs it followed are no longer kept."""
+    db.table("reveal_needs").drop(ignore=True)

@@ -68,9 +68,6 @@
   /* The laptop's time now, by this page's estimate (its own clock when it has none). */
   function laptopNow() { return Date.now() + (clock.offset || 0); }
 
-  /* The same for the other parts, or null while this page has no estimate. */
-  C.laptopNow = function () { return clock.offset === null ? null : laptopNow(); };
-
   /* How far this page's wall clock is from its monotonic one: it moves when the phone's
      clock is set. */
   function wall() { return Date.now() - performance.now(); }

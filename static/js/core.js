@@ -25,7 +25,6 @@
               "names.count", "live.start", "clock.start", "panels.reach", "panels.heroes",
               "game.*"],
     "load": ["live.connect"],
-    "htmx:configRequest": ["live.need"],
     "htmx:beforeRequest": ["live.route"],
     "htmx:beforeSend": ["live.sent", "clock.sample"],
     "htmx:beforeSwap": ["live.overtaken", "live.partial", "panels.saveFields"],

@@ -379,7 +379,6 @@
     });
     source.addEventListener("changed", function (event) {
       hear();
-      toldOf(event);
       want(event.data);
       if (behind()) { later(Math.random() * spread); }
     });
@@ -442,57 +441,11 @@
      joined another night) follows it. */
   C.on("htmx:afterSettle", "live.follow", function () {
     var el = region();
-    drawn();
     want(shown(el));
     if (behind()) { later(Math.random() * spread); }
     var wantedStream = el && el.dataset.stream;
     if (!wantedStream) { close(); return; }
     if (!source || source.url.indexOf(wantedStream + "?") === -1) { connect(); }
-  });
-
-  /* How long this screen needs to show a change, for a synchronised reveal's lead
-     (companion/core/reveal.py). Each change the stream tells of carries the laptop's
-     time then (its id); once this screen shows the change and has drawn it (the frame
-     after its swap), the time since, by the laptop's clock (static/js/clock.js), is one
-     measure. The longest of the latest NEEDS goes to the laptop with the next request,
-     whenever it moved by NEED_STEP_MS or more (a phone that keeps pace sends it once).
-     NEEDS spans about three rounds of a game, so that the latest reveal (a round's
-     biggest change, every player's card at once) and a game's start are among them:
-     the eight of a round's bids alone set leads a slow phone's reveal outran. */
-  var NEEDS = 24;
-  var NEED_STEP_MS = 100;
-  var told = null;  /* {version, at}: the newest change told and not shown yet */
-  var needs = [];
-  var reported = -Infinity;
-
-  function toldOf(event) {
-    var at = Number(event.lastEventId);
-    var version = Number(event.data);
-    /* (one told in a count's last second waits for the flip: not a measure of drawing) */
-    var hushed = C.countLeft && C.countLeft() > 0;
-    if (at > 0 && version > shown(region()) && !hushed) { told = { version: version, at: at }; }
-  }
-
-  function drawn() {
-    if (!told || shown(region()) < told.version || !C.laptopNow) { return; }
-    var change = told;
-    told = null;
-    window.requestAnimationFrame(function () {
-      setTimeout(function () {
-        var now = C.laptopNow();
-        if (now === null) { return; }
-        needs.push(Math.max(0, Math.round(now - change.at)));
-        if (needs.length > NEEDS) { needs.shift(); }
-      }, 0);
-    });
-  }
-
-  C.on("htmx:configRequest", "live.need", function (event) {
-    if (!needs.length) { return; }
-    var need = Math.max.apply(null, needs);
-    if (Math.abs(need - reported) < NEED_STEP_MS) { return; }
-    event.detail.headers["X-Reveal-Need"] = String(need);
-    reported = need;
   });
 
   /* A page that comes back: a phone unlocked (visibilitychange), a page the browser
@@ -506,7 +459,6 @@
      laptop gone. */
   function woke() {
     heard = ticked = Date.now();
-    told = null;  /* what was told while it slept says nothing of how fast it draws */
     /* A refresh sent before it slept may be on a connection gone with the Wi-Fi: given
        up on quietly (its failure says nothing of the laptop), and asked again below. */
     if (flight) {
