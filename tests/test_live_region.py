@@ -22,8 +22,6 @@ OFFLINE = {"en": "Connection lost. Reconnecting…",
 ALWAYS = {"id", "hx-get", "hx-trigger", "hx-ext", "hx-swap", "data-offline"}
 #: What it carries more where live push is on (and its page has a night to follow).
 PUSHED = {"data-stream", "data-heartbeat"}
-#: And where it has parts (companion/web/parts.py): the hash of all the rest.
-PARTED = {"data-frame"}
 FIVE = {f"seat{i}": "on" for i in range(5)}
 
 
@@ -95,8 +93,7 @@ def test_every_live_region_carries_the_same_attributes(walk_app):
         attributes = set(live.attrib) - {"class"}
         # a phone without a seat has no night to follow: it polls (the stream says 204)
         follows = push and viewer != "stranger"
-        parted = PARTED if live.find(".//*[@data-part]") is not None else set()
-        assert attributes == ALWAYS | (PUSHED if follows else set()) | parted, (viewer, url)
+        assert attributes == ALWAYS | (PUSHED if follows else set()), (viewer, url)
         assert live.get("data-offline") == OFFLINE["en"], (viewer, url)
         assert live.get("hx-trigger") == \
             f"every {walk_app.config['POLL_SECONDS']}s, poll-now", (viewer, url)

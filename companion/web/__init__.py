@@ -1,10 +1,9 @@
 """The web layer's plumbing, one module a concern: who is asking (``identity``), the names
 the app answers to (``hosts``), languages and dates (``i18n``), headers, gzip, static
 files and refusals told quietly to a browser (``http``), work beside the loop
-(``offload``), what templates are given (``templating``), error pages (``errors``),
-pages whose size tells nothing of their secrets (``sealed``), and live refreshes that
-bring only the parts that changed (``parts``). ``init_app`` wires them into an app;
-callers import what they use from its module."""
+(``offload``), what templates are given (``templating``), error pages (``errors``) and
+pages whose size tells nothing of their secrets (``sealed``). ``init_app`` wires them
+into an app; callers import what they use from its module."""
 
 import logging
 import sqlite3
@@ -15,20 +14,19 @@ from flask_wtf.csrf import CSRFError
 from companion import store
 from companion.core import colours
 from companion.core.tokens import new_token
-from companion.web import errors, hosts, http, i18n, parts, sealed, templating
+from companion.web import errors, hosts, http, i18n, sealed, templating
 
 bp = Blueprint("web", __name__)
 
 # Registered in this order: after-request hooks run last-registered first, so the
 # headers (and gzip) are set before a write's checkpoint is scheduled, and a refusal
-# turns 200 for a browser only once the parts and the headers have seen its status.
+# turns 200 for a browser only once the headers have seen its status.
 bp.add_url_rule("/favicon.ico", view_func=http.favicon)
 bp.add_url_rule("/lang", view_func=i18n.set_language, methods=["POST"])
 bp.app_url_defaults(http.version_static)
 bp.after_app_request(http.checkpoint_later)
 bp.after_app_request(http.quiet_refusal)
 bp.after_app_request(http.headers)
-bp.after_app_request(parts.mark)  # before the headers' gzip
 bp.app_context_processor(templating.globals_)
 bp.app_errorhandler(CSRFError)(errors.csrf_error)
 bp.app_errorhandler(400)(errors.bad_request)
@@ -59,6 +57,6 @@ def init_app(app: Flask) -> None:
         shared=templating.shared, game_title=templating.game_title,
         game_players=templating.game_players,
         game_kinds=store.known_games, game_assets=templating.game_assets,
-        secret=sealed.secret, part=parts.part, new_form_token=new_token, hue=templating.hue,
+        secret=sealed.secret, new_form_token=new_token, hue=templating.hue,
         palette=colours.PALETTE, who=templating.who, players=templating.players,
         next_step=templating.next_step, moment_of=templating.moment_of)

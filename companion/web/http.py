@@ -200,8 +200,8 @@ def quiet_refusal(response: Response) -> Response:
     Why: the page already says what was refused, and htmx swaps 4xx answers as it does
     200s (templates/base.html's responseHandling), but Chromium's console logs every 4xx
     as "Failed to load resource", which buries a real error among the table's ordinary
-    refusals. Runs after the parts and the headers (companion/web/__init__.py), which saw
-    the refusal's own status: its body is what it was, never cached, never cut to parts.
+    refusals. Runs after the headers (companion/web/__init__.py), which saw the refusal's
+    own status: its body is what it was, never cached.
     Nothing else changes: a refusal records nothing whatever its status."""
     if response.status_code in REFUSALS and response.mimetype == "text/html":
         response.vary.update(("HX-Request", "Sec-Fetch-Mode"))

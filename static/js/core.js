@@ -27,7 +27,7 @@
     "load": ["live.connect"],
     "htmx:beforeRequest": ["live.route"],
     "htmx:beforeSend": ["live.sent", "clock.sample"],
-    "htmx:beforeSwap": ["live.overtaken", "live.partial", "panels.saveFields"],
+    "htmx:beforeSwap": ["live.overtaken", "panels.saveFields"],
     "htmx:afterSwap": ["hold.again", "panels.restorePanels", "panels.tellGame", "panels.takeover",
                        "panels.heroes",
                        "hold.wake",
@@ -51,13 +51,12 @@
     "pointerup": ["hold.end"],
     "pointercancel": ["hold.end"],
     "keyup": ["hold.end"],
-    "focusout": ["hold.end"],
-    "resize": ["live.unhide"]
+    "focusout": ["hold.end"]
   };
   /* Where each event is listened to: the window's own events there, the ends of a hold
      in the capture phase (a release lands wherever the finger went); the rest on the
      document, bubbling, after htmx's own listeners on the elements. */
-  var ON_WINDOW = { load: true, pageshow: true, pagehide: true, resize: true };
+  var ON_WINDOW = { load: true, pageshow: true, pagehide: true };
   var CAPTURE = { pointerup: true, pointercancel: true, keyup: true, focusout: true };
 
   var GAME = "game.*";

@@ -222,13 +222,8 @@
     lastRefresh = mine.sent;
     issuing = true;
     try {
-      var url = el.getAttribute("hx-get");
-      /* a part shown again: asked for even when the version is the one shown (which
-         the laptop answers with "nothing changed", 204) */
-      if (why === "unhide") { url = url.replace(/([?&]v=)-?\d+/, "$1-1"); }
-      var done = window.htmx.ajax("GET", url,
-                                  { source: el, target: el, swap: "morph:outerHTML",
-                                    headers: have(el) });
+      var done = window.htmx.ajax("GET", el.getAttribute("hx-get"),
+                                  { source: el, target: el, swap: "morph:outerHTML" });
     } finally {
       issuing = false;
     }
@@ -247,58 +242,16 @@
     if (done) { done.then(landed, landed); } else { landed(); }
   }
 
-  /* What the region shows, for an answer that brings only the parts that changed
-     (companion/web/parts.py): its frame's hash and each part's. Such an answer swaps
-     nothing itself (HX-Reswap: none): its parts go in as out-of-band swaps, and the
-     region's URL, which holds its version, is its X-Live-Get (live.partial, below).
-     A part this screen does not show (the wide score table on a phone: skullking.css)
-     is said as "-": it is not sent however it changed, and shown again, as the screen
-     turns or widens, it is asked for (live.unhide, below). */
-  var unseen = [];  /* the parts said as "-" in the latest refresh */
-  function have(el) {
-    if (!el.dataset.frame) { return {}; }
-    unseen = [];
-    var parts = Array.prototype.map.call(el.querySelectorAll("[data-part]"), function (p) {
-      if (hidden(p)) {
-        unseen.push(p.dataset.part);
-        return p.dataset.part + ":-";
-      }
-      return p.dataset.part + ":" + p.dataset.partHash;
-    });
-    return { "X-Live-Have": [el.dataset.frame].concat(parts).join(" ") };
-  }
-
-  /* A part is a box of its own (display: contents): hidden when every element in it is
-     (checkVisibility reads the style only, no layout; a browser without it shows all). */
-  function hidden(part) {
-    var kids = part.children;
-    if (!kids.length || typeof kids[0].checkVisibility !== "function") { return false; }
-    return !Array.prototype.some.call(kids, function (k) { return k.checkVisibility(); });
-  }
-
-  var turning = null;
-  C.on("resize", "live.unhide", function () {
-    clearTimeout(turning);
-    turning = setTimeout(function () {
-      var el = region();
-      var back = el && unseen.some(function (name) {
-        var p = el.querySelector('[data-part="' + name + '"]');
-        return p && !hidden(p);
-      });
-      if (back) { refresh("unhide"); }
-    }, 200);
-  });
-
   /* A refresh sent before this page's own write, whose answer lands after the write's
      answer has drawn the region: when it brings no later version than the one the
-     write's answer drew, it is dropped whole. An older one would bring its older
-     parts back under the page's newer version, which every later refresh would then be
+     write's answer drew, it is dropped whole. An older one would bring the older
+     region back under the page's newer version, which every later refresh would then be
      told is unchanged (a phone showed its bid form again after "Bid sent", for good);
      one of the same version would take away what only the write's answer says (the
      latecomer's new seat and its code, a refusal). The one refresh on its way
      (``asking``) notes the version shown when it left; its answer's is in its region's
-     URL (or its X-Live-Get, for an answer of parts). Every answer to #live is a morph,
-     which keeps the region's element: a refresh's region is never gone meanwhile. */
+     URL. Every answer to #live is a morph, which keeps the region's element: a
+     refresh's region is never gone meanwhile. */
   function versionIn(url) {
     var found = url && /[?&;]v=(-?\d+)/.exec(url);
     return found ? Number(found[1]) : NaN;
@@ -308,20 +261,9 @@
     if (!xhr || !asking || !C.isRefresh(event) || !event.detail.shouldSwap) { return; }
     var now = shown(region());
     if (now <= asking.from) { return; }
-    var url = xhr.getResponseHeader("X-Live-Get");
-    if (!url) {
-      var tag = /<div id="live"[^>]*>/.exec(xhr.responseText || "");
-      url = tag ? (/hx-get="([^"]*)"/.exec(tag[0]) || [])[1] : null;
-    }
+    var tag = /<div id="live"[^>]*>/.exec(xhr.responseText || "");
+    var url = tag ? (/hx-get="([^"]*)"/.exec(tag[0]) || [])[1] : null;
     if (versionIn(url) <= now) { event.detail.shouldSwap = false; }
-  });
-
-  C.on("htmx:beforeSwap", "live.partial", function (event) {
-    var xhr = event.detail.xhr;
-    var url = xhr && C.isRefresh(event) && event.detail.shouldSwap &&
-      xhr.getResponseHeader("X-Live-Get");
-    var el = region();
-    if (url && el) { el.setAttribute("hx-get", url); }
   });
 
   function later(ms) {

@@ -1,7 +1,7 @@
-"""A phone that follows the table through refreshes that bring only the parts that
-changed (companion/web/parts.py), against `companion serve`: what did not change stays
-the very same element on the page, what did is shown, and the page's version follows
-the table's."""
+"""A phone that follows the table through its refreshes, each morphed in (idiomorph),
+against `companion serve`: what did not change stays the very same element on the page,
+what did is shown, the page's version follows the table's, and a refresh overtaken by
+the phone's own write takes nothing of it away (static/js/live.js, live.overtaken)."""
 
 import pytest
 
@@ -13,6 +13,9 @@ pytestmark = pytest.mark.browser
 
 SHOWN = """() => Number(/[?&]v=(\\d+)/.exec(
   document.getElementById('live').getAttribute('hx-get'))[1])"""
+#: What a bid elsewhere leaves as it was: the phone's head, the table's list, the
+#: standings (a JS array of selectors).
+KEPT = "['.seat-head', '.table-list', '.sk-standings']"
 
 
 def bidding(browser, server_process):
@@ -32,23 +35,18 @@ def bidding(browser, server_process):
 
 def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_process):
     host, phone = bidding(browser, server_process)
-    phone_bids(phone, 1)  # (the phone's own write is answered whole)
-    phone.evaluate("""() => { for (const name of ['head', 'table-list', 'sk-standings'])
-      { document.getElementById('part-' + name).__kept = true; } }""")
-    answers = []
-    phone.on("response", lambda r: "/me/live" in r.url and r.status == 200 and
-             answers.append(r.headers.get("hx-reswap")))
+    phone_bids(phone, 1)
+    phone.evaluate(f"""() => {{ for (const sel of {KEPT})
+      {{ document.querySelector(sel).__kept = true; }} }}""")
     for seat in (1, 2):
         host.locator(f"form.sk-bid-form[data-seat='{seat}'] button[name=bid][value='0']"
                      ).click()
         host.locator(f"form.sk-bid-form[data-seat='{seat}'] .done").wait_for(timeout=WAIT)
     phone.locator(".sk-bids-in", has_text="3 of 3 bids in").wait_for(timeout=WAIT)
     phone.wait_for_function(f"() => ({SHOWN})() >= {host.evaluate(SHOWN)}", timeout=WAIT)
-    assert phone.evaluate("""() => ['head', 'table-list', 'sk-standings'].every(
-      (name) => document.getElementById('part-' + name).__kept === true)""")
-    assert "none" in answers, answers  # at least one refresh brought parts only
-    # the reveal and the score: the round's part and the standings change, and show it
-    # (the first score brings the chart, a part more: that answer is whole)
+    assert phone.evaluate(f"""() => {KEPT}.every(
+      (sel) => document.querySelector(sel).__kept === true)""")
+    # the reveal and the score: the round and the standings change, and show it
     host.locator(".sk-yoho").click()
     phone.locator(".sk-bids").wait_for(timeout=WAIT)
     host.locator(".sk-score-btn").click()
@@ -57,35 +55,12 @@ def test_a_phone_keeps_what_did_not_change_and_shows_what_did(browser, server_pr
     phone.locator(".sk-rank[data-seat='0'][data-total='20']").wait_for(timeout=WAIT)
 
 
-def test_a_phone_is_not_sent_the_wide_table_it_hides_and_gets_it_when_it_widens(
-        browser, server_process):
-    """(skullking.css hides the wide score table below a tablet's width; a bid marks it)"""
-    host, phone = bidding(browser, server_process)
-    # a first bid, and the phone caught up with it: a refresh sent before (the game's
-    # start) would come back whole, with the table, on a loaded box
-    host.locator("form.sk-bid-form[data-seat='1'] button[name=bid][value='0']").click()
-    phone.locator(".sk-bids-in", has_text="1 of 3 bids in").wait_for(timeout=WAIT)
-    phone.wait_for_function(f"() => ({SHOWN})() >= {host.evaluate(SHOWN)}", timeout=WAIT)
-    with phone.expect_response(lambda r: "/me/live" in r.url and r.status == 200,
-                               timeout=WAIT) as got:
-        host.locator("form.sk-bid-form[data-seat='2'] button[name=bid][value='0']").click()
-    answer = got.value
-    assert answer.headers.get("hx-reswap") == "none"  # an answer of parts
-    assert 'id="part-sk-round"' in answer.text() and 'id="part-sk-wide"' not in answer.text()
-    phone.locator(".sk-bids-in", has_text="2 of 3 bids in").wait_for(timeout=WAIT)
-    seat_2 = ".sk-wide td[data-seat='2'] .sk-bid-done"
-    assert phone.locator(seat_2).count() == 0  # what it hides is stale
-    phone.set_viewport_size({"width": 1100, "height": 844})
-    phone.locator(seat_2).wait_for(timeout=WAIT)
-    assert phone.locator(".sk-wide .sk-bid-done").count() == 2
-
-
 def test_a_refresh_overtaken_by_the_phone_s_own_bid_does_not_bring_its_form_back(
         browser, server_process):
     """A refresh leaves, the phone bids, the bid's answer ("Bid sent") lands first and
-    the refresh's after it: its parts are older than the page (on a bad phone's Wi-Fi
-    the phone showed its bid form again, for good: every later refresh was told its
-    version was the laptop's)."""
+    the refresh's after it: it is older than the page (on a bad phone's Wi-Fi the phone
+    showed its bid form again, for good: every later refresh was told its version was
+    the laptop's)."""
     host, phone = bidding(browser, server_process)
     held = []
 
@@ -108,7 +83,6 @@ def test_a_refresh_overtaken_by_the_phone_s_own_bid_does_not_bring_its_form_back
     phone.evaluate("""() => { window.__oob = new Promise((done) => document.addEventListener(
       'htmx:afterRequest', () => setTimeout(done, 100), {once: true})); }""")
     route, answer = held[0]
-    assert answer.headers.get("hx-reswap") == "none"  # an answer of parts
     route.fulfill(response=answer)
     phone.evaluate("() => window.__oob")
     assert phone.locator(".sk-sent").is_visible()
