@@ -39,9 +39,11 @@ SETTLE = """() => Promise.race([
 
 def axe_violations(page, *, impact=("serious", "critical")):
     """Run axe-core in the page once its animations have ended; return the serious and
-    critical violations."""
+    critical violations. axe is put in a page once: a page scanned again (resized, or in
+    the other colour scheme) keeps it."""
     page.evaluate(SETTLE)
-    page.evaluate(AXE.read_text())  # evaluated by the driver: the page's CSP stays on
+    if page.evaluate("typeof axe === 'undefined'"):
+        page.evaluate(AXE.read_text())  # evaluated by the driver: the page's CSP stays on
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [v for v in result["violations"] if v["impact"] in impact]
 

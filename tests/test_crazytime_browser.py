@@ -14,7 +14,7 @@ Hand calculation (seats 0–4 = Mina, Jo, Sun, Ann, Lee):
 import pytest
 
 from bench.browsing import WAIT, create_night, seat_link
-from tests.browsing import axe_violations, phone
+from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
 
@@ -183,5 +183,3 @@ def test_a_whole_blue_game_with_five_phones_and_secret_laws(browser, live_server
     phones[0].locator(".takeover[data-open]").click()  # the end is said big first: a tap
     phones[0].locator(".ct-final").wait_for(timeout=WAIT)
     assert "Made by Mina, Sun, Lee." in phones[0].locator(".ct-final").inner_text()
-    assert axe_violations(host) == []
-    assert axe_violations(phones[2]) == []

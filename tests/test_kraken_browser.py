@@ -4,7 +4,7 @@ behind hold-to-reveal, the host records a game to its end, and everyone sees the
 import pytest
 
 from bench.browsing import WAIT, create_night, seat_link
-from tests.browsing import ROLE_WORDS, axe_violations, dealt_roles, phone, roles_in
+from tests.browsing import ROLE_WORDS, dealt_roles, phone, roles_in
 
 pytestmark = pytest.mark.browser
 
@@ -63,8 +63,6 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
             assert cell.inner_text() == ROLE_WORDS[roles[str(position)]]
         assert page.locator(".unused-role").count() == 1
         assert page.locator("[data-hold]").count() == 0
-    assert axe_violations(host) == []
-    assert axe_violations(phones[0]) == []
 
 
 def test_the_reveal_form_works_without_javascript(browser, live_server):

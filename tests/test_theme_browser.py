@@ -1,14 +1,14 @@
 """The colour theme: Auto follows the device's setting, Light and Dark are chosen with the
 header's switch and remembered on the device (static/theme.js, run before the body is
-drawn, so a chosen theme never flashes the other); every page passes axe in a theme
-chosen against the device's; each game draws its own accent and sign."""
+drawn, so a chosen theme never flashes the other); each game draws its own accent and
+sign. (Its pages pass axe in a theme chosen against the device's:
+tests/test_a11y_browser.py.)"""
 
 import pytest
 
 from bench.builders import store_game
-from bench.layout_night import MATCH, crazytime, kraken, make_night, show_on_phones
+from bench.layout_night import MATCH, crazytime, kraken, make_night
 from bench.layout_night import skullking as layout_skullking
-from tests.browsing import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +57,7 @@ def table(browser, live_server):
         opened.add_init_script(AT_FIRST_PAINT)
         return opened
 
-    return {"base": base, "key": key, "games": games, "page": page, "app": live_server.app}
+    return {"base": base, "key": key, "games": games, "page": page}
 
 
 def open_menu(page):
@@ -127,29 +127,6 @@ def test_the_rooms_screen_has_no_switch_and_keeps_the_devices_choice(table):
     page.goto(f"{table['base']}/n/{table['key']}/screen")
     assert page.locator("button, [data-theme-switch]").count() == 0
     assert page.evaluate("window.themeAtBody") == "dark" and page.evaluate(LIGHTNESS) < .2
-
-
-@pytest.mark.parametrize("device, chosen", [("light", "dark"), ("dark", "light")])
-def test_pages_in_a_theme_chosen_against_the_device_pass_axe(table, device, chosen):
-    page = table["page"](device)
-    page.add_init_script(f"localStorage.setItem('theme', '{chosen}')")
-    base, night = table["base"], f"{table['base']}/n/{table['key']}"
-    urls = [f"{base}/", night, f"{night}/tally", f"{base}/rules/skullking"]
-    urls += [f"{night}/g/{number}" for number in table["games"].values()]
-    found = []
-    for url in urls:
-        page.goto(url)
-        assert page.evaluate("document.documentElement.dataset.theme") == chosen
-        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-        found += [f"{url.removeprefix(base)}: {v['id']} {v['nodes'][0]['target']}"
-                  for v in axe_violations(page)]
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    for number in table["games"].values():
-        show_on_phones(table["app"], table["key"], number)
-        page.goto(f"{night}/screen")
-        found += [f"screen {number}: {v['id']} {v['nodes'][0]['target']}"
-                  for v in axe_violations(page)]
-    assert not found, "\n".join(found)
 
 
 #: Each game's title: its accent (a custom property), and the sign drawn before it.
