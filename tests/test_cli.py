@@ -17,6 +17,7 @@ from companion.serving import cli
 from companion.serving.gevent_first import serving
 
 
+@pytest.mark.slow  # `companion serve` in a process of its own
 def test_a_taken_port_gets_a_clear_message(tmp_path):
     """In its own process, as a host runs it (``serve`` patches the process for gevent)."""
     env = {**os.environ, "COMPANION_DATABASE": str(tmp_path / "c.sqlite"),

@@ -72,6 +72,7 @@ def test_the_app_keeps_its_secret_key_in_the_chosen_folder(tmp_path):
     assert (tmp_path / "group" / "secret_key").read_text().strip() == app.config["SECRET_KEY"]
 
 
+@pytest.mark.slow  # `companion serve` in a process of its own
 def test_a_data_folder_that_cannot_be_made_is_one_clear_line_and_nothing_starts(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

@@ -173,17 +173,20 @@ class History:
         assert same(kept_figures(self.device), fresh_figures(self.device))
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(steps=st.lists(st.tuples(st.sampled_from(OPS), st.integers(0, 200)),
-                      min_size=1, max_size=14),
-       seed=st.integers(0, 2**32))
-def test_kept_statistics_are_a_fresh_derivation_after_any_history(roomy, steps, seed):
-    history = History(roomy, random.Random(seed))
-    with roomy.test_request_context():
-        for op, n in steps:
-            getattr(history, "import_" if op == "import" else op)(n)
-        history.look(0)
+def test_kept_statistics_are_a_fresh_derivation_after_any_history(roomy, examples):
+    @settings(max_examples=examples(30), deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(steps=st.lists(st.tuples(st.sampled_from(OPS), st.integers(0, 200)),
+                          min_size=1, max_size=14),
+           seed=st.integers(0, 2**32))
+    def one_history(steps, seed):
+        history = History(roomy, random.Random(seed))
+        with roomy.test_request_context():
+            for op, n in steps:
+                getattr(history, "import_" if op == "import" else op)(n)
+            history.look(0)
+
+    one_history()
 
 
 def test_a_best_score_taken_away_sums_the_nights_again(roomy):

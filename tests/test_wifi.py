@@ -420,6 +420,7 @@ def test_the_cafe_keeps_the_code_when_a_worker_restarts_and_forgets_it_when_it_r
     conn.close()
 
 
+@pytest.mark.slow  # `companion serve` in a process of its own
 def test_a_second_serve_refused_its_port_forgets_nothing(app, night, tmp_path):
     """Started by mistake beside the running server, on the same data: it says the port
     is taken and leaves the running server's Wi-Fi code alone."""
