@@ -5,8 +5,9 @@ Two halves. :func:`advice` and :func:`report` are pure: they turn :class:`Facts`
 OS, the port, the addresses, what the firewall and Windows say) into steps, so the tests
 feed them any laptop. The rest reads those facts from this machine, each read cheap and
 bounded: a file, or one command with a short time-out, never a packet sent off it. The
-steps' texts are marked ``N_`` and translated where they are shown (the page); the
-terminal prints them in English, as the rest of the command line.
+steps' texts are marked ``N_`` and translated where they are shown: on the page in the
+device's language, in the terminal in the laptop's (companion/laptop/words.py), as the
+rest of the command line.
 
 The page never waits for a command: it shows what was last read, and Windows' networks
 are read in the background (:class:`Background`), at most once a minute per process.
