@@ -99,12 +99,16 @@ def test_the_watcher_reads_only_the_nights_changed_since_it_last_looked(push_app
         assert store.changes_since(db.get_db(), last) == ({}, last)
 
 
-def read_stream(client, path, into):
-    """Every line a stream sends until it ends (PUSH_STREAM_SECONDS)."""
+def read_stream(client, path, into, last):
+    """Every line a stream sends until it tells ``last`` (a list that holds the night's
+    last version once the game is played), or until it ends (PUSH_STREAM_SECONDS): a
+    heartbeat comes at least every PUSH_HEARTBEAT to check."""
     response = client.get(path, buffered=False)
     into.append(response.status_code)
     for chunk in response.response:
         into.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        if last and f"data: {last[0]}\n" in "".join(into[1:]):
+            break
     response.close()
 
 
@@ -122,20 +126,23 @@ def test_no_stream_carries_anything_but_changed_and_a_number(push_app, game):
         phone.get("/me")
     tv = screen_device(night)
     heard = {"host": [], "screen": [], **{f"phone{i}": [] for i in range(4)}}
+    last: list[int] = []
     readers = [threading.Thread(target=read_stream, args=(night.host, f"{night.url}/stream",
-                                                          heard["host"])),
+                                                          heard["host"], last)),
                threading.Thread(target=read_stream, args=(
-                   tv, f"{night.url}/screen/stream", heard["screen"]))]
-    readers += [threading.Thread(target=read_stream, args=(p, "/me/stream", heard[f"phone{i}"]))
+                   tv, f"{night.url}/screen/stream", heard["screen"], last))]
+    readers += [threading.Thread(target=read_stream,
+                                 args=(p, "/me/stream", heard[f"phone{i}"], last))
                 for i, p in enumerate(phones)]
     for r in readers:
         r.start()
     time.sleep(0.3)
     play(push_app, night, game())  # the whole game, event by event, through the store
-    for r in readers:
-        r.join(timeout=10)
     with push_app.app_context():
         final = store.night_by_key(night.key)["version"]
+    last.append(final)
+    for r in readers:
+        r.join(timeout=10)
     for who, got in heard.items():
         status, text = got[0], "".join(got[1:])
         assert status == 200, who

@@ -282,8 +282,9 @@ def decode_output(data: bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
-def _run(command: list[str], seconds: float = COMMAND_SECONDS) -> str | None:
-    """A command's output, or None when it is missing, fails or takes too long. Read as
+def _run(command: list[str], seconds: float | None = None) -> str | None:
+    """A command's output, or None when it is missing, fails or takes longer than
+    ``seconds`` (``COMMAND_SECONDS``, read at the call, not at import). Read as
     bytes and decoded here (:func:`decode_output`): ``text=True`` decodes in the
     locale's code page, and its UnicodeDecodeError is neither an OSError nor a
     SubprocessError."""
@@ -293,7 +294,8 @@ def _run(command: list[str], seconds: float = COMMAND_SECONDS) -> str | None:
         # Windows: a hidden console of its own, so that the command neither shows a
         # window nor changes the host's (PowerShell sets its console to UTF-8).
         done = subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL,
-                              timeout=seconds, check=False,
+                              timeout=COMMAND_SECONDS if seconds is None else seconds,
+                              check=False,
                               creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
