@@ -29,12 +29,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 #: without that it would wait for the stream's reconnection, the poll (30 s below) or
 #: the safety net (60 s). Bounded with room for a busy machine, not a measurement.
 SHOWN_MS = 3000
-#: The long sleep: longer than a heartbeat (PUSH_HEARTBEAT, 20 s as served, used here)
-#: and than the silence after which a page says it can't reach the table (1.5 heartbeats
-#: and a second: 31 s). The stream outlives it (PUSH_STREAM_SECONDS, 3¾ to 5 minutes as
-#: served): the heartbeats the server sent meanwhile wait in the frozen page, and the
-#: page's timers run before they are read.
-ASLEEP_S = 70
+#: The server's heartbeat here (PUSH_HEARTBEAT; 20 s as served): shorter, so that a sleep
+#: past it and past the silence it sets takes seconds, not a minute and more.
+HEARTBEAT_S = 5
+#: The long sleep: longer than a heartbeat and than the silence after which a page says
+#: it can't reach the table (1.5 heartbeats and a second: 8.5 s). The stream outlives it
+#: (PUSH_STREAM_SECONDS, 3¾ to 5 minutes as served): the heartbeats the server sent
+#: meanwhile wait in the frozen page, and the page's timers run before they are read.
+ASLEEP_S = 3 * HEARTBEAT_S + 1
 
 
 @contextmanager
@@ -79,8 +81,9 @@ def phone_browser(playwright, browser_type_launch_args, tmp_path):
 @pytest.fixture
 def pushing(server_process):
     # Polls every 30 s: a woken page that shows a change within seconds asked for it.
-    # Heartbeats and streams' lives as served.
-    server_process.env = {"COMPANION_POLL_SECONDS": "30"}
+    # Streams' lives as served; heartbeats every HEARTBEAT_S.
+    server_process.env = {"COMPANION_POLL_SECONDS": "30",
+                          "COMPANION_PUSH_HEARTBEAT": str(HEARTBEAT_S)}
     return server_process.start()
 
 
@@ -168,8 +171,8 @@ def test_a_phone_locked_while_the_table_moves_on_shows_it_at_once_and_keeps_its_
     phone.unlock()
     ann.locator(f"[data-game='1'] {LAW_FIELD}").wait_for(timeout=SHOWN_MS)
 
-    # Ann types half of the starting law's name, and the phone locks for a minute and
-    # more; the host picks her as the one who starts meanwhile
+    # Ann types half of the starting law's name, and the phone locks for longer than the
+    # silence; the host picks her as the one who starts meanwhile
     ann.locator(LAW_FIELD).click()
     ann.keyboard.type("Half a la")
     opened.clear()
@@ -239,7 +242,7 @@ def test_a_page_gone_back_to_shows_the_table_as_it_is(browser, phone_browser, pu
 def test_a_page_whose_timers_slept_asks_at_once_and_says_nothing_of_the_silence(
         browser, pushing):
     """A browser that says nothing when it sleeps (no resume, no visibilitychange): the
-    page's own timers find they are 70 s late, as its clock jumped."""
+    page's own timers find they are ASLEEP_S late, as its clock jumped."""
     host = browser.new_context(locale="en-US").new_page()
     create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")

@@ -7,6 +7,7 @@ app reads it.
 """
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ def term_rows():
     return rows
 
 
+@cache  # read once: each term's test reads all of them
 def korean_messages():
     with open(KO, "rb") as f:
         catalog = read_po(f)
@@ -42,7 +44,7 @@ def korean_messages():
         if message.id:
             strings = [message.string] if isinstance(message.string, str) else message.string
             out.extend((message.id, s) for s in strings if s)
-    return out
+    return tuple(out)
 
 
 ROWS = term_rows()
