@@ -14,6 +14,12 @@ import pytest
 from packaging.requirements import Requirement
 
 CHECKOUT = Path(__file__).resolve().parent.parent
+#: The release extra's uv, in the test venv.
+UV = Path(sys.executable).with_name("uv")
+#: For uv and pip: a name lookup left unanswered is asked again after 1 s, not glibc's 5.
+#: This machine's lookups go unanswered now and then, and a uv run that takes 0.3 s
+#: took 5 or 12 s when one did.
+QUICK_LOOKUPS = {"RES_OPTIONS": "timeout:1 attempts:5"}
 CONSTRAINTS = CHECKOUT / "constraints.txt"
 RANGES = CHECKOUT / "requirements.in"
 

@@ -14,8 +14,6 @@ browser stage with pip's download, and takes well under a second with uv."""
 
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,9 +24,6 @@ pytestmark = pytest.mark.slow
 
 #: The index's probe and the pip cache it uses (tests/pins.py), shared with other modules.
 index_reached, pip_cache = pins.index_reached, pins.pip_cache
-
-#: The release extra's uv, in the test venv.
-UV = Path(sys.executable).with_name("uv")
 
 #: The Pythons the README promises (requires-python's floor, and each newer release that
 #: every runtime dependency publishes wheels for).
@@ -52,12 +47,10 @@ MACOS = "11.0"
 def would_install(platform, python, cache, target):
     """uv's plan for the lock on ``platform`` with ``python``, from wheels alone: the
     finished process (its "+ name==version" lines are on stderr)."""
-    # RES_OPTIONS: a name lookup left unanswered is asked again after 1 s, not glibc's 5
-    # (this machine's lookups go unanswered now and then: a case took 5 or 12 s, not 0.3)
-    env = {**os.environ, "MACOSX_DEPLOYMENT_TARGET": MACOS, "UV_CACHE_DIR": str(cache),
-           "UV_NO_CONFIG": "1", "RES_OPTIONS": "timeout:1 attempts:5"}
+    env = {**os.environ, **pins.QUICK_LOOKUPS, "MACOSX_DEPLOYMENT_TARGET": MACOS,
+           "UV_CACHE_DIR": str(cache), "UV_NO_CONFIG": "1"}
     return subprocess.run(
-        [str(UV), "pip", "install", "--dry-run", "--only-binary", ":all:",
+        [str(pins.UV), "pip", "install", "--dry-run", "--only-binary", ":all:",
          "--python-platform", PLATFORMS[platform], "--python-version", python,
          "--target", str(target), "-r", str(lock_path())],
         capture_output=True, text=True, timeout=300, env=env)

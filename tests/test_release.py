@@ -132,7 +132,7 @@ def test_the_wheel_installs_serves_and_keeps_the_groups_data_outside_the_package
 
 # --- uv tool install: the wheel alone, as `uvx --from companion-table` takes it -------
 
-UV = Path(sys.executable).with_name("uv")  # the release extra's uv, in the test venv
+UV = pins.UV
 #: uv installs from the package index: without it the test is skipped (tests/pins.py).
 index_reached, pip_cache = pins.index_reached, pins.pip_cache
 
@@ -148,7 +148,8 @@ def uv_tool_env(root):
            if not k.startswith(("COMPANION_", "XDG_", "VIRTUAL_ENV", "PYTHON", "UV_", "LANG"))}
     env.update(UV_TOOL_DIR=str(root / "tools"), UV_TOOL_BIN_DIR=str(root / "bin"),
                UV_CACHE_DIR=str(root / "cache"), UV_PYTHON_DOWNLOADS="never",
-               UV_NO_CONFIG="1", HOME=str(root / "home"), LC_ALL="C.UTF-8")
+               UV_NO_CONFIG="1", HOME=str(root / "home"), LC_ALL="C.UTF-8",
+               **pins.QUICK_LOOKUPS)
     (root / "home").mkdir(parents=True)
     return env
 
