@@ -169,6 +169,7 @@ def test_the_real_systemd_inhibit_holds_where_logind_is():
     assert child.poll() is not None
 
 
+@pytest.mark.slow  # a Python of its own that loads gevent, as `companion serve` does
 def test_holding_and_releasing_work_under_gevents_patched_subprocess(bin_folder, tmp_path):
     """As ``companion serve`` runs it: gevent patches subprocess, the loop is a greenlet,
     and killing it at stop (``Greenlet.kill``, which waits) ends the child."""

@@ -294,6 +294,7 @@ def test_one_address_holds_at_most_its_share_of_streams_under_any_number_of_devi
 
 
 @pytest.mark.slow
+@pytest.mark.slow  # `companion serve` in a process of its own
 def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
     """With room for two streams in all and heartbeats a minute apart, two streams opened
     and dropped leave room for a third device at once (not only when a heartbeat fails to
