@@ -138,6 +138,7 @@ def test_a_long_log_of_moves_and_undos_is_folded_once(monkeypatch):
     assert len(stepped) <= (exchange.CHECKPOINT_EVERY + 2) * len(events)
 
 
+@pytest.mark.slow  # building the largest file that fits takes a dozen dumps of a megabyte
 def test_the_worst_file_within_the_upload_limit_imports():
     raw = worst_import("pairs")
     assert exchange.MAX_BYTES - 2000 < len(raw) <= exchange.MAX_BYTES
