@@ -85,7 +85,7 @@ def test_the_slow_phones_nights_and_goals_are_one_reports():
 
 def test_the_three_phone_goals_are_their_reports():
     """(the same nights with three phones, each a larger share of this two-core box)"""
-    source = "docs/measurements/2026-12-06/wifi-slow-phones-2026-12-06-three.json"
+    source = "docs/measurements/2026-12-07/wifi-slow-phones-2026-12-07-three.json"
     assert goals_of(source) == budgets.markdown_table(report(source), source=source,
                                                       budgets=budgets.WIFI_BUDGETS)
 
