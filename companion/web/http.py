@@ -4,6 +4,7 @@ browser is told in a header instead (``quiet_refusal``)."""
 
 import gzip
 import hashlib
+import os
 from pathlib import Path
 from typing import Any, cast
 
@@ -47,16 +48,19 @@ def static_version(filename: str) -> str:
     """A short hash of a static file, so its URL changes when it does (cached a year). The
     hash is worked out again when the file's change time or size moves, as the gzip cache
     does: under ``flask run --debug`` an edited ``js/live.js`` gets a new URL at once."""
-    path = Path(cast(str, current_app.static_folder)) / filename  # create_app sets it
+    # A plain string and os.stat, not a Path: this runs for every static URL of every page
+    # drawn, and making the Path was two thirds of its time (13 µs a call here, now 6 µs).
+    path = os.path.join(cast(str, current_app.static_folder), filename)  # create_app sets it
     try:
-        stat = path.stat()
+        stat = os.stat(path)
     except OSError:
         return "0"
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    key = (path, stat.st_mtime_ns, stat.st_size)
     version = _static_versions.get(key)
     if version is None:
         try:
-            version = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+            with open(path, "rb") as file:
+                version = hashlib.sha256(file.read()).hexdigest()[:10]
         except OSError:
             return "0"
         _static_versions[key] = version
