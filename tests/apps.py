@@ -19,11 +19,12 @@ def fresh_database(migrated, path):
 FOURTH = "tests.fourthgame.game"
 
 
-def pushing_app(tmp_path):
+def pushing_app(tmp_path, migrated):
     """An app as `companion serve` runs it, with live push (a reveal's count needs it),
-    on a fresh database in ``tmp_path``."""
+    on a copy of the ``migrated`` database in ``tmp_path``."""
     return create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test",
+        "TESTING": True, "DATABASE": fresh_database(migrated, tmp_path / "test.sqlite"),
+        "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765",
         "LANGUAGE": "en", "LIVE_PUSH": True, "END_HELD": False,
     })

@@ -169,10 +169,11 @@ def app(worker_app, tmp_path, migrated_database):
 
 
 @pytest.fixture
-def app4(tmp_path):
+def app4(tmp_path, migrated_database):
     """An app with the fourth game registered beside the three."""
     return create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "four.sqlite"), "SECRET_KEY": "test",
+        "TESTING": True, "DATABASE": fresh_database(migrated_database, tmp_path / "four.sqlite"),
+        "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False, "PUBLIC_URL": "http://table.test:8765", "LANGUAGE": "en",
         "GAMES": [*registry.INSTALLED, FOURTH], "END_HELD": False,
     })

@@ -23,6 +23,7 @@ from companion.live import streams
 from companion.live.watcher import Stream, Watcher
 from companion.store import connection as db
 from companion.store import log
+from tests.apps import fresh_database
 from tests.screens import screen_device
 
 #: Every line a stream may send: the reconnect delay, a heartbeat, a change, its end.
@@ -32,9 +33,10 @@ STREAM_LINE = re.compile(
 
 
 @pytest.fixture
-def push_app(tmp_path):
+def push_app(tmp_path, migrated_database):
     """An app whose pages open streams, with short heartbeats and streams."""
-    return create_app({"DATABASE": str(tmp_path / "push.sqlite"), "SECRET_KEY": "push",
+    return create_app({"DATABASE": fresh_database(migrated_database, tmp_path / "push.sqlite"),
+                       "SECRET_KEY": "push",
                        "WTF_CSRF_ENABLED": False, "LIVE_PUSH": True, "PUSH_TICK": 0.01,
                        "PUSH_HEARTBEAT": 0.2, "PUSH_STREAM_SECONDS": 3})
 

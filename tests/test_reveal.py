@@ -19,9 +19,9 @@ from tests.skullking_host import HX, MOMENT, bid_all, reveal, reveal_event, star
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, migrated_database):
     """The app as `companion serve` runs it: with live push (the count needs it)."""
-    return pushing_app(tmp_path)
+    return pushing_app(tmp_path, migrated_database)
 
 
 def screens(night, game, phones):

@@ -4,6 +4,7 @@ across starts (an empty one is replaced)."""
 import stat
 import threading
 
+from companion import app as app_module
 from companion.app import _secret_key
 
 
@@ -34,10 +35,14 @@ def test_processes_starting_together_all_read_the_same_secret_key(tmp_path):
         assert [p.name for p in folder.iterdir()] == ["secret_key"]  # no temporary left
 
 
-def test_the_secret_key_is_kept_across_starts_and_an_empty_one_is_replaced(tmp_path):
+def test_the_secret_key_is_kept_across_starts_and_an_empty_one_is_replaced(tmp_path,
+                                                                         monkeypatch):
     first = _secret_key(str(tmp_path))
     assert _secret_key(str(tmp_path)) == first
     (tmp_path / "secret_key").write_text("")
+    # An empty key is waited for (a writer may be filling it) before it is replaced: two
+    # tries here rather than a second's twenty, since what is checked is the replacing.
+    monkeypatch.setattr(app_module, "KEY_WAIT_TRIES", 2)
     again = _secret_key(str(tmp_path))
     assert again and again != first
     assert _secret_key(str(tmp_path)) == again

@@ -45,10 +45,10 @@ def games():
 
 
 @pytest.fixture
-def strict(tmp_path):
+def strict(tmp_path, migrated_database):
     """An app whose templates raise on any name or key they were not given, with the
     fourth game and live push (a reveal's count is drawn only with it)."""
-    app = pushing_app(tmp_path)
+    app = pushing_app(tmp_path, migrated_database)
     app.config["GAMES"] = list(ALL)
     app.extensions[registry.APP_KEY] = games()
     for game in games().values():
