@@ -1,9 +1,41 @@
 """A table in a real browser, shared by the browser tests and the benches that drive one
-(bench/wifi.py, bench/phone_memory.py, bench/screenshots.py): the host makes a night on
-the start page, phones read their seat's code and claim it, the host starts Skull King
-and taps a trick; and a phone's wrong wall clock."""
+(bench/wifi.py, bench/phone_memory.py, bench/screenshots.py): Chromium as they launch it;
+the host makes a night on the start page, phones read their seat's code and claim it, the
+host starts Skull King and taps a trick; and a phone's wrong wall clock."""
 
 import io
+
+#: Debian's Chromium: Playwright drives it, never a browser of its own download.
+CHROMIUM = "/usr/bin/chromium"
+
+#: The features Playwright turns off itself (its ``chromiumSwitches``, at the version
+#: constraints.txt pins). Chromium reads only the last ``--disable-features`` it is given,
+#: so a list of our own must carry these too (tests/test_chromium_args_browser.py fails
+#: when Playwright's list has a name this one lacks).
+PLAYWRIGHT_DISABLED = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying",
+    "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+
+#: The address bar's drop-down, which this Chromium draws as web pages of its own
+#: (chrome://omnibox-popup.top-chrome/, two of them in a renderer process) and starts for
+#: every window, headless too: Playwright opens a window for each context, and the
+#: drop-down nobody sees cost 40 % of a new page's CPU (0.48 → 0.29 s; a sample of 32
+#: browser tests used 18 % less CPU without it).
+UNSEEN = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
+
+#: Chromium's switches for the tests and benches: headless, as root (no sandbox), with
+#: no GPU; and nothing that would reach the internet, which a table's network lacks
+#: (without these, Chromium's connections out are refused many at a time here).
+CHROMIUM_ARGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED + UNSEEN),
+)
 
 #: How long a browser test waits for what a page should come to show, in ms. A wait ends
 #: as soon as the page shows it, so the bound costs nothing when all is well: it only says

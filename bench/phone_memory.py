@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.browsing import WAIT, claim, create_night, seat_link, start_game
+from bench.browsing import CHROMIUM, CHROMIUM_ARGS, WAIT, claim, create_night, seat_link, start_game
 from bench.servers import free_port
 from bench.wifi import machine, metrics, serve
 
@@ -155,8 +155,7 @@ def run(rounds: int, games: int, every: int, cpu: float,
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
         port = free_port()
         server = serve(str(Path(folder) / "memory.sqlite"), port, None)
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium",
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         try:
             host = browser.new_context(locale="en-US",
                                        viewport={"width": 768, "height": 1024}).new_page()

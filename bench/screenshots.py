@@ -30,7 +30,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bench.browsing import claim
+from bench.browsing import CHROMIUM, CHROMIUM_ARGS, claim
 from bench.builders import ev, store_game
 from bench.layout_night import MEASURE, make_night, seat_url, show_on_phones
 from companion import store
@@ -40,9 +40,6 @@ from companion.kraken import rules as kr
 from companion.skullking import rules as sk
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LANGS = {"ko": "ko-KR", "en": "en-US"}
 THEMES = ("light", "dark")
 HOST = {"width": 1280, "height": 900}
@@ -306,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
 
     options.out.mkdir(parents=True, exist_ok=True)
     with serving() as (base, app), sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         night = Night(browser, base, app)
         sizes: dict[str, int] = {}
         for lang in LANGS:

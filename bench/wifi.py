@@ -52,7 +52,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.browsing import SKEW, WAIT, claim, create_night, seat_link, start_game, trick_chip
+from bench.browsing import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SKEW,
+    WAIT,
+    claim,
+    create_night,
+    seat_link,
+    start_game,
+    trick_chip,
+)
 from bench.machine import cpu_ms  # the bench's speed sample (lower is faster)
 from bench.servers import STARTS_WITHIN_S, answers, free_port
 
@@ -619,11 +629,7 @@ def run(profiles: list[str], rounds: int, phones: int, seed: int,
     if before:
         report["before"] = {"checkout": before, "profiles": {}}
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         try:
             for cpu in cpus:
                 for profile in profiles:

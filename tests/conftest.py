@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from jinja2 import BytecodeCache
 
+from bench.browsing import CHROMIUM, CHROMIUM_ARGS
 from bench.builders import make_night
 from companion.app import create_app
 from companion.core import registry
@@ -239,10 +240,8 @@ def server_process(tmp_path):
 def browser_type_launch_args(browser_type_launch_args):
     return {
         **browser_type_launch_args,
-        "executable_path": "/usr/bin/chromium",
-        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"],
+        "executable_path": CHROMIUM,
+        "args": list(CHROMIUM_ARGS),
     }
 
 
