@@ -247,7 +247,9 @@ def test_a_command_gets_a_hidden_console_of_its_own_on_windows(commands, monkeyp
 
 
 @pytest.mark.parametrize("output, code, sleep", [
-    (profiles_json(["Late"]).encode(), 0, 30.0),  # past the time-out
+    # past the time-out, which it waits out (a second of its 1.01): a slow test, whose
+    # wait costs the busy slow stage nothing, where the quick loop's worker stood idle
+    pytest.param(profiles_json(["Late"]).encode(), 0, 30.0, marks=pytest.mark.slow),
     (profiles_json(["Failed"]).encode(), 1, 0.0),  # a non-zero exit
     (b"\x00\xff\xfe garbage {[", 0, 0.0),  # not JSON
     (b"[" * 100_000, 0, 0.0),  # JSON too deep to parse

@@ -48,6 +48,7 @@ def bump(app, night_id):
             log.bump(conn, night_id)
 
 
+@pytest.mark.slow  # it waits for the watchers' wakes (1.5 s of its 1.55), not the quick loop's
 def test_a_write_wakes_the_streams_of_its_night_and_no_other(push_app):
     first, second = make_night(push_app, ["A", "B", "C"]), make_night(push_app, ["D", "E", "F"])
     with push_app.app_context():

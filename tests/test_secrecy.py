@@ -404,6 +404,7 @@ def test_a_second_night_of_the_same_phone_shows_only_its_own_seat(app):
     assert roles_in(html) == [ROLE_WORDS[setup["roles"]["2"]]]
 
 
+@pytest.mark.slow  # it waits between its tries (1.2 s of its 1.3), not the quick loop's
 def test_a_photographed_code_retried_every_50_ms_never_gets_the_seat_back(night):
     """The owner's code is photographed; a script retries it every 50 ms while the host
     releases the seat for the owner's new phone: the script never gets it."""
