@@ -3,9 +3,7 @@ features Playwright turns off stay off under our own list, since Chromium reads 
 last ``--disable-features`` it is given; and a new context opens no window dressing
 (the address bar's drop-down, drawn as pages of its own) beside its page."""
 
-import os
-from pathlib import Path
-
+import psutil
 import pytest
 
 from bench.browsing import UNSEEN
@@ -13,30 +11,20 @@ from bench.browsing import UNSEEN
 pytestmark = pytest.mark.browser
 
 
-def descendants(pid):
-    """The processes under ``pid`` (through /proc), with their command lines."""
-    children = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+def command_lines():
+    """The command lines of the processes under this test process (Playwright's driver and
+    the browser it started), those that ended while we looked left out."""
+    for process in psutil.Process().children(recursive=True):
         try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except (OSError, IndexError, ValueError):
-            continue  # gone while we looked
-        children.setdefault(parent, []).append((int(entry.name), argv))
-    found, queue = [], [pid]
-    while queue:
-        for child, argv in children.get(queue.pop(), []):
-            found.append([a.decode(errors="replace") for a in argv if a])
-            queue.append(child)
-    return found
+            yield process.cmdline()
+        except psutil.Error:
+            continue
 
 
 def test_playwrights_own_disabled_features_stay_off_and_no_drop_down_starts(browser):
     # The browser's own process: the one Playwright started with its pipe, under this test
     # process (Playwright's driver runs it).
-    [argv] = [argv for argv in descendants(os.getpid())
+    [argv] = [argv for argv in command_lines()
               if "--remote-debugging-pipe" in argv and not any(a.startswith("--type=")
                                                               for a in argv)]
     lists = [a.removeprefix("--disable-features=").split(",") for a in argv

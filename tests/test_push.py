@@ -296,7 +296,6 @@ def test_one_address_holds_at_most_its_share_of_streams_under_any_number_of_devi
     assert watcher.open("another real phone", "192.168.0.22") is not None
 
 
-@pytest.mark.slow
 @pytest.mark.slow  # `companion serve` in a process of its own
 def test_a_stream_whose_phone_hung_up_gives_its_place_back_at_once(tmp_path):
     """With room for two streams in all and heartbeats a minute apart, two streams opened
