@@ -2,7 +2,7 @@
 night, touch phones claim their seats, and events recorded behind their backs give every
 screen's next poll a live refresh."""
 
-from bench.browsing import claim, create_night
+from bench.browsing import claim, host_night
 from companion import store
 
 LONG = "가나다라마바사아자차카타파하거" + "ABCDEFGHIJKLMNO"  # 30 characters, no spaces
@@ -42,7 +42,7 @@ def bump(server, key, seat=3):
 
 def table(browser, server, names=NAMES, locale="en-US"):
     host = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900}).new_page()
-    url = create_night(host, server.url, names)
+    url = host_night(host, server.url, names)
     return host, url, night_key(url), host_device(host)
 
 

@@ -15,7 +15,7 @@ without (0.58 s of CPU to load a page, 0.11 s to put axe in it, 0.42 s to scan i
 
 import pytest
 
-from bench.browsing import claim, create_night, seat_link
+from bench.browsing import claim, host_night, seat_link
 from bench.builders import store_game
 from bench.layout_night import MATCH, crazytime, kraken, make_night, seat_url, show_on_phones
 from bench.layout_night import skullking as layout_skullking
@@ -220,7 +220,7 @@ def test_a_fresh_nights_table_page_and_a_phone_pass_axe(browser, live_server):
     """Before any game: the host's table page with every seat's code, and a phone that
     has just claimed its seat."""
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     assert axe_violations(host) == []
     page = phone(browser, seat_link(host, 0))
     assert axe_violations(page) == []

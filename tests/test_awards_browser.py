@@ -3,7 +3,7 @@ width, with names of 30 characters: nothing runs off the side of the screen."""
 
 import pytest
 
-from bench.browsing import create_night
+from bench.browsing import host_night
 from bench.builders import kraken_game, kraken_kraken_first, skullking_hand, store_game
 from tests.browsing import box_where
 
@@ -19,7 +19,7 @@ OVERFLOW = "document.documentElement.scrollWidth"
 def test_an_award_on_the_tally_and_head_to_head_on_stats_at_390_px(browser, live_server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     page = context.new_page()
-    url = create_night(page, live_server.url, NAMES)
+    url = host_night(page, live_server.url, NAMES)
     key = url.rstrip("/").rsplit("/", 1)[1]
     device = next(c["value"] for c in context.cookies() if c["name"] == "device")
     # Skull King (bids 1, 0, 0 then 2, 0, 1; won 1, 0, 0 then 1, 0, 1): Bartholomew bid 0

@@ -13,7 +13,7 @@ Hand calculation (seats 0–4 = Mina, Jo, Sun, Ann, Lee):
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, host_night, seat_link
 from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
@@ -86,7 +86,7 @@ def next_match(host, match):
 def test_a_whole_blue_game_with_five_phones_and_secret_laws(browser, live_server):
     host = browser.new_context(locale="en-US", viewport={"width": 1024, "height": 1300}
                                ).new_page()
-    night_url = create_night(host, live_server.url, NAMES)
+    night_url = host_night(host, live_server.url, NAMES)
     phones = [phone(browser, seat_link(host, i), locale="en-US") for i in range(5)]
 
     # start: blue side, the harder start

@@ -3,7 +3,7 @@ never show it without a new hold, and a passed tablet leaves no role behind."""
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, host_night, seat_link
 from tests.browsing import ROLE_WORDS, dealt_roles, phone, roles_in
 
 pytestmark = pytest.mark.browser
@@ -13,7 +13,7 @@ NAMES = ["Mina", "Jo", "Sun", "Ann"]
 
 def start_kraken(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, NAMES)
+    night_url = host_night(host, live_server.url, NAMES)
     link = seat_link(host, 0)
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()

@@ -3,7 +3,7 @@ replaces it, and nothing is doubled (in a real browser, the file chosen once).""
 
 import pytest
 
-from bench.browsing import create_night
+from bench.browsing import host_night
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +18,7 @@ def import_file(page, base_url, raw):
 
 def test_a_night_already_here_is_kept_or_replaced_never_doubled(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     raw = host.request.get(night_url + "/export.json").body()
 
     import_file(host, live_server.url, raw)

@@ -3,7 +3,7 @@ behind hold-to-reveal, the host records a game to its end, and everyone sees the
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, host_night, seat_link
 from tests.browsing import ROLE_WORDS, dealt_roles, phone, roles_in
 
 pytestmark = pytest.mark.browser
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 NAMES = ["Mina", "Jo", "Sun", "Ann"]
 def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, NAMES)
+    night_url = host_night(host, live_server.url, NAMES)
     phones = [phone(browser, seat_link(host, i), locale="en-US") for i in range(4)]
 
     host.goto(night_url + "/new/kraken")
@@ -67,7 +67,7 @@ def test_four_phones_each_see_only_their_role_and_everyone_sees_the_end(browser,
 
 def test_the_reveal_form_works_without_javascript(browser, live_server):
     host = browser.new_context(locale="en-US", java_script_enabled=False).new_page()
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.locator(".kraken-marker button", has_text="Mina").click()
@@ -80,7 +80,7 @@ def test_the_reveal_form_works_without_javascript(browser, live_server):
 
 def test_a_role_held_open_stays_open_while_the_page_refreshes(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, NAMES)
+    night_url = host_night(host, live_server.url, NAMES)
     mina = phone(browser, seat_link(host, 0), locale="en-US")
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()

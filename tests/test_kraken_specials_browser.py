@@ -4,7 +4,7 @@ player) and takes each back with Undo; a shown role reaches the viewer's phone a
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, host_night, seat_link
 from tests.browsing import ROLE_WORDS, axe_violations, dealt_roles, phone, roles_in
 
 pytestmark = pytest.mark.browser
@@ -14,7 +14,7 @@ NAMES = ["Mina", "Jo", "Sun", "Ann"]
 
 def start_with_specials(host, base, *, phones=0):
     """A Kraken game with the Special cards, and the first ``phones`` seats' phones."""
-    night_url = create_night(host, base, NAMES)
+    night_url = host_night(host, base, NAMES)
     pages = [phone(host.context.browser, seat_link(host, i), locale="en-US")
              for i in range(phones)]
     host.goto(night_url + "/new/kraken")
@@ -146,7 +146,7 @@ def test_a_shown_role_is_on_the_viewers_phone_alone(browser, live_server):
 
 def test_a_note_goes_into_the_history(browser, live_server):
     host = browser.new_context(locale="ko-KR", viewport={"width": 390, "height": 844}).new_page()
-    night_url = create_night(host, live_server.url, NAMES)
+    night_url = host_night(host, live_server.url, NAMES)
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.wait_for_url("**/g/1")

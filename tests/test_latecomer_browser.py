@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bench.browsing import WAIT, create_night, decode_qr
+from bench.browsing import WAIT, decode_qr, host_night
 from tests.browsing import ROLE_WORDS, phone, roles_in
 
 pytestmark = pytest.mark.browser
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 def test_the_host_adds_a_latecomer_whose_phone_joins_by_the_new_code(browser, live_server):
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
                                ).new_page()
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.wait_for_url("**/g/1")

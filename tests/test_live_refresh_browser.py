@@ -5,7 +5,7 @@ the phone's own write takes nothing of it away (static/js/live.js, live.overtake
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link, start_game
+from bench.browsing import WAIT, claim, host_night, seat_link, start_game
 from tests.browsing import as_a_phone
 from tests.skullking_browsing import phone_bids
 
@@ -23,7 +23,7 @@ def bidding(browser, server_process):
     three, a Skull King game of two one-card rounds begun: the phone can bid."""
     served = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, served.url, ["Ann", "Bo", "Cy"])
+    night_url = host_night(host, served.url, ["Ann", "Bo", "Cy"])
     phone = as_a_phone(browser.new_context(locale="en-US",
                                            viewport={"width": 390, "height": 844}).new_page())
     phone.goto(seat_link(host, 0))

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night
+from bench.browsing import WAIT, claim, host_night
 from companion import store
 from tests.browsing import WORDS_BROKEN
 from tests.phone_browsing import night_key, seat_url, touch_phone
@@ -43,7 +43,7 @@ def test_the_start_page_counts_a_long_name_and_refuses_it_saying_so(browser, liv
 def test_the_host_renames_a_player_and_their_phone_follows(browser, live_server):
     host = browser.new_context(viewport={"width": 768, "height": 1024},
                                locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, ["Bartholomew the Unsinkable Pir", "Jo"])
+    night_url = host_night(host, live_server.url, ["Bartholomew the Unsinkable Pir", "Jo"])
     key = night_key(night_url)
     phone = touch_phone(browser, seat_url(live_server, key, 0))
     phone.locator(".seat-head .seat-name", has_text="Unsinkable Pir").wait_for(timeout=WAIT)
@@ -66,7 +66,7 @@ def test_a_long_name_breaks_between_its_words_on_a_320_px_claim_page(
     names = ["Bartholomew the Unsinkable Pir", "바르톨로뮤 불침선의 해적단 선장님",
              "Maximilian Alexander Habsburg"]
     host = browser.new_context(locale="en-US").new_page()
-    key = night_key(create_night(host, live_server.url, names))
+    key = night_key(host_night(host, live_server.url, names))
     for position, name in enumerate(names):
         context = browser.new_context(viewport={"width": 320, "height": 640}, locale=locale,
                                       has_touch=True, is_mobile=True)

@@ -4,7 +4,7 @@ through the refresh)."""
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link, start_game
+from bench.browsing import WAIT, claim, host_night, seat_link, start_game
 from tests.phone_browsing import touch_phone
 
 pytestmark = pytest.mark.browser
@@ -24,7 +24,7 @@ def looks(page):
 @pytest.mark.parametrize("touch", [True, False], ids=["finger", "mouse"])
 def test_a_bid_tapped_looks_like_every_other_choice_on_its_phone(browser, live_server, touch):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     link = seat_link(host, 0)
     start_game(host, night_url, way="custom", rounds="3,3")
     if touch:

@@ -3,7 +3,7 @@ without a reload; the room's screen follows it."""
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link, start_game
+from bench.browsing import WAIT, host_night, seat_link, start_game
 from tests.browsing import phone
 from tests.skullking_browsing import TABLET, phone_bids
 
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 def test_a_phone_bids_and_the_tablets_waiting_for_loses_that_name(browser, live_server):
     context = browser.new_context(locale="en-US", viewport=TABLET)
     host = context.new_page()
-    night_url = create_night(host, live_server.url,
+    night_url = host_night(host, live_server.url,
                              ["Mina", "Alex", "Bartholomew the Unsinkable III"])
     alex = phone(browser, seat_link(host, 1), locale="en-US")
     start_game(host, night_url, way="custom", rounds="2,3")

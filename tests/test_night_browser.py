@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, create_night, host_night, seat_link
 from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
@@ -43,7 +43,7 @@ def test_five_phones_join_by_scanning_their_codes_and_follow_the_host(browser, l
 
 def test_passing_the_tablet_leaves_nothing_of_the_seat_behind(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     host.get_by_role("button", name="Pass the tablet to Jo").click()
     assert host.get_by_text("Give the tablet to Jo").is_visible()
     assert not host.locator("[data-pass-seat]").is_visible()
@@ -68,7 +68,7 @@ def test_a_korean_browser_sees_korean(browser, live_server):
 def test_a_phone_page_survives_a_server_restart(browser, server_process):
     server_process.start()
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, server_process.url, ["Mina", "Jo", "Sun", "Ann"])
+    night_url = host_night(host, server_process.url, ["Mina", "Jo", "Sun", "Ann"])
     jo = phone(browser, seat_link(host, 1), locale="en-US")
     server_process.kill()
     jo.wait_for_timeout(1500)  # the phone polls into a dead server
@@ -83,7 +83,7 @@ def test_a_phone_page_survives_a_server_restart(browser, server_process):
 def test_a_form_sent_while_the_laptop_is_away_says_nothing_was_recorded(browser, server_process):
     server_process.start()
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, server_process.url, ["Mina", "Jo", "Sun", "Ann"])
+    night_url = host_night(host, server_process.url, ["Mina", "Jo", "Sun", "Ann"])
     host.goto(night_url + "/new/kraken")
     host.locator("main form button[type=submit]").last.click()
     host.wait_for_url("**/g/1")

@@ -13,7 +13,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from bench.browsing import WAIT, create_night, decode_qr
+from bench.browsing import WAIT, decode_qr, host_night
 from tests.browsing import trail
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -46,7 +46,7 @@ def host_screens(browser, server):
     (the longer words), and the room's screen opened by its code: {name: page}."""
     host = browser.new_context(locale="ko-KR", viewport={"width": 390, "height": 844}
                                ).new_page()
-    night_url = create_night(host, server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, server.url, ["Mina", "Jo", "Sun"])
     host.locator("[data-action=screen-invite] button").click()
     host.wait_for_url("**/screens")
     link = decode_qr(host.locator("figure.qr-large").screenshot())

@@ -8,7 +8,7 @@ count is in Skull King's crimson, as the phones' is."""
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link, start_game
+from bench.browsing import WAIT, claim, host_night, seat_link, start_game
 from bench.builders import ev, kraken_setup, store_game
 from bench.layout_night import (
     KRAKEN_ROLES,
@@ -169,7 +169,7 @@ def test_the_narrator_holds_the_lead_until_the_bids_flip_and_the_count_is_crimso
         browser, pushing):
     context = browser.new_context(locale="en-US", viewport={"width": 1920, "height": 1080})
     host = context.new_page()
-    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     phones = []
     for seat in range(3):
         page = browser.new_context(viewport={"width": 390, "height": 844},

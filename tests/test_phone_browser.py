@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link
+from bench.browsing import WAIT, claim, host_night, seat_link
 from bench.builders import kraken_kraken_first, kraken_setup, store_game
 from companion import store
 from tests.browsing import box_where
@@ -299,7 +299,7 @@ def test_a_phone_that_cannot_reach_the_laptop_says_so_and_clears_it(browser, ser
     server_process.env = {"COMPANION_PUSH_HEARTBEAT": "2"}
     server = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
-    url = create_night(host, server.url, ["Mina", "Jo", "Sun"])
+    url = host_night(host, server.url, ["Mina", "Jo", "Sun"])
     link = seat_link(host, 0)
     host.goto(url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()

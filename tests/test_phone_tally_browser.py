@@ -4,7 +4,7 @@ link, and nothing wider than a 320 px phone, in English and in Korean."""
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night
+from bench.browsing import WAIT, claim, host_night
 from bench.builders import play_evening
 from companion import store
 from tests.browsing import WORDS_BROKEN
@@ -28,7 +28,7 @@ ROWS = """() => [...document.querySelectorAll('.tally-table tbody tr')].map(tr =
 def test_the_phones_tally_is_a_line_a_player_with_ones_own_tinted(
         browser, live_server, width, locale):
     host = browser.new_context(locale="en-US").new_page()
-    key = create_night(host, live_server.url, NAMES).rsplit("/", 1)[1]
+    key = host_night(host, live_server.url, NAMES).rsplit("/", 1)[1]
     device = next(c["value"] for c in host.context.cookies() if c["name"] == "device")
 
     class Host:  # the host's cookie, as bench.builders.play reads it

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link, start_game, trick_chip
+from bench.browsing import WAIT, claim, host_night, seat_link, start_game, trick_chip
 from tests.browsing import phone
 from tests.skullking_browsing import round_title
 
@@ -53,7 +53,7 @@ def test_five_phones_bid_and_change_bids_for_three_rounds_and_no_screen_is_left_
         browser, pushing):
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
                                ).new_page()
-    night_url = create_night(host, pushing.url, NAMES)
+    night_url = host_night(host, pushing.url, NAMES)
     phones = [phone(browser, seat_link(host, seat), locale="en-US") for seat in range(5)]
     for page in phones:
         page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
@@ -128,7 +128,7 @@ def test_a_tap_under_way_when_another_phone_s_bid_refreshes_the_page_is_not_lost
     is sent, and then her page shows Jo's too."""
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
                                ).new_page()
-    night_url = create_night(host, pushing.url, NAMES)
+    night_url = host_night(host, pushing.url, NAMES)
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
                                   has_touch=kind == "touch", is_mobile=kind == "touch")
     mina = context.new_page()
@@ -177,7 +177,7 @@ def test_a_tap_under_way_when_the_scorekeeper_s_last_tap_is_answered_is_not_lost
     context = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024},
                                   has_touch=kind == "touch", is_mobile=kind == "touch")
     host = context.new_page()
-    night_url = create_night(host, pushing.url, NAMES)
+    night_url = host_night(host, pushing.url, NAMES)
     start_game(host, night_url, way="custom", rounds="1,2")
     host.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                            timeout=WAIT)
@@ -226,7 +226,7 @@ def test_a_silent_laptop_is_said_within_35_seconds_and_a_broken_stream_at_once(
     breaks (the server gone) is checked at once."""
     server = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, server.url, ["Mina", "Jo", "Sun"])
+    host_night(host, server.url, ["Mina", "Jo", "Sun"])
     page = phone(browser, seat_link(host, 0), locale="en-US")
     page.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                            timeout=WAIT)
@@ -262,7 +262,7 @@ def test_a_stream_that_ends_its_life_is_no_alarm(browser, server_process):
                           "COMPANION_POLL_SECONDS": "30"}
     server = server_process.start()
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, server.url, ["Mina", "Jo", "Sun"])
+    host_night(host, server.url, ["Mina", "Jo", "Sun"])
     page = phone(browser, seat_link(host, 0), locale="en-US")
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "/me/live" in r.url else None)

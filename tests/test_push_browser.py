@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link
+from bench.browsing import WAIT, claim, host_night, seat_link
 from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,7 @@ def pushing(server_process):
 
 def test_a_change_reaches_the_phone_by_push_not_by_poll(browser, pushing):
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, pushing.url, ["Ann", "Bo", "Cy"])
+    host_night(host, pushing.url, ["Ann", "Bo", "Cy"])
     ann = phone(browser, seat_link(host, 0), locale="en-US")
     ann.wait_for_function("() => document.documentElement.dataset.push === 'open'", timeout=WAIT)
     start_kraken(host)
@@ -88,7 +88,7 @@ def test_a_stream_opens_once_its_page_has_loaded(browser, pushing):
     context = browser.new_context(locale="en-US")
     context.add_init_script(NOTE_STREAMS)
     host = context.new_page()
-    create_night(host, pushing.url, ["Ann", "Bo", "Cy"])
+    host_night(host, pushing.url, ["Ann", "Bo", "Cy"])
     phone_context = browser.new_context(viewport={"width": 390, "height": 844},
                                         locale="en-US")
     phone_context.add_init_script(NOTE_STREAMS)
@@ -110,7 +110,7 @@ def test_a_stream_opens_once_its_page_has_loaded(browser, pushing):
 
 def test_a_phone_comes_back_after_the_server_restarts(browser, pushing):
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, pushing.url, ["Ann", "Bo", "Cy"])
+    host_night(host, pushing.url, ["Ann", "Bo", "Cy"])
     ann = phone(browser, seat_link(host, 0), locale="en-US")
     start_kraken(host)
     ann.locator(".game-panel").wait_for(timeout=WAIT)
@@ -131,7 +131,7 @@ def test_with_its_stream_blocked_a_phone_still_learns_by_polling(browser, server
     server_process.env = {"COMPANION_POLL_SECONDS": "1"}
     server_process.start()
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, server_process.url, ["Ann", "Bo", "Cy"])
+    host_night(host, server_process.url, ["Ann", "Bo", "Cy"])
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     context.route("**/me/stream*", lambda route: route.abort())  # a proxy that drops streams
     ann = context.new_page()

@@ -6,7 +6,7 @@ resource" for it; nor may any script throw on the way."""
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night
+from bench.browsing import WAIT, claim, host_night
 from tests.phone_browsing import night_key, seat_url
 
 pytestmark = pytest.mark.browser
@@ -49,7 +49,7 @@ def nothing_changed(route):
 def test_a_table_s_refusals_leave_the_console_clean(browser, live_server):
     console = Console()
     host = console.page(browser, TABLET)
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun", "Ann"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun", "Ann"])
     key = night_key(night_url)
 
     # Jo's phone takes the seat; a second phone scans the same code (a GET it navigates to)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, host_night, seat_link
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_the_notice_waits_a_minute_across_reloads_and_goes_when_a_phone_arrives(
     context = browser.new_context(locale="en-US", viewport={"width": 1100, "height": 900})
     host = context.new_page()
     host.clock.install()
-    create_night(host, live_server.url, NAMES)
+    host_night(host, live_server.url, NAMES)
     notice = host.locator("[data-reach-wait]")
     assert notice.count() == 1 and notice.is_hidden()
     host.clock.fast_forward("00:40")
@@ -50,7 +50,7 @@ def test_phones_cant_open_it_fits_the_page(browser, live_server, lang, width):
                                   viewport={"width": width, "height": 900})
     host = context.new_page()
     host.clock.install()
-    create_night(host, live_server.url, NAMES)
+    host_night(host, live_server.url, NAMES)
     host.clock.fast_forward("01:05")
     host.locator("[data-reach-wait]").wait_for(state="visible", timeout=WAIT)
     host.locator("#reach summary").click()

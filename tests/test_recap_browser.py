@@ -4,7 +4,7 @@ it with a long-press)."""
 
 import pytest
 
-from bench.browsing import WAIT, create_night
+from bench.browsing import WAIT, host_night
 from bench.builders import kraken_all_treasure, kraken_game, store_game
 from companion import store
 
@@ -16,7 +16,7 @@ ROLES = ["explorer", "skeleton", "explorer"]
 def test_a_game_that_finishes_brings_the_picture_at_390_px(browser, live_server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ko-KR")
     page = context.new_page()
-    url = create_night(page, live_server.url, ["민준", "서연 🐙", "지호"])
+    url = host_night(page, live_server.url, ["민준", "서연 🐙", "지호"])
     key = url.rstrip("/").rsplit("/", 1)[1]
     device = next(c["value"] for c in context.cookies() if c["name"] == "device")
     events = kraken_all_treasure()

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bench.browsing import SKEW, WAIT, claim, create_night, seat_link, start_game, trick_chip
+from bench.browsing import SKEW, WAIT, claim, host_night, seat_link, start_game, trick_chip
 from tests.browsing import as_a_phone
 from tests.skullking_browsing import phone_bids, round_title
 
@@ -70,7 +70,7 @@ def test_five_phones_with_wrong_clocks_and_the_host_open_the_bids_together(
         browser, pushing):
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
                                ).new_page()
-    night_url = create_night(host, pushing.url, NAMES)
+    night_url = host_night(host, pushing.url, NAMES)
     phones = [skewed_phone(browser, seat_link(host, seat), skew, locale)
               for seat, (skew, locale) in enumerate(zip(SKEWS, LOCALES, strict=True))]
     for page, skew in zip(phones, SKEWS, strict=True):
@@ -127,7 +127,7 @@ def test_five_phones_with_wrong_clocks_and_the_host_open_the_bids_together(
 
 def test_a_phone_that_comes_after_the_moment_shows_the_bids_at_once(browser, pushing):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     late = skewed_phone(browser, seat_link(host, 2), -5000, "en-US")
     start_game(host, night_url, way="custom", rounds="1")
     host_bids(host, 1)
@@ -147,7 +147,7 @@ def test_a_phone_that_comes_after_the_moment_shows_the_bids_at_once(browser, pus
 def test_a_phone_that_comes_during_the_count_joins_it_and_flips_with_the_others(
         browser, pushing):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     late = skewed_phone(browser, seat_link(host, 1), 7000, "en-US")
     start_game(host, night_url, way="custom", rounds="1")
     host_bids(host, 0)
@@ -174,7 +174,7 @@ def test_a_page_keeps_sampling_the_laptop_s_clock_through_the_night(browser, pus
     (How near the estimate is: docs/measurements/2026-12-01/README.md, "A night on real
     Wi-Fi".)"""
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     page = skewed_phone(browser, seat_link(host, 0), 4000, "en-US")
     samples = "() => Number(document.documentElement.dataset.clockSamples)"
     page.wait_for_function(f"() => ({samples})() >= 5", timeout=WAIT)  # the asks at load
@@ -287,7 +287,7 @@ def test_the_felt_reveal_vibrates_the_phones_and_beeps_on_the_screen_at_the_flip
     higher. The spreads are printed, never asserted."""
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
                                ).new_page()
-    night_url = create_night(host, pushing.url, NAMES)
+    night_url = host_night(host, pushing.url, NAMES)
     phones = []
     for seat, (skew, locale) in enumerate(zip(SKEWS, LOCALES, strict=True)):
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
@@ -371,7 +371,7 @@ BEFORE_MOMENT_MS = 800
 def test_a_refresh_asked_in_the_count_s_last_second_waits_for_the_flip(browser, pushing):
     """(a slow phone drawing a change then would flip late: static/js/live.js)"""
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     phone = skewed_phone(browser, seat_link(host, 0), 2500, "en-US")
     start_game(host, night_url, way="custom", rounds="1")
     host_bids(host, 0)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, host_night, seat_link
 from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
@@ -34,7 +34,7 @@ def end_kraken(host):
 
 def test_starting_a_game_asks_first_and_the_host_resumes_the_running_one(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, NAMES)
+    night_url = host_night(host, live_server.url, NAMES)
     jo = phone(browser, seat_link(host, 1), locale="en-US")
 
     start(host, night_url, "crazytime")
@@ -80,7 +80,7 @@ def tokens(page):
 
 def test_a_token_series_goes_on_across_another_game(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, NAMES)
+    night_url = host_night(host, live_server.url, NAMES)
 
     host.goto(f"{night_url}/new/kraken")
     host.get_by_label("Start a new token series").check()

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bench.browsing import WAIT, create_night, decode_qr, seat_link, start_game
+from bench.browsing import WAIT, decode_qr, host_night, seat_link, start_game
 from tests.browsing import phone
 from tests.skullking_browsing import round_title, tap_bid
 
@@ -51,7 +51,7 @@ def test_the_screen_opened_by_its_code_shows_the_hosts_change_live_in_large_type
         browser, pushing):
     host = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900}
                                ).new_page()
-    night_url = create_night(host, pushing.url, NAMES)
+    night_url = host_night(host, pushing.url, NAMES)
     host.locator("[data-action=screen-invite] button").click()
     host.wait_for_url("**/screens")
     link = decode_qr(host.locator("figure.qr-large").screenshot())
@@ -122,7 +122,7 @@ def test_the_tv_shows_a_number_the_host_types_and_then_a_lobby_that_fills_live(
         browser, pushing):
     host = browser.new_context(locale="en-US", viewport={"width": 768, "height": 1024}
                                ).new_page()
-    night_url = create_night(host, pushing.url, NAMES)
+    night_url = host_night(host, pushing.url, NAMES)
     tv = browser.new_context(locale="en-US", viewport={"width": 1920, "height": 1080}
                              ).new_page()
     errors = []

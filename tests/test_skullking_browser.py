@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link, start_game, trick_chip
+from bench.browsing import WAIT, host_night, seat_link, start_game, trick_chip
 from tests.browsing import box_where, phone
 from tests.skullking_browsing import (
     TABLET,
@@ -33,7 +33,7 @@ LONG = [name[:30].ljust(30, "x") for name in (
 
 def test_secret_phone_bids_results_a_correction_and_the_final_table(browser, live_server):
     host = browser.new_context(locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     links = [seat_link(host, position) for position in range(3)]
     phones = [phone(browser, link, locale="en-US") for link in links]
     start_game(host, night_url, way="custom", rounds="1,2,3")
@@ -116,7 +116,7 @@ def test_a_whole_round_on_one_tablet_screen_within_the_tap_budget(browser, live_
     when everyone made their bid. Each bonus: at most 2 more taps. The counts are in
     docs/guide.md."""
     host = browser.new_context(viewport=TABLET, locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, SIX)
+    night_url = host_night(host, live_server.url, SIX)
     links = [seat_link(host, position) for position in range(6)]
     start_game(host, night_url, way="custom", rounds="1,5,10,10,10")
     hand = Hand(host)
@@ -183,7 +183,7 @@ def test_a_live_refresh_keeps_what_the_host_opened_and_tapped(browser, live_serv
     from companion import store
 
     host = browser.new_context(viewport=TABLET, locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, SIX[:4])
+    night_url = host_night(host, live_server.url, SIX[:4])
     start_game(host, night_url, way="custom", rounds="3,3", abilities="1")
     hand = Hand(host)
     for seat in range(4):
@@ -225,7 +225,7 @@ def test_no_horizontal_scroll_with_eight_players_of_30_characters(browser, live_
             host.set_viewport_size({"width": width, "height": 1024})
             assert no_horizontal_scroll(host), f"{step} at {width} px"
 
-    night_url = create_night(host, live_server.url, LONG)
+    night_url = host_night(host, live_server.url, LONG)
     game = start_game(host, night_url, way="custom", rounds="8,8", loot="1", abilities="1",
                       kraken="1")
     scrolls_nowhere("bidding")
@@ -263,7 +263,7 @@ def test_phones_get_a_stacked_table_and_a_chart_they_can_read(browser, live_serv
     12 px or more; each line is named at its end, not by colour alone (Okabe–Ito
     colours, a marker and a stroke each); the leader is marked."""
     host = browser.new_context(viewport=TABLET, locale="ko-KR").new_page()
-    night_url = create_night(host, live_server.url, LONG)
+    night_url = host_night(host, live_server.url, LONG)
     link = seat_link(host, 1)
     start_game(host, night_url, way="custom", rounds="1,1")
     for seat in range(8):

@@ -5,7 +5,7 @@ a 390 px phone shows the house rules line without scrolling sideways."""
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link, start_game, trick_chip
+from bench.browsing import WAIT, host_night, seat_link, start_game, trick_chip
 from tests.browsing import box_where, phone
 from tests.skullking_browsing import (
     TABLET,
@@ -27,7 +27,7 @@ def points(host, round_, seat):
 
 def test_house_rules_on_the_tablet_and_a_phone(browser, live_server):
     host = browser.new_context(viewport=TABLET, locale="en-US").new_page()
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     link = seat_link(host, 1)
     start_game(host, night_url, way="custom", rounds="2,2", missed_bonuses="1",
                adjustments="1")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link
+from bench.browsing import WAIT, claim, host_night, seat_link
 from bench.servers import STARTS_WITHIN_S
 from tests.phone_browsing import (
     watch,
@@ -158,7 +158,7 @@ def test_a_phone_locked_while_the_table_moves_on_shows_it_at_once_and_keeps_its_
         browser, phone_browser, pushing):
     host = browser.new_context(locale="en-US", viewport={"width": 1024, "height": 1300}
                                ).new_page()
-    night_url = create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    night_url = host_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
     ann = seated_phone(phone_browser, seat_link(host, 0))
     phone = Sleeper(ann)
     watch(ann)
@@ -206,7 +206,7 @@ def test_a_page_gone_back_to_shows_the_table_as_it_is(browser, phone_browser, pu
     page's own events, the stream closed in between as a kept page's is."""
     host = browser.new_context(locale="en-US", viewport={"width": 1024, "height": 1300}
                                ).new_page()
-    night_url = create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    night_url = host_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
     ann = seated_phone(phone_browser, seat_link(host, 0))
     watch(ann)
     ann.evaluate("() => window.addEventListener('pageshow', e => window.__kept = e.persisted)")
@@ -244,7 +244,7 @@ def test_a_page_whose_timers_slept_asks_at_once_and_says_nothing_of_the_silence(
     """A browser that says nothing when it sleeps (no resume, no visibilitychange): the
     page's own timers find they are ASLEEP_S late, as its clock jumped."""
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    host_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     context.clock.install()  # the page's time flows as ever, until it jumps
     ann = context.new_page()
@@ -271,7 +271,7 @@ def test_a_refresh_on_its_way_as_the_phone_locks_is_not_taken_for_a_laptop_gone(
     laptop (the page slept, not the laptop: the time asleep is not counted as waiting),
     and the page asks again instead of saying it can't reach the table."""
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    host_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
     ann = seated_phone(phone_browser, seat_link(host, 0))
     phone = Sleeper(ann)
     watch(ann)

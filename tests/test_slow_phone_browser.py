@@ -4,7 +4,7 @@ bench's (bench/wifi.py --cpu); nothing here asserts a time."""
 
 import pytest
 
-from bench.browsing import WAIT, claim, create_night, seat_link
+from bench.browsing import WAIT, claim, host_night, seat_link
 from tests.phone_browsing import watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -32,7 +32,7 @@ def seated(browser, host, seat):
 def test_a_phone_busy_drawing_while_its_answer_waits_is_not_told_the_laptop_is_gone(
         browser, pushing):
     host = browser.new_context(locale="en-US").new_page()
-    create_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
+    host_night(host, pushing.url, ["Ann", "Bo", "Cy", "Di"])
     ann = seated(browser, host, 0)
     watch(ann)
     held = []

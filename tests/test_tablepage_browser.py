@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bench.browsing import WAIT, create_night, seat_link
+from bench.browsing import WAIT, host_night, seat_link
 from tests.browsing import phone
 
 pytestmark = pytest.mark.browser
@@ -19,7 +19,7 @@ assert len(NAMES[0]) == 30
 def test_a_fresh_night_shows_the_seat_codes_above_the_fold_on_a_tablet(browser, live_server):
     context = browser.new_context(viewport={"width": 768, "height": 1024}, locale="en-US")
     host = context.new_page()
-    create_night(host, live_server.url, NAMES)
+    host_night(host, live_server.url, NAMES)
     assert host.locator(".joined-count").first.inner_text() == "0 of 3 phones joined"
     first = host.locator(".seat-card img").first
     first.wait_for(timeout=WAIT)
@@ -35,7 +35,7 @@ def test_the_count_follows_the_claims_and_the_game_comes_first_once_all_joined(
         browser, live_server):
     context = browser.new_context(viewport={"width": 768, "height": 1024}, locale="en-US")
     host = context.new_page()
-    night_url = create_night(host, live_server.url, NAMES[1:])
+    night_url = host_night(host, live_server.url, NAMES[1:])
     phones = [phone(browser, seat_link(host, 0), locale="en-US")]
     host.get_by_text("1 of 2 phones joined").wait_for(timeout=WAIT)  # live, no reload
     phones.append(phone(browser, seat_link(host, 1), locale="en-US"))

@@ -4,7 +4,7 @@ against the tally a careful scorekeeper wrote on paper."""
 
 import pytest
 
-from bench.browsing import WAIT, create_night
+from bench.browsing import WAIT, host_night
 from bench.builders import (
     crazytime_game,
     kraken_game,
@@ -37,7 +37,7 @@ def cells(row):
 def test_a_night_of_three_games_ends_on_the_tally_as_on_paper(browser, live_server):
     context = browser.new_context(viewport={"width": 1024, "height": 900}, locale="en-US")
     page = context.new_page()
-    url = create_night(page, live_server.url, ["Ann", "Bo", "Cy", "Di"])
+    url = host_night(page, live_server.url, ["Ann", "Bo", "Cy", "Di"])
     key = url.rstrip("/").rsplit("/", 1)[1]
     device = next(c["value"] for c in context.cookies() if c["name"] == "device")
     for number in (1, 2, 3):

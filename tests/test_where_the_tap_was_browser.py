@@ -7,7 +7,7 @@ over the new-game buttons."""
 
 import pytest
 
-from bench.browsing import WAIT, create_night
+from bench.browsing import WAIT, host_night
 from tests.browsing import box_where
 from tests.skullking_browsing import TABLET, Hand
 
@@ -50,7 +50,7 @@ def reveal(hand, seat_name, card):
 def test_every_kraken_step_is_in_view_and_a_special_comes_before_the_next_reveal(
         browser, live_server, names):
     host = tablet(browser)
-    night_url = create_night(host, live_server.url, names)
+    night_url = host_night(host, live_server.url, names)
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new input[name=specials]").check()
     host.locator("form.kraken-new button[type=submit]").click()
@@ -104,7 +104,7 @@ def test_every_crazy_time_step_is_in_view(browser, live_server):
     """Seven players (the most), the blue side and the harder start: the rabbit, the
     starting law, the penalties of match 1, the new law and match 2."""
     host = tablet(browser)
-    night_url = create_night(host, live_server.url, [*FIVE, "Kim", "Lee"])
+    night_url = host_night(host, live_server.url, [*FIVE, "Kim", "Lee"])
     host.goto(night_url + "/new/crazytime")
     host.locator("input[name=side][value=blue]").check()
     host.locator("input[name=starting_law]").check()
@@ -139,7 +139,7 @@ def test_every_crazy_time_step_is_in_view(browser, live_server):
 
 def test_the_latecomer_form_answers_in_itself_and_is_empty_after_an_add(browser, live_server):
     host = tablet(browser)
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun"])
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.wait_for_url("**/g/1")
@@ -181,7 +181,7 @@ def test_the_latecomer_s_code_stays_when_a_refresh_of_the_same_moment_lands_afte
     refresh, which lands after the answer and brings the same moment without the new
     seat's code (the answer alone holds it). It is dropped, so the code stays."""
     host = tablet(browser)
-    night_url = create_night(host, server_process.start().url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, server_process.start().url, ["Mina", "Jo", "Sun"])
     host.goto(night_url)
     host.wait_for_function("() => document.documentElement.dataset.push === 'open'",
                            timeout=WAIT)
@@ -223,7 +223,7 @@ def test_the_latecomer_s_code_stays_when_a_refresh_of_the_same_moment_lands_afte
 
 def test_after_a_game_the_table_page_names_the_winners_and_the_next_game(browser, live_server):
     host = tablet(browser)
-    night_url = create_night(host, live_server.url, ["Mina", "Jo", "Sun", "Ann"])
+    night_url = host_night(host, live_server.url, ["Mina", "Jo", "Sun", "Ann"])
     host.goto(night_url + "/new/kraken")
     host.locator("form.kraken-new button[type=submit]").click()
     host.wait_for_url("**/g/1")

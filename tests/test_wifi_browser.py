@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from bench.browsing import WAIT, create_night, decode_qr
+from bench.browsing import WAIT, decode_qr, host_night
 from companion.core import wifi
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -39,7 +39,7 @@ def test_the_host_sets_the_wifi_and_the_table_page_and_the_rooms_screen_show_it(
     assert len(SSID) == len(SSID.encode()) == 30
     host = browser.new_context(locale="en-US", viewport={"width": 1100, "height": 900}
                                ).new_page()
-    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     host.locator("[data-action=screen-invite] button").click()
     host.wait_for_url("**/screens")
     tv = browser.new_context(locale="ko-KR", viewport={"width": 1920, "height": 1080}
@@ -80,7 +80,7 @@ def test_the_host_sets_the_wifi_and_the_table_page_and_the_rooms_screen_show_it(
 def test_a_link_to_hotspot_opens_the_how_to(browser, pushing):
     host = browser.new_context(locale="ko-KR", viewport={"width": 390, "height": 844}
                                ).new_page()
-    night_url = create_night(host, pushing.url, ["Mina", "Jo", "Sun"])
+    night_url = host_night(host, pushing.url, ["Mina", "Jo", "Sun"])
     assert not host.locator("#hotspot").is_visible()
     host.goto(night_url + "#hotspot")
     host.locator("#hotspot").wait_for(state="visible", timeout=WAIT)
