@@ -6,8 +6,6 @@ import gc
 import os
 import shutil
 import tempfile
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,7 @@ from companion.app import create_app
 from companion.core import registry
 from companion.store import connection as db
 from companion.store import schema
-from tests.apps import FOURTH, fresh_database
+from tests.apps import FOURTH, fresh_database, serving
 from tests.over_http import ServerProcess
 
 #: A RAM disk, and the room it must have free for the tests' files to go there.
@@ -122,10 +120,14 @@ def _close_connections():
 def _close_pages(request):
     """After a browser test, close every context it opened on the session's browser: a
     page left open goes on polling, streaming and asking the time of a server that is
-    gone, and two hundred of them slowed the rest of the suite's workers to a crawl."""
+    gone, and two hundred of them slowed the rest of the suite's workers to a crawl. A
+    context opened before the test (by a module's fixture, which its tests share) is
+    its fixture's to close."""
+    browser = (request.getfixturevalue("browser") if "browser" in request.fixturenames
+               else None)
+    before = set(browser.contexts) if browser is not None else set()
     yield
-    browser = request.node.funcargs.get("browser")
-    for context in list(browser.contexts) if browser is not None else []:
+    for context in set(browser.contexts) - before if browser is not None else []:
         try:
             context.close()
         except Exception:  # already closed by its own fixture, or the browser is gone
@@ -193,39 +195,19 @@ def night(app):
 
 # --- a real server for browser and drill tests ----------------------------------------
 
-@dataclass
-class LiveServer:
-    url: str
-    app: object
-
-
 @pytest.fixture
 def live_server(tmp_path, migrated_database):
-    from waitress import create_server
+    with serving(fresh_database(migrated_database, tmp_path / "live.sqlite")) as server:
+        yield server
 
-    app = create_app({
-        "DATABASE": fresh_database(migrated_database, tmp_path / "live.sqlite"),
-        "SECRET_KEY": "live-test", "POLL_SECONDS": 1,
-        "END_HELD": False,  # an end is read at once (tests/test_held_end.py holds it)
-    })
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    port = server.effective_port
-    app.config["PUBLIC_URL"] = f"http://127.0.0.1:{port}"
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield LiveServer(url=f"http://127.0.0.1:{port}", app=app)
-    # Its eight threads end first: one that has just sent an answer still tells the loop
-    # (it writes to the loop's trigger), and told after the loop closed it, it died of a
-    # bad file descriptor (a test's teardown failed so, on a slow box).
-    server.task_dispatcher.shutdown()
-    # Then the loop, closed from inside itself; it ends once nothing is left in its map
-    # (closed from here while it was in select(), its thread died the same way).
-    from waitress import wasyncore
 
-    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-    thread.join(timeout=10)
-    assert not thread.is_alive(), "the live server's loop did not stop"
-    db.close_thread_connections()
+@pytest.fixture(scope="module")
+def module_live_server(tmp_path_factory, migrated_database):
+    """A live server that a module's tests share, for a night its fixtures make once
+    (tests/screen_browsing.py: the room's screen with every game in every phase)."""
+    folder = tmp_path_factory.mktemp("live")
+    with serving(fresh_database(migrated_database, folder / "live.sqlite")) as server:
+        yield server
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ night with a game of each kind in every phase the screen shows (the ``screen`` f
 and what the page is checked for (anything cut at the TV's edges, animations held)."""
 
 import os
+from contextlib import contextmanager
 
 import pytest
 
@@ -85,27 +86,31 @@ def crazytime_match_over():
     return game
 
 
-@pytest.fixture
-def screen(browser, live_server):
+@pytest.fixture(scope="module")
+def screen(browser, module_live_server):
     """The night's host looking at the room's screen (a host may: identity.viewed_night),
     with a Skull King, a Crazy Time and a Kraken game stored; show(label, size) makes
-    that game current and opens the screen at that size."""
+    that game current and opens the screen at that size. A module's tests share it: each
+    test's show() sets the game, the size, the language and the theme it looks at, and
+    opens the page afresh (a night of its own for each test cost 1–1.5 s of CPU, in some
+    thirty tests)."""
     games = {label: make() for label, make in PHASES.items()} | {
         "skullking": skullking_ten_rounds(),
         "crazytime": crazytime([MATCH] * 3, {1: 1, 2: 1}),
         "kraken": kraken(["empty", "treasure", "empty", "empty", "treasure", "empty",
                           "empty"]),
     }
-    return night_on_screen(browser, live_server, NAMES, games)
+    with night_on_screen(browser, module_live_server, NAMES, games) as show:
+        yield show
 
 
+@contextmanager
 def night_on_screen(browser, live_server, names, games):
     """A night of ``names`` with ``games`` ({label: game}) stored, and one with no game
     yet (the "lobby"), seen by their host on the room's screen: returns show(label, size,
     lang, theme), which makes that game current and opens the screen at that size, in
     that language and theme; show.bump(label) changes the night (the same game shown
-    again), so every screen refreshes."""
-    live_server.app.config["END_HELD"] = False  # a Kraken end shows at once (its own test)
+    again), so every screen refreshes. The host's browser context closes at the end."""
     context = browser.new_context(viewport={"width": TV[0], "height": TV[1]}, locale="en-US")
     page = context.new_page()
     key = make_night(page, live_server.url, names)
@@ -129,7 +134,8 @@ def night_on_screen(browser, live_server, names, games):
                                  f"{theme}.png", full_page=True, animations="disabled")
         return page
     show.bump = lambda label: show_on_phones(live_server.app, key, numbers[label])
-    return show
+    yield show
+    context.close()
 
 
 #: Every element of the page that is drawn and lies (partly) past the viewport's bottom

@@ -71,12 +71,13 @@ def crazytime_five():
     return {"kind": "crazytime", "setup": ct.start(list(range(5)), {}), "events": events}
 
 
-@pytest.fixture
-def five(browser, live_server):
+@pytest.fixture(scope="module")
+def five(browser, module_live_server):
     """The room's screen of a night of :data:`FIVE`, a Kraken and a Crazy Time game in
     their middle."""
     games = {"kraken-mid": kraken_five(), "crazytime-mid": crazytime_five()}
-    return night_on_screen(browser, live_server, FIVE, games)
+    with night_on_screen(browser, module_live_server, FIVE, games) as show:
+        yield show
 
 
 def empty_under(page, game):

@@ -180,13 +180,14 @@ CHARTED = {"skullking-mid": (4, True), "skullking-round-over": (5, False),
            "skullking": (9, True), "skullking-end": (10, False)}
 
 
-@pytest.fixture
-def five(browser, live_server):
+@pytest.fixture(scope="module")
+def five(browser, module_live_server):
     """The room's screen of a night of :data:`FIVE`, with their Skull King game in
     each phase of :data:`CHARTED`."""
     games = {label: skullking_ten_rounds(scored, revealed, players=5)
              for label, (scored, revealed) in CHARTED.items()}
-    return night_on_screen(browser, live_server, FIVE, games)
+    with night_on_screen(browser, module_live_server, FIVE, games) as show:
+        yield show
 
 
 #: The chart as drawn: its box, each word's size in px (its font size in the SVG's units
