@@ -6,6 +6,7 @@ stands on its own: tests may import it, it never imports tests. Checked on the s
 so a test module used as a library fails here."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -21,11 +22,18 @@ def is_test_module(name):
     return name.rpartition(".")[2].startswith("test_")
 
 
+@functools.cache
+def tree(path):
+    """``path``'s syntax tree, parsed once for the checks below (the tests/ tree is some
+    30,000 lines, and two checks read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def imported_modules(path):
     """(line, module) of every import in ``path``, inside a function too: ``from a import
     b`` gives ``a.b`` as well as ``a`` (``b`` may be a module), a relative import its dots."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -44,7 +52,7 @@ def imports_of_the_tests(path):
 def imports_of_test_modules(path):
     """(line, module) of every import of a test module in ``path``."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names if is_test_module(a.name)]
         elif isinstance(node, ast.ImportFrom):
