@@ -12,10 +12,11 @@ import gevent
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
+from jinja2 import FileSystemBytecodeCache
 
 from companion import live, store, web
 from companion.core import registry
-from companion.laptop.paths import asset_folder, data_folder
+from companion.laptop.paths import asset_folder, compiled_templates_folder, data_folder
 from companion.live import clock, streams
 from companion.pictures import views as pictures
 from companion.play import views as play
@@ -104,11 +105,24 @@ def _publish_key(path: Path, *, replace: bool) -> None:
             tmp.unlink()
 
 
+class TemplateCodeFolder(FileSystemBytecodeCache):
+    """Jinja's compiled templates kept in a folder, each under its template's name alone:
+    a one-file program (PyInstaller) unpacks its templates into a new folder at each
+    start, and Jinja's own key, which holds the template's path, would have added a copy
+    of every template at each start. Jinja checks each entry against its template's
+    source before use, so a name two installs share is compiled again, never misread."""
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return super().get_cache_key(name)
+
+
 def ready(app: Flask) -> Flask:
     """Make a served app ready before its first request; returns it.
 
     Done once per server process (``companion serve``, ``companion.serving.wsgi`` for gunicorn):
-    every template is compiled, so no player waits for a page's first compile; then the
+    every template is compiled, so no player waits for a page's first compile (its code
+    kept in the user's cache folder, :func:`companion.laptop.paths.compiled_templates_folder`,
+    and read from there by the next start: 0.64 → 0.03 s of CPU for 113 templates); then the
     objects made so far (the app, its modules and templates: nearly all a worker ever
     holds) are frozen out of the garbage collector's way. A full collection walks every
     tracked object: without the freeze it took ~15 ms about once per 400 requests, and
@@ -126,6 +140,9 @@ def ready(app: Flask) -> Flask:
     each connection's greenlet's spawning stack either (more objects per connection, and
     time per spawn, that only a debugger reads).
     """
+    folder = compiled_templates_folder()
+    if folder is not None and app.jinja_env.bytecode_cache is None:
+        app.jinja_env.bytecode_cache = TemplateCodeFolder(str(folder))
     for name in app.jinja_env.list_templates():
         app.jinja_env.get_template(name)
     gc.collect()

@@ -355,6 +355,50 @@ def test_the_served_app_is_compiled_and_frozen_before_its_first_request(tmp_path
     assert tree == 0
 
 
+#: A served app's start (companion.serving.wsgi), counting the templates it compiles.
+COMPILES = ("import jinja2; compile = jinja2.Environment.compile; n = [0]\n"
+            "def counted(env, *args, **kwargs):\n"
+            "    n[0] += 1\n"
+            "    return compile(env, *args, **kwargs)\n"
+            "jinja2.Environment.compile = counted\n"
+            "import companion.serving.wsgi as w\n"
+            "print(n[0], len(w.app.jinja_env.cache))")
+
+
+@pytest.mark.slow  # four starts of a served app, each a second of a core
+@pytest.mark.parametrize("cache", ["a folder", "no folder"])
+def test_a_served_app_s_next_start_reads_its_templates_compiled_code(tmp_path, cache):
+    """Every template is compiled at the first start; the next reads their code from the
+    user's cache folder (companion/laptop/paths.py) and compiles none. Where that folder
+    cannot be made (here a file stands in its way), each start compiles them all."""
+    import subprocess
+
+    home = tmp_path / "home"
+    home.mkdir()
+    if cache == "no folder":
+        (home / "cache").write_text("a file, not a folder")
+    env = {"COMPANION_DATABASE": str(tmp_path / "w.sqlite"), "COMPANION_SECRET_KEY": "t",
+           "PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"),
+           "LOCALAPPDATA": str(home / "cache")}
+    starts = [subprocess.run([sys.executable, "-c", COMPILES], env=env, capture_output=True,
+                             text=True, timeout=60, check=True).stdout.split()
+              for _ in range(2)]
+    (first, templates), (second, again) = [map(int, start) for start in starts]
+    assert first == templates == again > 40
+    assert second == (0 if cache == "a folder" else templates)
+
+
+def test_a_template_s_compiled_code_is_kept_under_its_name_wherever_it_was_unpacked(tmp_path):
+    """A one-file program unpacks its templates into a new folder at each start: the
+    kept code's key is the template's name, so those starts share one entry each."""
+    from companion.app import TemplateCodeFolder
+
+    cache = TemplateCodeFolder(str(tmp_path))
+    assert (cache.get_cache_key("night.html", "/tmp/_MEI1234/templates/night.html")
+            == cache.get_cache_key("night.html", "/tmp/_MEI5678/templates/night.html")
+            != cache.get_cache_key("seat.html", "/tmp/_MEI5678/templates/seat.html"))
+
+
 def wal_bytes(path):
     import os
 

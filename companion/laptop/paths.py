@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any
 
-from platformdirs import user_data_dir
+from platformdirs import user_cache_dir, user_data_dir
 
 from companion.core.errors import N_
 from companion.laptop import places
@@ -59,6 +59,21 @@ def asset_folder(name: str) -> Path:
     """``templates`` or ``static``: inside the installed package, else the checkout's."""
     inside = PACKAGE / name
     return inside if inside.is_dir() else CHECKOUT / name
+
+
+def compiled_templates_folder() -> Path | None:
+    """Where a served process keeps its templates' compiled code (Jinja's bytecode cache,
+    each entry checked against its template's source before use): the user's cache folder
+    (platformdirs: ``~/.cache/companion`` on Linux, ``~/Library/Caches/companion`` on
+    macOS, ``%LOCALAPPDATA%\\companion\\Cache`` on Windows), which a start after the first
+    reads rather than compiling every template again. None where the folder cannot be
+    made (a read-only home): each start then compiles."""
+    folder = Path(user_cache_dir("companion", appauthor=False)) / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
 
 
 def data_folder(chosen: str | os.PathLike[str] | None = None) -> Path:
