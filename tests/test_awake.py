@@ -118,6 +118,7 @@ def test_linux_holds_while_cat_reads_the_pipe_and_ends_on_release(bin_folder, tm
     linux.release()
 
 
+@pytest.mark.slow  # it waits out the child's settling twice: 0.4 s, nearly all waiting
 def test_linux_restarts_a_child_that_died(bin_folder, tmp_path):
     stub(bin_folder, "systemd-inhibit", FAKE_INHIBIT.format(record=tmp_path / "args"))
     linux = Linux(settle=SETTLE)

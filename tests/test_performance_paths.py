@@ -330,6 +330,7 @@ def test_small_bodies_are_not_gzipped(table):
     assert "Content-Encoding" not in response.headers
 
 
+@pytest.mark.slow  # a Python of its own that loads gevent (docs/testing.md)
 def test_the_served_app_is_compiled_and_frozen_before_its_first_request(tmp_path):
     """companion.serving.wsgi (gunicorn's entry; `companion serve` does the same): every template
     compiled up front, the start-up objects frozen out of the collector's full passes,
