@@ -9,8 +9,6 @@ import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -120,9 +118,5 @@ def test_a_run_over_either_goal_is_over():
     assert len(over_the_goals(replace(held, quick_s=QUICK_LOOP_GOAL_S + 0.1))) == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the latest run written down (docs/performance.md, \"CI runs\") is over the goals: "
-    "its browser stage is bound by two cores' CPU. Strict: once a run that holds them "
-    "is written down, this passes, and the mark must go."))
 def test_the_latest_ci_run_holds_the_goals():
     assert over_the_goals(latest_ci_run()) == []
