@@ -3,6 +3,7 @@
 import contextlib
 import gc
 import os
+import pickle
 import secrets
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemBytecodeCache
+from jinja2.bccache import Bucket
 
 from companion import live, store, web
 from companion.core import registry
@@ -110,10 +112,22 @@ class TemplateCodeFolder(FileSystemBytecodeCache):
     a one-file program (PyInstaller) unpacks its templates into a new folder at each
     start, and Jinja's own key, which holds the template's path, would have added a copy
     of every template at each start. Jinja checks each entry against its template's
-    source before use, so a name two installs share is compiled again, never misread."""
+    source before use, so a name two installs share is compiled again, never misread.
+    A cache only: an entry that cannot be read (cut short) is compiled afresh, and one
+    that cannot be written (a full disk, a folder gone) is not kept; the server starts."""
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return super().get_cache_key(name)
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError, pickle.UnpicklingError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
 
 
 def ready(app: Flask) -> Flask:

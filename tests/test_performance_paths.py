@@ -400,6 +400,27 @@ def test_a_template_s_compiled_code_is_kept_under_its_name_wherever_it_was_unpac
             != cache.get_cache_key("seat.html", "/tmp/_MEI5678/templates/seat.html"))
 
 
+def test_kept_template_code_that_cannot_be_read_or_written_is_compiled_afresh(tmp_path):
+    """A cache only: an entry cut short is compiled again (and replaced), and a folder
+    that is gone keeps nothing; the template loads either way."""
+    from jinja2 import DictLoader, Environment
+    from jinja2.bccache import bc_magic
+
+    from companion.app import TemplateCodeFolder
+
+    def env(folder):
+        return Environment(loader=DictLoader({"t.html": "{{ 1 + 1 }}"}),
+                           bytecode_cache=TemplateCodeFolder(str(folder)))
+
+    assert env(tmp_path / "gone").get_template("t.html").render() == "2"
+    env(tmp_path).get_template("t.html")
+    [kept] = tmp_path.glob("*.cache")
+    cut = len(bc_magic) + 2  # the magic, and a checksum cut short
+    kept.write_bytes(kept.read_bytes()[:cut])
+    assert env(tmp_path).get_template("t.html").render() == "2"
+    assert kept.stat().st_size > cut
+
+
 def wal_bytes(path):
     import os
 
