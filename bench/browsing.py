@@ -5,6 +5,8 @@ host starts Skull King and taps a trick; and a phone's wrong wall clock."""
 
 import io
 
+from bench.layout_night import make_night
+
 #: Debian's Chromium: Playwright drives it, never a browser of its own download.
 CHROMIUM = "/usr/bin/chromium"
 
@@ -68,8 +70,6 @@ def host_night(page, base_url, names):
     submit drawn), this a quarter of that; the form itself is the start page's own tests'
     (tests/test_start_page_browser.py, tests/test_names_browser.py) and the first walk's
     (tests/test_night_browser.py)."""
-    from bench.layout_night import make_night
-
     page.goto(f"{base_url}/n/{make_night(page, base_url, names)}")
     return page.url
 
