@@ -17,6 +17,13 @@ def page_text(html):
     return re.sub(r"<[^>]*>", " ", html)
 
 
+def without_tokens(html):
+    """A page with its random CSRF tokens taken out (from the forms and from htmx's
+    header), for tests that read its markup: a token is random text, in which a short
+    word like "wifi" turns up by chance."""
+    return re.sub(r'"X-CSRFToken": "[^"]+"|name="csrf_token" value="[^"]+"', "", html)
+
+
 def text_without_bdi(response):
     """The page as its words read: a name's isolation (<bdi>) is left out here, and
     checked by tests/test_names_isolated.py."""
