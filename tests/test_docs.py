@@ -13,6 +13,7 @@
 import argparse
 import ast
 import dataclasses
+import functools
 import importlib
 import os
 import re
@@ -104,15 +105,20 @@ def test_every_template_of_a_game_is_in_the_table():
 SETTING_READ = re.compile(r"config\s*$")
 
 
+@functools.cache
 def read_in_source() -> dict[str, list[Any]]:
     """Each setting a module of companion/ reads (``….config.get("X", default)``,
     ``….config["X"]``, ``_setting(server, "X", default)``) or a template
-    (``config.X``): {name: the defaults it is read with}."""
+    (``config.X``): {name: the defaults it is read with}. Read once a test process
+    (three tests ask); a module that never names ``config`` or ``_setting`` reads none."""
     found: dict[str, list[Any]] = {}
     for path in sorted((ROOT / "companion").rglob("*.py")):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(
             ".__init__")
-        for name, default in _reads(ast.parse(path.read_text("utf-8"))):
+        source = path.read_text("utf-8")
+        if "config" not in source and "_setting" not in source:
+            continue
+        for name, default in _reads(ast.parse(source)):
             found.setdefault(name, [])
             if default is not None:
                 found[name].append(eval(ast.unparse(default),  # the repository's own source
